@@ -1,0 +1,72 @@
+# Makefile: builds rec, replay and tdump, the test programs, and runs the
+# tests (plain and under ASan+UBSan) and benchmarks.
+PREFIX ?= /usr/local
+CC ?= cc
+O ?= build
+SAN ?=
+DEPS = libseccomp libzstd
+CFLAGS_BASE = -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
+ifneq ($(SAN),)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDSAN = -fsanitize=address,undefined
+endif
+PKG_CFLAGS = $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(DEPS) 2>/dev/null)
+CFLAGS += $(CFLAGS_BASE) $(PKG_CFLAGS) -Ilib
+LDLIBS += $(PKG_LIBS)
+
+TOOLS = rec replay tdump
+LIB_SRC = $(wildcard lib/*.c)
+LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
+TPROG_SRC = $(wildcard t/prog/*.c)
+TPROGS = $(TPROG_SRC:t/prog/%.c=$(O)/t/%)
+BPROG_SRC = $(wildcard bench/prog/*.c)
+BPROGS = $(BPROG_SRC:bench/prog/%.c=$(O)/bench/%)
+
+all: deps-ok $(TOOLS:%=$(O)/bin/%) $(TPROGS) $(BPROGS)
+
+# Installs missing -dev packages on Debian as root, else names them.
+deps-ok:
+	@./deps.sh
+
+$(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_OBJ) $(LDLIBS)
+
+# Test and bench programs are plain programs, never sanitized: they are
+# what gets recorded.
+$(O)/t/%: t/prog/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $< -lm
+
+$(O)/bench/%: bench/prog/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $< -lm
+
+check: all
+	$(MAKE) O=build-san SAN=1 all
+	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/
+	REWIND_BIN=$(CURDIR)/build-san/bin REWIND_TPROG=$(CURDIR)/$(O)/t \
+	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 prove -j2 t/
+
+demo: all
+	@./demo.sh
+
+bench: all
+	@REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_BPROG=$(CURDIR)/$(O)/bench bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(TOOLS:%=$(O)/bin/%) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all check demo bench install clean deps-ok
+.SECONDARY:

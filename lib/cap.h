@@ -1,0 +1,34 @@
+/* cap.h: what a syscall reads from and writes to user memory, derived
+ * from the syscall table's argument kinds. rec saves it; replay checks the
+ * inputs and writes the outputs back. */
+#ifndef REWIND_CAP_H
+#define REWIND_CAP_H
+
+#include <stdint.h>
+#include "pt.h"
+#include "sys.h"
+#include "trace.h"
+
+#define CAP_STR_MAX 4096	/* longest string argument saved */
+#define CAP_STRV_MAX (256 * 1024)	/* most bytes of an argv/envp saved */
+
+/* Calls fn once for each input argument of e: the argument index, its
+ * full length, and the bytes saved (whole strings; a prefix of buffers). */
+void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6],
+		void (*fn)(void *ctx, int arg, uint64_t full, const void *data, size_t len),
+		void *ctx);
+
+/* Calls fn for each stretch of user memory the call may have written,
+ * with its current contents, after the call returned ret. */
+void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,
+		 void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
+
+/* Gather up to max bytes of the iovec array at iov (cnt entries) into out;
+ * returns the bytes gathered, *full the total length of the array. */
+size_t cap_gather_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint8_t *out, size_t max,
+		      uint64_t *full);
+
+/* True for the kernel's internal restart codes (-ERESTARTSYS...). */
+int cap_is_restart(int64_t ret);
+
+#endif

@@ -1,0 +1,572 @@
+/* engine.c: replays a trace event by event. Emulated syscalls are skipped
+ * (orig_rax = -1) and answered from the trace; calls that shape the
+ * process are performed and checked; signals and rdtsc are re-created
+ * where the trace says. Any mismatch is a divergence: we stop and say so. */
+#include "engine.h"
+#include "cap.h"
+#include "sys.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+static void diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void diverge(struct engine *e, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (e->started && !e->done)
+		pt_kill(&e->p);
+	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
+}
+
+static const char *sysname(long nr)
+{
+	static char buf[32];
+	const struct sys_entry *s = sys_lookup(nr);
+	if (s)
+		return s->name;
+	snprintf(buf, sizeof buf, "syscall_%ld", nr);
+	return buf;
+}
+
+void eng_open(struct engine *e, const char *dir)
+{
+	memset(e, 0, sizeof *e);
+	snprintf(e->dir, sizeof e->dir, "%s", dir);
+	if (trace_open(&e->r, dir) < 0)
+		die(EXIT_TRACE, "%s", e->r.err);
+	struct trace_rec rec;
+	int k = trace_next(&e->r, &rec);
+	if (k < 0)
+		die(EXIT_TRACE, "%s", e->r.err);
+	if (k == 0 || rec.kind != TR_START)
+		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
+}
+
+/* Read the next record into e->cur (an owned copy, so reading ahead
+ * cannot invalidate it). */
+static void load_next(struct engine *e)
+{
+	if (e->held) {
+		e->held = 0;
+		return;
+	}
+	struct trace_rec rec;
+	int k = trace_next(&e->r, &rec);
+	if (k < 0) {
+		if (e->started)
+			pt_kill(&e->p);
+		die(EXIT_TRACE, "%s", e->r.err);
+	}
+	if (k == 0) {
+		if (e->started)
+			pt_kill(&e->p);
+		die(EXIT_TRACE, "%s: trace ends early after event %llu (the recording was interrupted)",
+		    e->dir, (unsigned long long)(e->r.next_event ? e->r.next_event - 1 : 0));
+	}
+	if (rec.size > e->curcap) {
+		e->curcap = rec.size;
+		e->curbuf = xrealloc(e->curbuf, rec.size);
+	}
+	memcpy(e->curbuf, rec.p, rec.size);
+	e->cur = rec;
+	e->cur.p = e->curbuf;
+}
+
+static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it)
+{
+	size_t off = trace_fixed_size(rec->kind);
+	int k;
+	while ((k = trace_item(rec, &off, it)) > 0)
+		if (it->tag == tag && (flags < 0 || it->flags == flags))
+			return 1;
+	return 0;
+}
+
+static void bad_record(struct engine *e, const char *what)
+{
+	if (e->started)
+		pt_kill(&e->p);
+	die(EXIT_TRACE, "%s: corrupt record at event %llu: %s", e->r.path,
+	    (unsigned long long)e->cur.event, what);
+}
+
+/* The path of a file the trace holds, after checking that its bytes are
+ * the recorded ones (hashes already checked are remembered). */
+static const char *blob_path(struct engine *e, const struct trace_item *it, int real)
+{
+	static char path[4200];
+	static uint64_t seen[256];
+	static int nseen;
+	if (it->len < 32)
+		bad_record(e, "short file item");
+	uint64_t size = get64(it->p), hash = get64(it->p + 16);
+	if (real)
+		snprintf(path, sizeof path, "%.*s", (int)(it->len - 32), (const char *)it->p + 32);
+	else
+		snprintf(path, sizeof path, "%s/files/%016llx", e->dir, (unsigned long long)hash);
+	for (int i = 0; i < nseen; i++)
+		if (seen[i] == hash)
+			return path;
+	uint64_t h, sz;
+	if (hash_file(path, &h, &sz) < 0)
+		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	if (h != hash || sz != size)
+		die(EXIT_TRACE, "%s: contents differ from the recorded file (size %llu, hash %016llx)%s",
+		    path, (unsigned long long)size, (unsigned long long)hash,
+		    real ? "; it changed since recording" : "");
+	if (nseen < 256)
+		seen[nseen++] = hash;
+	return path;
+}
+
+/* Wait for the next stop that matters, passing over signals sent from
+ * outside the replay (a Ctrl-C aimed at the terminal's process group):
+ * those happened in some other run, not in the recorded one. */
+static int wait_stop(struct engine *e, int *st)
+{
+	for (;;) {
+		if (pt_wait(&e->p, st, NULL) < 0)
+			die(EXIT_TRACE, "wait: %s", strerror(errno));
+		int k = pt_classify(*st);
+		if (k == PS_EXITED) {
+			e->done = 1;
+			return k;
+		}
+		if (k != PS_SIGNAL)
+			return k;
+		siginfo_t si;
+		if (ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si) < 0) {
+			pt_resume(&e->p, 0, 0);	/* group-stop */
+			continue;
+		}
+		if (si.si_code <= 0 && si.si_pid != getpid()) {
+			pt_resume(&e->p, 0, 0);
+			continue;
+		}
+		return k;
+	}
+}
+
+static const char *describe_stop(struct engine *e, int k, int st)
+{
+	static char buf[128];
+	struct user_regs_struct r;
+	switch (k) {
+	case PS_EXITED:
+		if (WIFEXITED(st))
+			snprintf(buf, sizeof buf, "the program exited with status %d", WEXITSTATUS(st));
+		else
+			snprintf(buf, sizeof buf, "the program was killed by signal %d", WTERMSIG(st));
+		return buf;
+	case PS_SECCOMP:
+		pt_getregs(&e->p, &r);
+		snprintf(buf, sizeof buf, "syscall %s", sysname(r.orig_rax));
+		return buf;
+	case PS_SIGNAL:
+		snprintf(buf, sizeof buf, "signal %d", WSTOPSIG(st));
+		return buf;
+	}
+	snprintf(buf, sizeof buf, "stop 0x%x", st);
+	return buf;
+}
+
+/* Resume the tracee and wait for the stop the current event expects. */
+static void run_to(struct engine *e, int want, const char *expected)
+{
+	int st;
+	pt_resume(&e->p, 0, e->pending_sig);
+	e->pending_sig = 0;
+	int k = wait_stop(e, &st);
+	if (k != want)
+		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, st));
+	e->status = st;
+}
+
+/* Run a syscall the tracee is stopped at the entry of, to its exit. */
+static void run_call(struct engine *e, struct user_regs_struct *r)
+{
+	int st;
+	pt_resume(&e->p, 1, 0);
+	int k = wait_stop(e, &st);
+	if (k == PS_EXEC) {
+		pt_reopen_mem(&e->p);
+		pt_resume(&e->p, 1, 0);
+		k = wait_stop(e, &st);
+	}
+	if (k != PS_SYSEXIT)
+		diverge(e, "expected the end of the syscall, got %s", describe_stop(e, k, st));
+	pt_getregs(&e->p, r);
+}
+
+struct argcheck {
+	struct engine *e;
+	const struct trace_rec *rec;
+	size_t off;
+	const char *name;
+};
+
+/* Compare one live input argument with the next IT_ARG of the record. */
+static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
+{
+	struct argcheck *c = ctx;
+	struct trace_item it;
+	int k;
+	while ((k = trace_item(c->rec, &c->off, &it)) > 0 && it.tag != IT_ARG)
+		;
+	if (k <= 0 || it.flags != arg || it.len < 8)
+		diverge(c->e, "%s: argument %d was not recorded", c->name, arg + 1);
+	if (get64(it.p) != full || it.len - 8 != len || memcmp(it.p + 8, data, len))
+		diverge(c->e, "%s: argument %d differs: expected \"%.*s\", got \"%.*s\"", c->name,
+			arg + 1, (int)(it.len - 8 > 60 ? 60 : it.len - 8), (const char *)it.p + 8,
+			(int)(len > 60 ? 60 : len), (const char *)data);
+}
+
+/* Write the record's IT_MEM items into the tracee. */
+static void apply_mem(struct engine *e, const struct trace_rec *rec)
+{
+	size_t off = trace_fixed_size(rec->kind);
+	struct trace_item it;
+	int k;
+	while ((k = trace_item(rec, &off, &it)) > 0) {
+		if (it.tag == IT_MEM) {
+			if (it.len < 8)
+				bad_record(e, "short memory item");
+			if (pt_write(&e->p, get64(it.p), it.p + 8, it.len - 8) < 0)
+				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
+					(unsigned long long)get64(it.p));
+		} else if (it.tag == IT_EMIT && e->emit) {
+			e->emit(e->ctx, rec->event, it.flags, it.p, it.len);
+		}
+	}
+	if (k < 0)
+		bad_record(e, "item overruns the record");
+}
+
+/* Fill a mapping replay made anonymous with the recorded file's bytes. */
+static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it)
+{
+	const char *path = blob_path(e, it, 0);
+	uint64_t size = get64(it->p), off = get64(it->p + 24);
+	if (off >= size)
+		return;
+	uint64_t n = size - off < len ? size - off : len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	static uint8_t buf[1 << 16];
+	for (uint64_t done = 0; done < n;) {
+		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
+		ssize_t k = pread(fd, buf, want, off + done);
+		if (k <= 0)
+			die(EXIT_TRACE, "%s: short read", path);
+		if (pt_write(&e->p, addr + done, buf, k) < 0)
+			diverge(e, "cannot fill the mapping at 0x%llx", (unsigned long long)addr);
+		done += k;
+	}
+	close(fd);
+}
+
+/* After execve: check the interpreter the kernel mapped, then put back
+ * the recorded stack and registers. */
+static void finish_exec(struct engine *e)
+{
+	struct trace_item it, regs, stack;
+	size_t off = trace_fixed_size(TR_SYSCALL);
+	while (trace_item(&e->cur, &off, &it) > 0)
+		if (it.tag == IT_FILE && it.flags == IF_INTERP)
+			blob_path(e, &it, 1);
+	if (!find_item(&e->cur, IT_REGS, -1, &regs) || !find_item(&e->cur, IT_STACK, -1, &stack) ||
+	    regs.len != sizeof(struct user_regs_struct) || stack.len < 8)
+		bad_record(e, "execve without registers and stack");
+	struct user_regs_struct now, want;
+	memcpy(&want, regs.p, sizeof want);
+	pt_getregs(&e->p, &now);
+	uint64_t sp = get64(stack.p);
+	if (now.rsp < sp) {
+		size_t gap = sp - now.rsp;
+		uint8_t *zero = calloc(1, gap);
+		if (!zero || pt_write(&e->p, now.rsp, zero, gap) < 0)
+			diverge(e, "cannot clear the new stack");
+		free(zero);
+	}
+	if (pt_write(&e->p, sp, stack.p + 8, stack.len - 8) < 0)
+		diverge(e, "cannot restore the initial stack at 0x%llx (stack layout differs)",
+			(unsigned long long)sp);
+	pt_setregs(&e->p, &want);
+}
+
+/* The first execve: start the tracee on the trace's copy of the
+ * executable, with the recorded arguments and environment, padded so that
+ * its stack is at least as deep as the recorded one. */
+static void spawn(struct engine *e, const struct trace_syscall *sc)
+{
+	struct trace_item exe, argv_it, env_it, stack;
+	if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe) || !find_item(&e->cur, IT_ARG, 1, &argv_it) ||
+	    !find_item(&e->cur, IT_ARG, 2, &env_it) || !find_item(&e->cur, IT_STACK, -1, &stack))
+		bad_record(e, "first execve lacks its file, arguments or stack");
+	if (sc->ret != 0)
+		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
+	char *path = strdup(blob_path(e, &exe, 0));
+	char *strs[2] = { xmalloc(argv_it.len), xmalloc(env_it.len + stack.len + 64) };
+	char **vec[2];
+	const struct trace_item *src[2] = { &argv_it, &env_it };
+	for (int v = 0; v < 2; v++) {
+		size_t len = src[v]->len - 8, n = 0;
+		memcpy(strs[v], src[v]->p + 8, len);
+		for (size_t i = 0; i < len; i++)
+			n += strs[v][i] == 0;
+		vec[v] = xmalloc((n + 3) * sizeof(char *));
+		size_t k = 0;
+		for (size_t i = 0; i < len; i += strlen(strs[v] + i) + 1)
+			vec[v][k++] = strs[v] + i;
+		if (v == 1) {
+			char *pad = strs[1] + len;
+			size_t plen = stack.len > 120000 ? 120000 : stack.len;
+			memcpy(pad, "REWIND_PAD=", 11);
+			memset(pad + 11, 'x', plen);
+			pad[11 + plen] = 0;
+			vec[v][k++] = pad;
+		}
+		vec[v][k] = NULL;
+	}
+	pt_spawn(&e->p, path, vec[0], vec[1], NULL);
+	e->started = 1;
+	struct user_regs_struct r;
+	run_call(e, &r);
+	if ((int64_t)r.rax != 0)
+		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
+	finish_exec(e);
+	free(path);
+	for (int v = 0; v < 2; v++) {
+		free(strs[v]);
+		free(vec[v]);
+	}
+}
+
+static void replay_syscall(struct engine *e)
+{
+	struct trace_syscall sc;
+	if (trace_syscall(&e->cur, &sc) < 0)
+		bad_record(e, "short syscall record");
+	const struct sys_entry *s = sys_lookup(sc.nr);
+	if (!s)
+		bad_record(e, "unknown syscall number");
+	if (!e->started) {
+		if (s->class != C_EXECVE)
+			bad_record(e, "the trace does not start with execve");
+		spawn(e, &sc);
+		return;
+	}
+	char want[64];
+	snprintf(want, sizeof want, "syscall %s", s->name);
+	run_to(e, PS_SECCOMP, want);
+	struct user_regs_struct r, r0;
+	pt_getregs(&e->p, &r);
+	r0 = r;
+	if ((long)r.orig_rax != sc.nr)
+		diverge(e, "expected syscall %s, got syscall %s", s->name, sysname(r.orig_rax));
+	uint64_t a[6];
+	pt_args(&r, a);
+	for (int i = 0; i < s->nargs; i++)
+		if (a[i] != sc.args[i])
+			diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
+				(unsigned long long)a[i], (unsigned long long)sc.args[i]);
+	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s->name };
+	cap_inputs(&e->p, s, a, check_arg, &ac);
+
+	int cls = s->class;
+	if (cls == C_EXIT) {
+		return;
+	}
+	if (cls != C_EMU && sc.ret < 0 && !cap_is_restart(sc.ret))
+		cls = C_EMU;	/* a failed call changed nothing: answer it */
+	switch (cls) {
+	case C_EMU:
+		apply_mem(e, &e->cur);
+		r.orig_rax = -1;
+		r.rax = sc.ret;
+		pt_setregs(&e->p, &r);
+		if (cap_is_restart(sc.ret)) {
+			/* The kernel restarts a call only if orig_rax is the
+			 * call, so run the skipped call to its exit and put
+			 * the number back there. */
+			run_call(e, &r);
+			r.orig_rax = sc.nr;
+			r.rax = sc.ret;
+			pt_setregs(&e->p, &r);
+		}
+		return;
+	case C_SUSPEND: {
+		/* Make the recorded signal pending, then let the kernel do
+		 * the mask juggling of a real rt_sigsuspend. */
+		struct trace_rec me = e->cur;
+		uint8_t *mine = e->curbuf;
+		e->curbuf = NULL;
+		e->curcap = 0;
+		load_next(e);
+		e->held = 1;
+		if (e->cur.kind == TR_SIGNAL) {
+			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(e->cur.p));
+			e->raised = 1;
+		}
+		struct trace_rec next = e->cur;
+		run_call(e, &r);
+		e->cur = me;
+		if ((int64_t)r.rax != sc.ret)
+			diverge(e, "rt_sigsuspend returned %lld, the trace has %lld",
+				(long long)r.rax, (long long)sc.ret);
+		free(mine);
+		e->cur = next;
+		return;
+	}
+	case C_MMAP:
+		if (!(sc.args[3] & MAP_ANONYMOUS)) {
+			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
+			       MAP_PRIVATE | MAP_ANONYMOUS;
+			a[4] = -1;
+			a[5] = 0;
+		}
+		a[0] = sc.ret;
+		if (!(a[3] & MAP_FIXED))
+			a[3] |= MAP_FIXED_NOREPLACE;
+		pt_set_args(&r, a);
+		pt_setregs(&e->p, &r);
+		break;
+	case C_EXECVE: {
+		struct trace_item exe;
+		if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe))
+			bad_record(e, "execve without its file");
+		const char *path = blob_path(e, &exe, 0);
+		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
+		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
+			diverge(e, "cannot place the executable's path on the stack");
+		if (sc.nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
+			a[1] = a[2];
+			a[2] = a[3];
+			r.orig_rax = SYS_execve;
+		}
+		a[0] = at;
+		pt_set_args(&r, a);
+		pt_setregs(&e->p, &r);
+		run_call(e, &r);
+		if ((int64_t)r.rax != 0)
+			diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
+		finish_exec(e);
+		return;
+	}
+	default:
+		break;
+	}
+	/* Performed: run it, check the result, give back the registers the
+	 * program passed (we may have changed the arguments). */
+	run_call(e, &r);
+	if ((int64_t)r.rax != sc.ret)
+		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
+			(unsigned long long)r.rax, (unsigned long long)sc.ret);
+	if (cls == C_MMAP) {
+		r0.rax = r.rax;
+		pt_setregs(&e->p, &r0);
+		struct trace_item it;
+		if (find_item(&e->cur, IT_FILE, IF_MAP, &it))
+			fill_map(e, sc.ret, sc.args[1], &it);
+	}
+}
+
+static void replay_signal(struct engine *e)
+{
+	if (e->cur.size < trace_fixed_size(TR_SIGNAL))
+		bad_record(e, "short signal record");
+	int sig = get32(e->cur.p), flags = get32(e->cur.p + 4);
+	char want[64];
+	snprintf(want, sizeof want, "signal %d", sig);
+	if ((flags & TRS_ASYNC) && !e->raised)
+		syscall(SYS_tgkill, e->p.pid, e->p.pid, sig);
+	e->raised = 0;
+	run_to(e, PS_SIGNAL, want);
+	if (WSTOPSIG(e->status) != sig)
+		diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
+	if (flags & TRS_ASYNC)
+		ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, e->cur.p + 8);
+	e->pending_sig = sig;
+}
+
+static void replay_rdtsc(struct engine *e)
+{
+	const uint8_t *p = e->cur.p;
+	if (e->cur.size < trace_fixed_size(TR_RDTSC))
+		bad_record(e, "short rdtsc record");
+	uint64_t rip = get64(p), tsc = get64(p + 8);
+	run_to(e, PS_SIGNAL, "rdtsc");
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	if (WSTOPSIG(e->status) != SIGSEGV || r.rip != rip)
+		diverge(e, "expected rdtsc at 0x%llx, got signal %d at 0x%llx",
+			(unsigned long long)rip, WSTOPSIG(e->status), (unsigned long long)r.rip);
+	r.rax = (uint32_t)tsc;
+	r.rdx = tsc >> 32;
+	if (get32(p + 20))
+		r.rcx = get32(p + 16);
+	r.rip += get32(p + 20) ? 3 : 2;
+	pt_setregs(&e->p, &r);
+}
+
+int eng_step(struct engine *e)
+{
+	if (e->done)
+		return 0;
+	load_next(e);
+	switch (e->cur.kind) {
+	case TR_SYSCALL:
+		replay_syscall(e);
+		break;
+	case TR_SIGNAL:
+		replay_signal(e);
+		break;
+	case TR_RDTSC:
+		replay_rdtsc(e);
+		break;
+	case TR_EXIT: {
+		int want = (int)get32(e->cur.p);
+		run_to(e, PS_EXITED, "the program's exit");
+		if (e->status != want)
+			diverge(e, "expected exit status 0x%x, got 0x%x", want, e->status);
+		return 0;
+	}
+	case TR_START:
+		bad_record(e, "second start record");
+	default:
+		break;	/* a kind from a newer writer that needs no action */
+	}
+	return 1;
+}
+
+void eng_regs(struct engine *e, struct user_regs_struct *r)
+{
+	pt_getregs(&e->p, r);
+	if (e->cur.kind == TR_SYSCALL && (int64_t)r->orig_rax == -1)
+		r->orig_rax = get16(e->cur.p);
+}
+
+void eng_close(struct engine *e)
+{
+	if (e->started && !e->done)
+		pt_kill(&e->p);
+	trace_close(&e->r);
+	free(e->curbuf);
+}

@@ -1,0 +1,225 @@
+/* pt.c: ptrace plumbing: spawning a tracee under the seccomp filter that
+ * the syscall table describes, stop decoding, registers and memory. */
+#include "pt.h"
+#include "sys.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Every syscall stops the tracer, except those the table says the
+ * program must see fail with ENOSYS (rseq, io_uring, ...). */
+static scmp_filter_ctx build_filter(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRACE(0));
+	if (!ctx)
+		die(EXIT_TRACE, "seccomp_init failed");
+	for (long nr = 0; nr < SYS_MAX; nr++) {
+		const struct sys_entry *e = sys_lookup(nr);
+		if (e && e->class == C_NOSYS &&
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0)
+			die(EXIT_TRACE, "seccomp rule for %s failed", e->name);
+	}
+	return ctx;
+}
+
+void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
+	      const char *dir)
+{
+	scmp_filter_ctx ctx = build_filter();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		die(EXIT_TRACE, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+			die(EXIT_TRACE, "ptrace(TRACEME): %s", strerror(errno));
+		if (personality(ADDR_NO_RANDOMIZE) < 0)
+			die(EXIT_TRACE, "personality: %s", strerror(errno));
+		if (dir && chdir(dir) < 0)
+			die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
+		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0)
+			die(EXIT_TRACE, "prctl(PR_SET_TSC): %s", strerror(errno));
+		raise(SIGSTOP);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
+		int rc = seccomp_load(ctx);
+		if (rc < 0)
+			die(EXIT_TRACE, "seccomp_load: %s", strerror(-rc));
+		execve(path, argv, envp);
+		die(127, "%s: %s", path, strerror(errno));
+	}
+	seccomp_release(ctx);
+	p->pid = pid;
+	p->memfd = -1;
+	int st;
+	if (pt_wait(p, &st, NULL) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP)
+		die(EXIT_TRACE, "tracee did not stop at start");
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0,
+		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+		   PTRACE_O_EXITKILL) < 0)
+		die(EXIT_TRACE, "ptrace(SETOPTIONS): %s", strerror(errno));
+	/* Let the child through its own last syscalls up to the execve. */
+	for (;;) {
+		pt_resume(p, 0, 0);
+		if (pt_wait(p, &st, NULL) < 0)
+			die(EXIT_TRACE, "wait: %s", strerror(errno));
+		enum pt_stop k = pt_classify(st);
+		if (k == PS_EXITED)
+			exit(WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_TRACE);
+		if (k != PS_SECCOMP)
+			continue;
+		struct user_regs_struct r;
+		pt_getregs(p, &r);
+		if (r.orig_rax == (uint64_t)sys_number("execve"))
+			break;
+	}
+	pt_reopen_mem(p);
+}
+
+int pt_wait(struct pt_proc *p, int *status, int *interrupted)
+{
+	for (;;) {
+		int r = waitpid(p->pid, status, __WALL);
+		if (r >= 0)
+			return r;
+		if (errno != EINTR)
+			return -1;
+		if (interrupted) {
+			*interrupted = 1;
+			return -1;
+		}
+	}
+}
+
+enum pt_stop pt_classify(int st)
+{
+	if (WIFEXITED(st) || WIFSIGNALED(st))
+		return PS_EXITED;
+	if (!WIFSTOPPED(st))
+		return PS_OTHER;
+	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8)))
+		return PS_SECCOMP;
+	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+		return PS_EXEC;
+	if (WSTOPSIG(st) == (SIGTRAP | 0x80))
+		return PS_SYSEXIT;
+	if (st >> 16)
+		return PS_OTHER;
+	return PS_SIGNAL;
+}
+
+void pt_getregs(struct pt_proc *p, struct user_regs_struct *r)
+{
+	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) < 0)
+		die(EXIT_TRACE, "ptrace(GETREGS): %s", strerror(errno));
+}
+
+void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
+{
+	if (ptrace(PTRACE_SETREGS, p->pid, 0, r) < 0)
+		die(EXIT_TRACE, "ptrace(SETREGS): %s", strerror(errno));
+}
+
+void pt_resume(struct pt_proc *p, int sysexit, int sig)
+{
+	if (ptrace(sysexit ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, sig) < 0 && errno != ESRCH)
+		die(EXIT_TRACE, "ptrace(resume): %s", strerror(errno));
+}
+
+void pt_reopen_mem(struct pt_proc *p)
+{
+	char path[64];
+	if (p->memfd >= 0)
+		close(p->memfd);
+	snprintf(path, sizeof path, "/proc/%d/mem", p->pid);
+	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+	if (p->memfd < 0)
+		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+}
+
+ssize_t pt_read(struct pt_proc *p, uint64_t addr, void *buf, size_t n)
+{
+	struct iovec l = { buf, n }, r = { (void *)addr, n };
+	ssize_t k = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+	if (k == (ssize_t)n)
+		return k;
+	/* Partly unreadable, or PROT_NONE: /proc/PID/mem reads with force. */
+	size_t done = 0;
+	while (done < n) {
+		k = pread(p->memfd, (char *)buf + done, n - done, addr + done);
+		if (k <= 0)
+			break;
+		done += k;
+	}
+	return done ? (ssize_t)done : -1;
+}
+
+int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = pwrite(p->memfd, (const char *)buf + done, n - done, addr + done);
+		if (k <= 0)
+			return -1;
+		done += k;
+	}
+	return 0;
+}
+
+ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max)
+{
+	size_t len = 0;
+	while (len < max - 1) {
+		/* Read up to the end of the page so we never cross into an
+		 * unmapped one past the NUL. */
+		size_t chunk = 4096 - ((addr + len) & 4095);
+		if (chunk > max - 1 - len)
+			chunk = max - 1 - len;
+		ssize_t k = pt_read(p, addr + len, buf + len, chunk);
+		if (k <= 0) {
+			buf[len] = 0;
+			return len ? (ssize_t)len : -1;
+		}
+		char *z = memchr(buf + len, 0, k);
+		if (z)
+			return z - buf;
+		len += k;
+	}
+	buf[len] = 0;
+	return len;
+}
+
+void pt_args(const struct user_regs_struct *r, uint64_t a[6])
+{
+	a[0] = r->rdi; a[1] = r->rsi; a[2] = r->rdx;
+	a[3] = r->r10; a[4] = r->r8; a[5] = r->r9;
+}
+
+void pt_set_args(struct user_regs_struct *r, const uint64_t a[6])
+{
+	r->rdi = a[0]; r->rsi = a[1]; r->rdx = a[2];
+	r->r10 = a[3]; r->r8 = a[4]; r->r9 = a[5];
+}
+
+void pt_kill(struct pt_proc *p)
+{
+	int st;
+	kill(p->pid, SIGKILL);
+	while (waitpid(p->pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+		;
+}

@@ -1,0 +1,61 @@
+/* pt.h: ptrace plumbing shared by rec and replay: starting a traced
+ * program under the seccomp filter, stops, registers and tracee memory. */
+#ifndef REWIND_PT_H
+#define REWIND_PT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+struct pt_proc {
+	pid_t pid;
+	int memfd;		/* /proc/PID/mem, reopened after each exec */
+};
+
+/* Fork a child that disables ASLR, makes rdtsc trap, installs the seccomp
+ * filter built from the syscall table, and stops at its execve(path, argv,
+ * envp) in dir (dir may be NULL). On return the child is stopped at the
+ * seccomp stop of that execve. Dies on failure. */
+void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
+	      const char *dir);
+
+/* Wait for the tracee; retries EINTR unless *interrupted is non-NULL, in
+ * which case it returns -1 with *interrupted set. Returns the pid. */
+int pt_wait(struct pt_proc *p, int *status, int *interrupted);
+
+/* What a wait status is. */
+enum pt_stop {
+	PS_EXITED = 1,	/* exited or killed */
+	PS_SECCOMP,	/* seccomp stop at a syscall entry */
+	PS_SYSEXIT,	/* syscall-exit stop (PTRACE_SYSCALL) */
+	PS_EXEC,	/* PTRACE_EVENT_EXEC */
+	PS_SIGNAL,	/* signal-delivery-stop (or group-stop) */
+	PS_OTHER,
+};
+enum pt_stop pt_classify(int status);
+
+void pt_getregs(struct pt_proc *p, struct user_regs_struct *r);
+void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
+/* Resume with PTRACE_CONT or PTRACE_SYSCALL (sysexit != 0), passing sig. */
+void pt_resume(struct pt_proc *p, int sysexit, int sig);
+
+/* Read n bytes of tracee memory; returns the number read (short at an
+ * unmapped page) or -1. */
+ssize_t pt_read(struct pt_proc *p, uint64_t addr, void *buf, size_t n);
+/* Write n bytes, also into read-only pages. Returns 0 or -1. */
+int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n);
+/* Read a NUL-terminated string of at most max-1 bytes; returns its length
+ * (max-1 if truncated) or -1. buf is always NUL-terminated. */
+ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max);
+/* Reopen /proc/PID/mem (after execve). */
+void pt_reopen_mem(struct pt_proc *p);
+
+/* The syscall arguments in registers, in order. */
+void pt_args(const struct user_regs_struct *r, uint64_t a[6]);
+void pt_set_args(struct user_regs_struct *r, const uint64_t a[6]);
+
+/* Kill and reap the tracee. */
+void pt_kill(struct pt_proc *p);
+
+#endif

@@ -1,0 +1,93 @@
+/* sys.h: the one x86-64 syscall table's types and lookup.
+ * The rows live in sys_table.h; rec's filter, replay and tdump all read them
+ * through this header. */
+#ifndef REWIND_SYS_H
+#define REWIND_SYS_H
+
+#include <stdint.h>
+
+/* How replay treats a syscall (column "class" of sys_table.h). */
+enum sys_class {
+	C_EMU = 1,	/* emulated: replay skips it, answers from the trace */
+	C_EXEC,		/* executed: shapes the process; replay performs it
+			   and checks the result (emulated if it failed) */
+	C_MMAP,		/* mmap: performed at the recorded address; file
+			   contents come from the trace's files/ */
+	C_EXECVE,	/* execve/execveat: performed on the trace's copy
+			   of the new executable */
+	C_EXIT,		/* exit, exit_group: performed, never returns */
+	C_SUSPEND,	/* rt_sigsuspend: performed with the recorded
+			   signal made pending first */
+	C_NOSYS,	/* the seccomp filter answers ENOSYS in both runs */
+	C_UNSUP,	/* not supported yet: rec stops and names it */
+};
+
+/* Argument kinds. A table cell is sys_arg(kind, param); the param is a
+ * size in bytes or the index (0-5) of another argument, as each kind says.
+ * The kind says both how tdump prints the argument and which user memory
+ * rec must save. "out" kinds are saved after the call when it succeeded,
+ * "in" kinds are saved before replay checks them. */
+enum sys_kind {
+	A_NONE = 0,
+	A_INT,		/* signed decimal */
+	A_UINT,		/* unsigned decimal (sizes, counts) */
+	A_HEX,		/* hex number (flags with no decoder, masks) */
+	A_OCT,		/* octal (modes) */
+	A_PTR,		/* pointer whose contents are not recorded */
+	A_FD,		/* file descriptor, AT_FDCWD shown by name */
+	A_STR,		/* in: NUL-terminated string (paths, names) */
+	A_IBUF,		/* in: buffer whose length is argument param */
+	A_OBUF,		/* out: buffer filled with ret bytes; param is the
+			   argument holding its capacity */
+	A_OUT,		/* out: struct of param bytes */
+	A_IOV_IN,	/* in: struct iovec array, count in argument param */
+	A_IOV_OUT,	/* out: iovec array filled up to ret bytes, count in
+			   argument param */
+	A_STRV,		/* in: NULL-terminated array of strings (argv) */
+	A_SOCKADDR_IN,	/* in: sockaddr, length in argument param */
+	A_SOCKADDR_OUT,	/* out: sockaddr, socklen_t* in argument param */
+	A_POLLFD,	/* in/out: struct pollfd array, count in arg param */
+	A_FDSET,	/* in/out: fd_set, nfds in argument param */
+	A_EPEV_OUT,	/* out: ret struct epoll_event (12 bytes each) */
+	A_MSGHDR_IN,	/* in: struct msghdr (sendmsg) */
+	A_MSGHDR_OUT,	/* out: struct msghdr and what it points to */
+	A_IOCTL,	/* ioctl request; outputs depend on it */
+	A_FCNTL,	/* fcntl command; outputs depend on it */
+	A_PRCTL,	/* prctl option; outputs depend on it */
+	A_OFLAGS,	/* open flags O_* */
+	A_ATFLAGS,	/* AT_* flags */
+	A_PROT,		/* PROT_* */
+	A_MFLAGS,	/* MAP_* */
+	A_MADV,		/* MADV_* */
+	A_SIG,		/* signal number */
+	A_SIGHOW,	/* SIG_BLOCK, SIG_UNBLOCK, SIG_SETMASK */
+	A_WHENCE,	/* SEEK_* */
+	A_CLOCK,	/* CLOCK_* */
+	A_ARCHPRCTL,	/* ARCH_* code */
+	A_FUTEXOP,	/* FUTEX_* op */
+	A_ACCESS,	/* F_OK, R_OK, W_OK, X_OK */
+};
+#define sys_arg(kind, param) ((uint32_t)(kind) | ((uint32_t)(param) << 8))
+#define sys_kind(cell) ((enum sys_kind)((cell) & 0xff))
+#define sys_param(cell) ((cell) >> 8)
+
+/* Return value kinds. */
+enum sys_ret { R_INT = 0, R_HEX, R_FD, R_NONE };
+
+struct sys_entry {
+	const char *name;	/* NULL for a number with no syscall */
+	uint8_t class;		/* enum sys_class */
+	uint8_t nargs;
+	uint8_t ret;		/* enum sys_ret */
+	uint32_t arg[6];	/* sys_arg() cells */
+};
+
+#define SYS_MAX 512
+
+/* The table row for syscall nr, or NULL if nr is unknown. */
+const struct sys_entry *sys_lookup(long nr);
+
+/* The syscall number of name, or -1. */
+long sys_number(const char *name);
+
+#endif

@@ -1,0 +1,334 @@
+/* trace.c: reads and writes the event stream (DIR/events): a file header,
+ * then zstd-compressed chunks of records; see trace.h and rewind-trace(5). */
+#include "trace.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+static int fail(struct trace_reader *r, const char *fmt, unsigned long long off, const char *what)
+{
+	char msg[300];
+	snprintf(msg, sizeof msg, fmt, off, what);
+	snprintf(r->err, sizeof r->err, "%s: %s", r->path, msg);
+	return -1;
+}
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = pread(fd, (char *)buf + done, n - done, off + done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		done += k;
+	}
+	return 0;
+}
+
+int trace_open(struct trace_reader *r, const char *dir)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	snprintf(r->path, sizeof r->path, "%s/events", dir);
+	struct stat st;
+	if (stat(dir, &st) < 0) {
+		snprintf(r->err, sizeof r->err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(r->err, sizeof r->err, "%s: not a trace directory", dir);
+		return -1;
+	}
+	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		snprintf(r->err, sizeof r->err, "%s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	if (fstat(r->fd, &st) < 0)
+		return fail(r, "fstat failed%.0llu%s", 0, "");
+	r->fsize = st.st_size;
+	uint8_t h[TRACE_FILE_HDR];
+	if (r->fsize < TRACE_FILE_HDR || read_at(r->fd, h, sizeof h, 0) < 0)
+		return fail(r, "truncated at offset %llu: no file header%s", r->fsize, "");
+	if (memcmp(h, TRACE_FILE_MAGIC, 8) != 0)
+		return fail(r, "not a rewind event file (bad magic at offset %llu)%s", 0, "");
+	uint32_t v = get32(h + 8);
+	if (v != TRACE_VERSION) {
+		char vs[64];
+		snprintf(vs, sizeof vs, "%u", v);
+		if (v > TRACE_VERSION)
+			snprintf(r->err, sizeof r->err,
+				 "%s: trace format version %u is newer than this tool's version %d",
+				 r->path, v, TRACE_VERSION);
+		else
+			snprintf(r->err, sizeof r->err, "%s: unknown trace format version %u", r->path, v);
+		return -1;
+	}
+	r->off = TRACE_FILE_HDR;
+	return 0;
+}
+
+/* Load the chunk at r->off into r->raw. Returns 1, 0 at a clean end of
+ * file, or -1. */
+static int load_chunk(struct trace_reader *r)
+{
+	uint8_t h[TRACE_CHUNK_HDR];
+	uint64_t off = r->off;
+	if (off == r->fsize)
+		return 0;
+	if (r->fsize - off < TRACE_CHUNK_HDR || read_at(r->fd, h, sizeof h, off) < 0)
+		return fail(r, "truncated chunk header at offset %llu%s", off, "");
+	if (get32(h) != TRACE_CHUNK_MAGIC)
+		return fail(r, "corrupt chunk at offset %llu: bad magic%s", off, "");
+	uint32_t csize = get32(h + 4), rsize = get32(h + 8), nrec = get32(h + 12);
+	uint64_t first = get64(h + 16);
+	if (rsize > TRACE_CHUNK_MAX || rsize < (uint64_t)nrec * TRACE_REC_HDR)
+		return fail(r, "corrupt chunk at offset %llu: bad sizes%s", off, "");
+	if (first != r->next_event)
+		return fail(r, "corrupt chunk at offset %llu: %s", off, "events out of sequence");
+	if (csize > r->fsize - off - TRACE_CHUNK_HDR)
+		return fail(r, "truncated chunk at offset %llu%s", off, "");
+	if (csize > r->ccap) {
+		r->ccap = csize;
+		r->cbuf = xrealloc(r->cbuf, csize);
+	}
+	if (rsize > r->rawcap) {
+		r->rawcap = rsize;
+		r->raw = xrealloc(r->raw, rsize);
+	}
+	if (read_at(r->fd, r->cbuf, csize, off + TRACE_CHUNK_HDR) < 0)
+		return fail(r, "read failed in chunk at offset %llu%s", off, "");
+	unsigned long long fcs = ZSTD_getFrameContentSize(r->cbuf, csize);
+	if (fcs != rsize)
+		return fail(r, "corrupt chunk at offset %llu: %s", off, "bad zstd frame header");
+	size_t got = ZSTD_decompress(r->raw, rsize, r->cbuf, csize);
+	if (ZSTD_isError(got))
+		return fail(r, "corrupt chunk at offset %llu: %s", off, ZSTD_getErrorName(got));
+	if (got != rsize)
+		return fail(r, "corrupt chunk at offset %llu: %s", off, "short data");
+	r->rawlen = rsize;
+	r->rawpos = 0;
+	r->nrec_left = nrec;
+	r->off = off + TRACE_CHUNK_HDR + csize;
+	return 1;
+}
+
+int trace_next(struct trace_reader *r, struct trace_rec *rec)
+{
+	while (r->nrec_left == 0) {
+		if (r->rawpos != r->rawlen)
+			return fail(r, "corrupt chunk ending before offset %llu: %s", r->off,
+				    "trailing bytes");
+		int k = load_chunk(r);
+		if (k <= 0)
+			return k;
+	}
+	uint64_t choff = r->off;
+	size_t left = r->rawlen - r->rawpos;
+	const uint8_t *p = r->raw + r->rawpos;
+	if (left < TRACE_REC_HDR)
+		return fail(r, "corrupt chunk ending before offset %llu: %s", choff, "short record");
+	uint32_t size = get32(p + 4);
+	if (size < TRACE_REC_HDR || size > left)
+		return fail(r, "corrupt chunk ending before offset %llu: %s", choff, "bad record size");
+	rec->kind = get16(p);
+	rec->flags = get16(p + 2);
+	rec->size = size - TRACE_REC_HDR;
+	rec->event = get64(p + 8);
+	rec->tid = get32(p + 16);
+	rec->p = p + TRACE_REC_HDR;
+	if (rec->event != r->next_event)
+		return fail(r, "corrupt chunk ending before offset %llu: %s", choff,
+			    "events out of sequence");
+	size_t fixed = trace_fixed_size(rec->kind);
+	if (fixed && rec->size < fixed)
+		return fail(r, "corrupt chunk ending before offset %llu: %s", choff, "short record");
+	r->next_event++;
+	r->rawpos += size;
+	r->nrec_left--;
+	if (rec->kind == TR_EXIT)
+		r->ended = 1;
+	return 1;
+}
+
+void trace_close(struct trace_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->raw);
+	free(r->cbuf);
+	r->fd = -1;
+	r->raw = r->cbuf = NULL;
+}
+
+size_t trace_fixed_size(int kind)
+{
+	switch (kind) {
+	case TR_START: return 16;
+	case TR_SYSCALL: return 8 + 48 + 8;
+	case TR_SIGNAL: return 8 + 128;
+	case TR_RDTSC: return 24;
+	case TR_EXIT: return 8;
+	}
+	return 0;
+}
+
+int trace_item(const struct trace_rec *rec, size_t *off, struct trace_item *it)
+{
+	if (*off >= rec->size)
+		return 0;
+	if (rec->size - *off < 8)
+		return -1;
+	const uint8_t *p = rec->p + *off;
+	it->tag = get16(p);
+	it->flags = get16(p + 2);
+	it->len = get32(p + 4);
+	if (it->len > rec->size - *off - 8)
+		return -1;
+	it->p = p + 8;
+	*off += 8 + it->len;
+	return 1;
+}
+
+int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
+{
+	if (rec->kind != TR_SYSCALL || rec->size < trace_fixed_size(TR_SYSCALL))
+		return -1;
+	sc->nr = get16(rec->p);
+	for (int i = 0; i < 6; i++)
+		sc->args[i] = get64(rec->p + 8 + 8 * i);
+	sc->ret = (int64_t)get64(rec->p + 56);
+	return 0;
+}
+
+/* Writer */
+
+static void reserve(struct trace_writer *w, size_t n)
+{
+	if (w->len + n <= w->cap)
+		return;
+	size_t cap = w->cap ? w->cap : TRACE_CHUNK_TARGET * 2;
+	while (cap < w->len + n)
+		cap *= 2;
+	w->buf = xrealloc(w->buf, cap);
+	w->cap = cap;
+}
+
+int trace_create(struct trace_writer *w, const char *dir)
+{
+	char path[4200];
+	memset(w, 0, sizeof *w);
+	snprintf(path, sizeof path, "%s/events", dir);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (w->fd < 0)
+		return -1;
+	uint8_t h[TRACE_FILE_HDR] = { 0 };
+	memcpy(h, TRACE_FILE_MAGIC, 8);
+	uint32_t v = TRACE_VERSION;
+	memcpy(h + 8, &v, 4);
+	if (write_all(w->fd, h, sizeof h) < 0)
+		return -1;
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	if (!c)
+		return -1;
+	ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+	w->cctx = c;
+	w->recstart = (size_t)-1;
+	return 0;
+}
+
+void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint32_t tid)
+{
+	if (w->nrec == 0)
+		w->first_event = event;
+	w->recstart = w->len;
+	tw_put16(w, kind);
+	tw_put16(w, flags);
+	tw_put32(w, 0);		/* size, patched by tw_end */
+	tw_put64(w, event);
+	tw_put32(w, tid);
+	tw_put32(w, 0);
+}
+
+void tw_put(struct trace_writer *w, const void *p, size_t n)
+{
+	reserve(w, n);
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+void tw_put64(struct trace_writer *w, uint64_t v) { tw_put(w, &v, 8); }
+void tw_put32(struct trace_writer *w, uint32_t v) { tw_put(w, &v, 4); }
+void tw_put16(struct trace_writer *w, uint16_t v) { tw_put(w, &v, 2); }
+
+void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
+	     const void *data, size_t dlen)
+{
+	tw_put16(w, tag);
+	tw_put16(w, flags);
+	tw_put32(w, hlen + dlen);
+	if (hlen)
+		tw_put(w, hdr, hlen);
+	if (dlen)
+		tw_put(w, data, dlen);
+}
+
+void tw_end(struct trace_writer *w)
+{
+	uint32_t size = w->len - w->recstart;
+	memcpy(w->buf + w->recstart + 4, &size, 4);
+	w->nrec++;
+	w->recstart = (size_t)-1;
+	if (w->len >= TRACE_CHUNK_TARGET)
+		tw_flush(w);
+}
+
+int tw_flush(struct trace_writer *w)
+{
+	if (w->nrec == 0)
+		return 0;
+	size_t bound = ZSTD_compressBound(w->len) + TRACE_CHUNK_HDR;
+	if (bound > w->ccap) {
+		w->ccap = bound;
+		w->cbuf = xrealloc(w->cbuf, bound);
+	}
+	size_t c = ZSTD_compress2(w->cctx, w->cbuf + TRACE_CHUNK_HDR, w->ccap - TRACE_CHUNK_HDR,
+				  w->buf, w->len);
+	if (ZSTD_isError(c)) {
+		errno = EIO;
+		return -1;
+	}
+	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)w->len, w->nrec };
+	memcpy(w->cbuf, h, 16);
+	memcpy(w->cbuf + 16, &w->first_event, 8);
+	/* One write per chunk, so a killed recorder leaves whole chunks. */
+	int rc = write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR);
+	w->len = 0;
+	w->nrec = 0;
+	return rc;
+}
+
+int tw_close(struct trace_writer *w)
+{
+	int rc = tw_flush(w);
+	if (close(w->fd) < 0)
+		rc = -1;
+	ZSTD_freeCCtx(w->cctx);
+	free(w->buf);
+	free(w->cbuf);
+	return rc;
+}

@@ -1,0 +1,154 @@
+/* trace.h: the trace directory's event stream, written by rec and read by
+ * replay and tdump. man/rewind-trace.5 is the byte-by-byte description;
+ * keep the two in step. */
+#ifndef REWIND_TRACE_H
+#define REWIND_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_VERSION 1
+#define TRACE_FILE_MAGIC "RWNDEVTS"	/* 8 bytes, then u32 version, u32 0 */
+#define TRACE_FILE_HDR 16
+#define TRACE_CHUNK_MAGIC 0x4b435752u	/* "RWCK" read as u32 LE */
+#define TRACE_CHUNK_HDR 24	/* magic, csize, rsize, nrec (u32), first event (u64) */
+#define TRACE_REC_HDR 24	/* kind, flags (u16), size (u32), event (u64), tid, 0 (u32) */
+#define TRACE_CHUNK_MAX (1u << 30)	/* largest decompressed chunk */
+
+/* Record kinds. */
+enum trace_kind {
+	TR_START = 1,	/* event 0: u64 start time (ns, realtime), u32 pid,
+			   u32 0; items IT_CWD, IT_CPU */
+	TR_SYSCALL = 2,	/* u16 nr, u16 0, u32 0, u64 args[6], i64 ret; items */
+	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
+	TR_RDTSC = 4,	/* u64 rip, u64 tsc, u32 aux, u32 insn (0 rdtsc, 1 rdtscp) */
+	TR_EXIT = 5,	/* i32 wait status, u32 0: the program ended */
+};
+
+/* TR_SYSCALL record flags. */
+#define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */
+
+/* TR_SIGNAL flags. */
+#define TRS_ASYNC 1	/* sent from outside the instruction stream; replay
+			   raises it at the same syscall boundary */
+
+/* Items follow a record's fixed part until the record's end: u16 tag,
+ * u16 flags, u32 length, then length bytes. A reader skips tags it does
+ * not know. */
+enum trace_tag {
+	IT_MEM = 1,	/* u64 addr, bytes: what the kernel wrote to user memory */
+	IT_ARG = 2,	/* flags = argument index; u64 full length, bytes:
+			   input data of that argument (strings whole, buffers
+			   a prefix of TRACE_ARG_PREFIX bytes, string arrays as
+			   NUL-terminated strings one after another) */
+	IT_FILE = 3,	/* flags = IF_*; u64 size, i64 mtime ns, u64 hash,
+			   u64 file offset, path bytes (no NUL): a file the
+			   program executed or mapped; its bytes are in
+			   files/HASH (16 lowercase hex digits) */
+	IT_REGS = 4,	/* 27 u64: struct user_regs_struct after execve */
+	IT_STACK = 5,	/* u64 addr, bytes: the stack from addr to its top
+			   after execve */
+	IT_EMIT = 6,	/* flags = 1 or 2: bytes the call wrote to rec's
+			   stdout or stderr; replay writes them again */
+	IT_CWD = 7,	/* bytes: the working directory */
+	IT_CPU = 8,	/* bytes: "vendor model flags" text of the CPU */
+};
+
+#define IF_EXE 1	/* the executable of an execve */
+#define IF_INTERP 2	/* its ELF interpreter (mapped by the kernel) */
+#define IF_MAP 4	/* mapped by an mmap call */
+
+#define TRACE_ARG_PREFIX 64
+
+struct trace_rec {
+	uint16_t kind, flags;
+	uint32_t size;		/* payload length */
+	uint64_t event;
+	uint32_t tid;
+	const uint8_t *p;	/* payload, valid until the next trace_next() */
+};
+
+struct trace_item {
+	uint16_t tag, flags;
+	uint32_t len;
+	const uint8_t *p;
+};
+
+struct trace_reader {
+	int fd;
+	char path[4096];	/* the events file, for messages */
+	uint64_t off;		/* file offset of the next chunk */
+	uint64_t fsize;
+	uint8_t *raw;		/* decompressed chunk */
+	size_t rawlen, rawpos, rawcap;
+	uint8_t *cbuf;
+	size_t ccap;
+	uint32_t nrec_left;
+	uint64_t next_event;
+	int ended;		/* an TR_EXIT record was read */
+	char err[4400];		/* why the last call failed */
+};
+
+/* Fixed-width little-endian access (x86-64 is little-endian, so these
+ * are plain loads; they exist to say what the bytes are). */
+uint16_t get16(const uint8_t *p);
+uint32_t get32(const uint8_t *p);
+uint64_t get64(const uint8_t *p);
+
+/* Open DIR/events. Returns 0, or -1 with r->err set ("PATH: what"). */
+int trace_open(struct trace_reader *r, const char *dir);
+
+/* Read the next record. Returns 1 with *rec filled, 0 at the end of the
+ * stream, -1 on a corrupt or truncated file with r->err naming the file
+ * and offset. A stream that ends cleanly but without TR_EXIT returns 0
+ * with r->ended still 0: the recorder was killed. */
+int trace_next(struct trace_reader *r, struct trace_rec *rec);
+
+void trace_close(struct trace_reader *r);
+
+/* Iterate the items of rec starting at byte *off of its payload (start
+ * with the size of the kind's fixed part, trace_fixed_size()). Returns 1
+ * with *it filled, 0 at the end, -1 if an item overruns the record. */
+int trace_item(const struct trace_rec *rec, size_t *off, struct trace_item *it);
+
+/* Size of the fixed part of a record of this kind, before its items. */
+size_t trace_fixed_size(int kind);
+
+/* Syscall record fields. */
+struct trace_syscall {
+	uint16_t nr;
+	uint64_t args[6];
+	int64_t ret;
+};
+int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc);
+
+/* Writer: records are built in memory and flushed as zstd chunks when
+ * they pass TRACE_CHUNK_TARGET bytes or when trace_flush() is called. */
+#define TRACE_CHUNK_TARGET (1u << 20)
+
+struct trace_writer {
+	int fd;
+	uint8_t *buf;
+	size_t len, cap, recstart;
+	uint32_t nrec;
+	uint64_t first_event;
+	void *cctx;
+	uint8_t *cbuf;
+	size_t ccap;
+};
+
+int trace_create(struct trace_writer *w, const char *dir);
+void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint32_t tid);
+void tw_put(struct trace_writer *w, const void *p, size_t n);
+void tw_put64(struct trace_writer *w, uint64_t v);
+void tw_put32(struct trace_writer *w, uint32_t v);
+void tw_put16(struct trace_writer *w, uint16_t v);
+/* An item: hdr (hlen bytes) then data (dlen bytes). */
+void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
+	     const void *data, size_t dlen);
+void tw_end(struct trace_writer *w);
+/* Compress and write what is buffered. Returns 0 or -1 (errno set). */
+int tw_flush(struct trace_writer *w);
+int tw_close(struct trace_writer *w);
+
+#endif

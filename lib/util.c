@@ -1,0 +1,176 @@
+/* util.c: error exits, the content hash, trace location defaults, and
+ * allocation that never returns NULL. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *progname = "rewind";
+
+static void vsay(const char *fmt, va_list ap)
+{
+	char buf[8192];
+	int n = snprintf(buf, sizeof buf, "%s: ", progname);
+	vsnprintf(buf + n, sizeof buf - n - 1, fmt, ap);
+	strcat(buf, "\n");
+	fflush(stdout);
+	write_all(2, buf, strlen(buf));
+}
+
+void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
+static inline uint64_t rotl(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+uint64_t hash_update(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	const uint64_t k1 = 0x87c37b91114253d5ull, k2 = 0x4cf5ad432745937full;
+	uint64_t w;
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = rotl(h ^ (w * k1), 31) * k2;
+		s += 8;
+		n -= 8;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		h = rotl(h ^ (w * k1) ^ n, 29) * k2;
+	}
+	return h;
+}
+
+uint64_t hash_final(uint64_t h, uint64_t total)
+{
+	h ^= total;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Hashing works on whole 8-byte words, so reads must not split a word
+ * between two calls: every read but the last is a multiple of 8. */
+int hash_file(const char *path, uint64_t *hash, uint64_t *size)
+{
+	static uint8_t buf[1 << 20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	uint64_t h = HASH_INIT, total = 0;
+	size_t have = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof buf - have);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		have += n;
+		total += n;
+		if (n == 0 || have == sizeof buf) {
+			h = hash_update(h, buf, have);
+			have = 0;
+			if (n == 0)
+				break;
+		}
+	}
+	close(fd);
+	*hash = hash_final(h, total);
+	*size = total;
+	return 0;
+}
+
+const char *trace_home(void)
+{
+	static char buf[4096];
+	const char *d = getenv("REWIND_DIR");
+	if (d && *d)
+		snprintf(buf, sizeof buf, "%s", d);
+	else
+		snprintf(buf, sizeof buf, "%s/.local/share/rewind",
+			 getenv("HOME") ? getenv("HOME") : "/tmp");
+	return buf;
+}
+
+const char *trace_pick(const char *arg)
+{
+	static char buf[4200];
+	if (arg)
+		snprintf(buf, sizeof buf, "%s", arg);
+	else
+		snprintf(buf, sizeof buf, "%s/latest-trace", trace_home());
+	return buf;
+}
+
+long long parse_num(const char *s)
+{
+	char *end;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	return v;
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die(EXIT_TRACE, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die(EXIT_TRACE, "out of memory (%zu bytes)", n);
+	return p;
+}

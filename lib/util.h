@@ -1,0 +1,44 @@
+/* util.h: small helpers every tool shares: error exits, hashing, and
+ * where traces live by default. */
+#ifndef REWIND_UTIL_H
+#define REWIND_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit statuses shared by the tools (see each man page, EXIT STATUS). */
+#define EXIT_USAGE 2
+#define EXIT_TRACE 125	/* bad trace, divergence, or internal failure */
+
+extern const char *progname;
+
+/* Print "progname: message" (printf-style) and exit with status. */
+void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Print "progname: message" and go on. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Incremental 64-bit content hash (not cryptographic): start with
+ * HASH_INIT, feed bytes, finish. Used to name and check files/. */
+#define HASH_INIT 0x9e3779b97f4a7c15ull
+uint64_t hash_update(uint64_t h, const void *p, size_t n);
+uint64_t hash_final(uint64_t h, uint64_t total_len);
+/* Hash of a whole file, or -1 with errno set. *size gets its length. */
+int hash_file(const char *path, uint64_t *hash, uint64_t *size);
+
+/* The directory traces go in by default:
+ * ${REWIND_DIR:-$HOME/.local/share/rewind}. Returns a static buffer. */
+const char *trace_home(void);
+/* The trace a tool should read: arg if given, else trace_home()/latest-trace.
+ * Returns a static buffer. */
+const char *trace_pick(const char *arg);
+
+/* Parse a non-negative decimal number; -1 if it is not one. */
+long long parse_num(const char *s);
+
+/* write() all of buf, retrying after short writes. 0 or -1. */
+int write_all(int fd, const void *buf, size_t n);
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+
+#endif
