@@ -301,23 +301,31 @@ int tw_flush(struct trace_writer *w)
 {
 	if (w->nrec == 0)
 		return 0;
-	size_t bound = ZSTD_compressBound(w->len) + TRACE_CHUNK_HDR;
+	/* A record being built stays behind for the next chunk. */
+	size_t open = w->recstart == (size_t)-1 ? 0 : w->len - w->recstart;
+	size_t done = w->len - open;
+	size_t bound = ZSTD_compressBound(done) + TRACE_CHUNK_HDR;
 	if (bound > w->ccap) {
 		w->ccap = bound;
 		w->cbuf = xrealloc(w->cbuf, bound);
 	}
 	size_t c = ZSTD_compress2(w->cctx, w->cbuf + TRACE_CHUNK_HDR, w->ccap - TRACE_CHUNK_HDR,
-				  w->buf, w->len);
+				  w->buf, done);
 	if (ZSTD_isError(c)) {
 		errno = EIO;
 		return -1;
 	}
-	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)w->len, w->nrec };
+	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)done, w->nrec };
 	memcpy(w->cbuf, h, 16);
 	memcpy(w->cbuf + 16, &w->first_event, 8);
 	/* One write per chunk, so a killed recorder leaves whole chunks. */
 	int rc = write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR);
-	w->len = 0;
+	memmove(w->buf, w->buf + done, open);
+	w->len = open;
+	if (open) {
+		w->recstart = 0;
+		memcpy(&w->first_event, w->buf + 8, 8);
+	}
 	w->nrec = 0;
 	return rc;
 }

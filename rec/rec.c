@@ -397,7 +397,7 @@ static void do_syscall(void)
 		    "the trace %s ends before it", e ? e->name : "unknown", nr, R.dir);
 	}
 	begin(TR_SYSCALL, e->class == C_EXIT ? TRF_NORETURN : 0);
-	size_t fixed = R.w.len;
+	size_t fixed = R.w.len - R.w.recstart;	/* a flush may move the record */
 	tw_put16(&R.w, nr);
 	tw_put16(&R.w, 0);
 	tw_put32(&R.w, 0);
@@ -422,7 +422,7 @@ static void do_syscall(void)
 		die(EXIT_TRACE, "unexpected stop 0x%x inside syscall %s", st, e->name);
 	pt_getregs(&R.p, &regs);
 	int64_t ret = regs.rax;
-	memcpy(R.w.buf + fixed + 56, &ret, 8);
+	memcpy(R.w.buf + R.w.recstart + fixed + 56, &ret, 8);
 	cap_outputs(&R.p, e, a, ret, item_mem, NULL);
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
