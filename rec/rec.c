@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,25 +321,75 @@ static void track_fds(const struct sys_entry *e, long nr, const uint64_t a[6], i
 		R.fdk[ret] = 0;
 }
 
-/* Bytes a write-family call sent to rec's stdout or stderr. */
+/* Where the ret bytes a copying call (sendfile, copy_file_range) took
+ * from a regular file began: *offp after the call, or the file position,
+ * minus ret. Returns -1 if the source cannot be read again. */
+static int64_t copied_from(uint64_t fd, uint64_t offp, int64_t ret)
+{
+	char path[64], line[256];
+	int64_t pos = -1;
+	if (offp) {
+		if (pt_read(&R.p, offp, &pos, 8) != 8)
+			return -1;
+		return pos - ret;
+	}
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", R.p.pid, (int)fd);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "pos: %" SCNd64, &pos) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return pos < 0 ? -1 : pos - ret;
+}
+
+/* Bytes a write-family call sent to rec's stdout or stderr, kept so that
+ * replay can print them again. */
 static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 {
-	int k = a[0] < NFD ? R.fdk[a[0]] : 0;
+	/* Which argument is the destination, and for copies the source fd
+	 * and its offset pointer. */
+	int out = 0, in = -1, offp = -1;
+	if (nr == SYS_copy_file_range)
+		out = 2, in = 0, offp = 1;
+	else if (nr == SYS_sendfile)
+		in = 1, offp = 2;
+	else if (nr == SYS_splice)
+		out = 2;
+	else if (nr == SYS_tee)
+		out = 1;
+	else if (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_sendto && nr != SYS_sendmsg &&
+		 nr != SYS_writev && nr != SYS_pwritev && nr != SYS_pwritev2)
+		return;
+	int k = a[out] < NFD ? R.fdk[a[out]] : 0;
 	if (!k || ret <= 0)
 		return;
 	uint8_t *buf = xmalloc(ret);
-	ssize_t n = 0;
+	ssize_t n = -1;
 	uint64_t full;
-	if (nr == SYS_write || nr == SYS_pwrite64)
+	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto) {
 		n = pt_read(&R.p, a[1], buf, ret);
-	else if (nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2)
+	} else if (nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2) {
 		n = cap_gather_iov(&R.p, a[1], a[2], buf, ret, &full);
-	else if (nr == SYS_sendfile || nr == SYS_splice || nr == SYS_copy_file_range ||
-		 nr == SYS_tee || nr == SYS_sendto || nr == SYS_sendmsg)
-		die(EXIT_TRACE, "the program sent data to %s with syscall %ld, "
-		    "which rewind cannot record yet", k == 1 ? "stdout" : "stderr", nr);
-	if (n > 0)
-		tw_item(&R.w, IT_EMIT, k, NULL, 0, buf, n);
+	} else if (in >= 0) {
+		int64_t from = copied_from(a[in], a[offp], ret);
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/fd/%d", R.p.pid, (int)a[in]);
+		int fd = from < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = pread(fd, buf, ret, from);
+			close(fd);
+		}
+	}
+	if (n != ret) {
+		const struct sys_entry *e = sys_lookup(nr);
+		flush_or_die();
+		pt_kill(&R.p);
+		die(EXIT_TRACE, "the program sent data to %s with %s, whose bytes rewind "
+		    "cannot recover; the trace %s ends before it", k == 1 ? "stdout" : "stderr",
+		    e ? e->name : "?", R.dir);
+	}
+	tw_item(&R.w, IT_EMIT, k, NULL, 0, buf, n);
 	free(buf);
 }
 
