@@ -49,9 +49,9 @@ $(O)/bench/%: bench/prog/%.c
 
 check: all
 	$(MAKE) O=build-san SAN=1 all
-	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/
+	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	REWIND_BIN=$(CURDIR)/build-san/bin REWIND_TPROG=$(CURDIR)/$(O)/t \
-	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 prove -j2 t/
+	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 prove -j2 t/t[0-9]*.sh
 
 demo: all
 	@./demo.sh

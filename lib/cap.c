@@ -158,7 +158,17 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 		switch (sys_kind(c)) {
 		case A_OBUF:
 			if (ok)
-				out(p, v, ret, fn, ctx);
+				out(p, v, (uint64_t)ret < a[sys_param(c)] ? (uint64_t)ret : a[sys_param(c)],
+				    fn, ctx);
+			break;
+		case A_FUTEXOP:
+			/* FUTEX_WAKE_OP writes *uaddr2; the PI ops write *uaddr. */
+			if ((v & 127) == 5)
+				out(p, a[4], 4, fn, ctx);
+			else if ((v & 127) >= 6 && (v & 127) <= 8)
+				out(p, a[0], 4, fn, ctx);
+			else if ((v & 127) >= 11 && (v & 127) <= 13)
+				out(p, a[0], 4, fn, ctx);
 			break;
 		case A_OUT:
 			if (soft)

@@ -76,7 +76,7 @@ static void load_next(struct engine *e)
 	if (k == 0) {
 		if (e->started)
 			pt_kill(&e->p);
-		die(EXIT_TRACE, "%s: trace ends early after event %llu (the recording was interrupted)",
+		die(EXIT_TRACE, "%s: trace ends early after event %llu (the recording did not finish)",
 		    e->dir, (unsigned long long)(e->r.next_event ? e->r.next_event - 1 : 0));
 	}
 	if (rec.size > e->curcap) {
@@ -289,8 +289,10 @@ static void finish_exec(struct engine *e)
 	struct trace_item it, regs, stack;
 	size_t off = trace_fixed_size(TR_SYSCALL);
 	while (trace_item(&e->cur, &off, &it) > 0)
-		if (it.tag == IT_FILE && it.flags == IF_INTERP)
-			blob_path(e, &it, 1);
+		if (it.tag == IT_FILE && it.flags == IF_INTERP) {
+			blob_path(e, &it, 0);	/* the trace is whole */
+			blob_path(e, &it, 1);	/* and the kernel mapped the same bytes */
+		}
 	if (!find_item(&e->cur, IT_REGS, -1, &regs) || !find_item(&e->cur, IT_STACK, -1, &stack) ||
 	    regs.len != sizeof(struct user_regs_struct) || stack.len < 8)
 		bad_record(e, "execve without registers and stack");
@@ -391,7 +393,12 @@ static void replay_syscall(struct engine *e)
 	cap_inputs(&e->p, s, a, check_arg, &ac);
 
 	int cls = s->class;
-	if (cls == C_EXIT) {
+	if (cls == C_EXIT)
+		return;
+	if (e->cur.flags & TRF_NORETURN) {
+		/* The program died inside the call: only SIGKILL does that
+		 * without a signal stop (kill(getpid(), SIGKILL)). */
+		kill(e->p.pid, SIGKILL);
 		return;
 	}
 	/* A failed call changed nothing: answer it. rt_sigreturn "returns"

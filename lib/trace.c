@@ -119,6 +119,17 @@ static int load_chunk(struct trace_reader *r)
 		return fail(r, "corrupt chunk at offset %llu: %s", off, ZSTD_getErrorName(got));
 	if (got != rsize)
 		return fail(r, "corrupt chunk at offset %llu: %s", off, "short data");
+	/* Check the record framing of the whole chunk now, so that a bad
+	 * count or size is caught before any of its records is used. */
+	uint32_t n = 0;
+	for (size_t pos = 0; pos < rsize; n++) {
+		uint32_t sz = rsize - pos >= TRACE_REC_HDR ? get32(r->raw + pos + 4) : 0;
+		if (sz < TRACE_REC_HDR || sz > rsize - pos)
+			return fail(r, "corrupt chunk at offset %llu: %s", off, "bad record size");
+		pos += sz;
+	}
+	if (n != nrec)
+		return fail(r, "corrupt chunk at offset %llu: %s", off, "wrong record count");
 	r->rawlen = rsize;
 	r->rawpos = 0;
 	r->nrec_left = nrec;

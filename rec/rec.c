@@ -466,6 +466,7 @@ static void do_syscall(void)
 		k = wait_stop(&st);
 	}
 	if (k == PS_EXITED) {
+		memcpy(R.w.buf + R.w.recstart + 2, &(uint16_t){ TRF_NORETURN }, 2);
 		tw_end(&R.w);
 		finish(st);
 	}

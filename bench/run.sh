@@ -1,0 +1,79 @@
+#!/bin/bash
+# bench/run.sh: `make bench`: times each workload natively, under rec and
+# under replay (median of 3 runs), and prints the slowdowns as ratios to
+# native with the size of each trace's events file.
+set -u
+: "${REWIND_BIN:?set REWIND_BIN to the directory holding rec and replay}"
+: "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
+RUNS=${BENCH_RUNS:-3}
+export LC_ALL=C
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export REWIND_DIR=$tmp/traces
+
+# secs CMD...: wall time of one run of CMD in seconds (output discarded).
+secs () {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1 </dev/null
+	local st=$?
+	t1=$(date +%s%N)
+	if [ $st != 0 ]; then
+		echo "bench: $* failed with status $st" >&2
+		echo fail
+		return
+	fi
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
+}
+
+# median LIST: the middle value of whitespace-separated numbers ("fail"
+# when any run failed).
+median () {
+	case " $* " in *" fail "*) echo fail; return ;; esac
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+ratio () {
+	case "$1$2" in *fail*) echo "fail"; return ;; esac
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'
+}
+
+human () {
+	awk -v n="$1" 'BEGIN {
+		if (n >= 1048576) printf "%.1f MiB", n / 1048576
+		else if (n >= 1024) printf "%.1f KiB", n / 1024
+		else printf "%d B", n }'
+}
+
+# bench NAME CMD...: one table row.
+bench () {
+	local name=$1 i nat=() rec=() rep=()
+	shift
+	for ((i = 0; i < RUNS; i++)); do
+		nat+=("$(secs "$@")")
+	done
+	for ((i = 0; i < RUNS; i++)); do
+		rm -rf "$tmp/tr.$name"
+		rec+=("$(secs "$REWIND_BIN/rec" -o "$tmp/tr.$name" -- "$@")")
+	done
+	for ((i = 0; i < RUNS; i++)); do
+		rep+=("$(secs "$REWIND_BIN/replay" "$tmp/tr.$name")")
+	done
+	local n r p size
+	n=$(median "${nat[@]}")
+	r=$(median "${rec[@]}")
+	p=$(median "${rep[@]}")
+	size=$(stat -c %s "$tmp/tr.$name/events" 2>/dev/null || echo 0)
+	printf '%-14s %9ss %9s %9s %12s\n' "$name" "$n" "$(ratio "$r" "$n")" \
+		"$(ratio "$p" "$n")" "$(human "$size")"
+}
+
+head -c $((64 << 20)) /dev/urandom >src.bin
+
+printf '%-14s %10s %9s %9s %12s\n' workload native rec replay events
+bench compute "$REWIND_BPROG/compute"
+bench writes-100k "$REWIND_BPROG/writes"
+bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
+bench python-pass /usr/bin/python3 -c pass

@@ -1,0 +1,287 @@
+# test-lib.sh: sourced by every t/tNNNN-area-what.sh. Gives each test file a
+# fresh scratch directory and git-style TAP helpers, plus helpers that record
+# a program, replay the trace and compare what both runs wrote.
+
+TEST_NAME=$(basename "$0" .sh)
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+: "${REWIND_BIN:=$TEST_DIR/../build/bin}"
+: "${REWIND_TPROG:=$TEST_DIR/../build/t}"
+# Seconds before a hung rec/replay/tdump is killed; generous, since
+# ASan builds are slow.
+: "${REWIND_TIMEOUT:=60}"
+export LC_ALL=C
+
+test_count=0
+test_failed=0
+test_prereqs=" "
+rr_n=0
+REPLAY_CMD=
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/rewind-$TEST_NAME.XXXXXX") || {
+	echo "1..0 # SKIP cannot make a scratch directory"
+	exit 0
+}
+cd "$scratch" || exit 1
+mkdir -p home
+HOME=$scratch/home
+REWIND_DIR=$scratch/traces
+export HOME REWIND_DIR
+
+# The scratch directory goes when the file passed; it stays for a look
+# when something failed.
+test_cleanup () {
+	cd / && rm -rf "$scratch"
+}
+
+# skip_all REASON: skip the whole file (call before any test).
+skip_all () {
+	echo "1..0 # SKIP $1"
+	test_cleanup
+	exit 0
+}
+
+for d in REWIND_BIN REWIND_TPROG; do
+	eval "v=\$$d"
+	if [ -d "$v" ]; then
+		eval "$d=\$(cd \"\$v\" && pwd)"
+	fi
+done
+export REWIND_BIN REWIND_TPROG
+for tool in rec replay tdump; do
+	[ -x "$REWIND_BIN/$tool" ] ||
+		skip_all "no $tool in $REWIND_BIN (run make)"
+done
+PATH=$REWIND_BIN:$PATH
+export PATH
+T=$REWIND_TPROG
+
+# require_tprog NAME...: skip the file unless these test programs are built.
+require_tprog () {
+	for p in "$@"; do
+		[ -x "$REWIND_TPROG/$p" ] ||
+			skip_all "test program $p not built in $REWIND_TPROG"
+	done
+}
+
+test_set_prereq () {
+	test_prereqs="$test_prereqs$1 "
+}
+
+test_have_prereq () {
+	case "$test_prereqs" in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+grep -qw rdrand /proc/cpuinfo 2>/dev/null && test_set_prereq RDRAND
+[ -x /usr/bin/python3 ] && test_set_prereq PYTHON
+command -v bash >/dev/null 2>&1 && test_set_prereq BASH
+
+say_comment () {
+	sed 's/^/# /'
+}
+
+# test_expect_success [PREREQ] 'description' 'shell code'
+# Runs the code in this shell (so variables carry to later tests) with
+# stdin from /dev/null; it passes when the code's status is 0.
+test_expect_success () {
+	local prereq=
+	if [ $# = 3 ]; then
+		prereq=$1
+		shift
+	fi
+	test_count=$((test_count + 1))
+	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
+		echo "ok $test_count # skip $1 (missing $prereq)"
+		return 0
+	fi
+	REPLAY_CMD=
+	local log=$scratch/.log.$test_count
+	if [ -n "$TEST_VERBOSE" ]; then
+		{ eval "$2"; } </dev/null 2>&1 | tee "$log" | say_comment
+		local st=${PIPESTATUS[0]}
+	else
+		{ eval "$2"; } </dev/null >"$log" 2>&1
+		local st=$?
+	fi
+	cd "$scratch" || exit 1
+	if [ "$st" = 0 ]; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		printf '%s\n' "$2" | say_comment
+		echo "# output:"
+		tail -n 40 "$log" | say_comment
+		if [ -n "$REPLAY_CMD" ]; then
+			echo "# trace kept; replay it with:"
+			echo "#   $REPLAY_CMD"
+		fi
+	fi
+	rm -f "$log"
+}
+
+# test_skip 'description' 'reason'
+test_skip () {
+	test_count=$((test_count + 1))
+	echo "ok $test_count # skip $1 ($2)"
+}
+
+test_done () {
+	echo "1..$test_count"
+	if [ "$test_failed" != 0 ]; then
+		echo "# failed $test_failed among $test_count test(s)"
+		echo "# scratch directory kept: $scratch"
+		exit 1
+	fi
+	test_cleanup
+	exit 0
+}
+
+# run_tool TOOL ARGS...: runs a rewind tool under a timeout, so a hang
+# shows as status 124 rather than a stuck test.
+run_tool () {
+	timeout -k 5 "$REWIND_TIMEOUT" "$@"
+}
+
+# test_cmp_bytes EXPECTED ACTUAL: the two files hold the same bytes.
+test_cmp_bytes () {
+	if cmp -s "$1" "$2"; then
+		return 0
+	fi
+	echo "$1 and $2 differ:"
+	diff -a "$1" "$2" | head -n 20
+	return 1
+}
+
+# check_status FILE EXPECTED: FILE holds the number EXPECTED.
+check_status () {
+	local got
+	got=$(cat "$1")
+	if [ "$got" != "$2" ]; then
+		echo "$1: status $got, expected $2"
+		return 1
+	fi
+}
+
+# expect_status GOT EXPECTED: a status is the expected one.
+expect_status () {
+	if [ "$1" != "$2" ]; then
+		echo "status $1, expected $2"
+		return 1
+	fi
+}
+
+# strip_rec_line FILE: FILE without rec's opening "rec: recording to" line,
+# which is rec's own and not the program's.
+strip_rec_line () {
+	sed '1{/^rec: recording to /d}' "$1"
+}
+
+# rec_prog PROG ARGS...: records PROG into $scratch/trace.N (set in $trace),
+# running it in a fresh directory run.N with the caller's stdin. Leaves
+# rec.out, rec.err (program's stderr, rec's line removed), rec.err.raw
+# and rec.status in the scratch directory.
+rec_prog () {
+	# A pipeline runs this in a subshell and loses the count: take the
+	# first free number. Feed stdin with <file to keep $trace set.
+	rr_n=$((rr_n + 1))
+	while [ -e "$scratch/trace.$rr_n" ]; do
+		rr_n=$((rr_n + 1))
+	done
+	trace=$scratch/trace.$rr_n
+	mkdir -p "$scratch/run.$rr_n"
+	(cd "$scratch/run.$rr_n" && run_tool rec -o "$trace" -- "$@") \
+		>"$scratch/rec.out" 2>"$scratch/rec.err.raw"
+	echo $? >"$scratch/rec.status"
+	strip_rec_line "$scratch/rec.err.raw" >"$scratch/rec.err"
+}
+
+# replay_cmp [TRACE]: replays TRACE (default $trace) from an empty
+# directory with no stdin and compares its stdout, stderr and status with
+# rec.out, rec.err and rec.status.
+replay_cmp () {
+	local tr=${1:-$trace}
+	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $tr"
+	rm -rf "$scratch/elsewhere"
+	mkdir -p "$scratch/elsewhere"
+	(cd "$scratch/elsewhere" && run_tool replay "$tr") \
+		>"$scratch/replay.out" 2>"$scratch/replay.err" </dev/null
+	echo $? >"$scratch/replay.status"
+	test_cmp_bytes "$scratch/rec.out" "$scratch/replay.out" &&
+	test_cmp_bytes "$scratch/rec.err" "$scratch/replay.err" &&
+	check_status "$scratch/replay.status" "$(cat "$scratch/rec.status")"
+}
+
+# rec_replay_cmp PROG ARGS...: records PROG (which must exit with
+# ${RR_EXPECT:-0}), replays the trace and compares the bytes written to
+# stdout and stderr and the exit statuses.
+rec_replay_cmp () {
+	rec_prog "$@"
+	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $trace"
+	if ! check_status "$scratch/rec.status" "${RR_EXPECT:-0}"; then
+		echo "rec's stderr:"
+		cat "$scratch/rec.err.raw"
+		return 1
+	fi
+	replay_cmp "$trace"
+}
+
+# differs_natively PROG ARGS...: runs PROG twice without rec and checks
+# that its output differs, so a matching replay proves the trace and not
+# a lucky re-execution.
+differs_natively () {
+	rm -rf "$scratch/nat.1" "$scratch/nat.2"
+	mkdir -p "$scratch/nat.1" "$scratch/nat.2"
+	(cd "$scratch/nat.1" && "$@") >"$scratch/nat1.out" 2>&1 </dev/null
+	(cd "$scratch/nat.2" && "$@") >"$scratch/nat2.out" 2>&1 </dev/null
+	if cmp -s "$scratch/nat1.out" "$scratch/nat2.out"; then
+		echo "$* printed the same twice natively:"
+		cat "$scratch/nat1.out"
+		return 1
+	fi
+}
+
+# flip_byte FILE OFFSET: inverts every bit of the byte at OFFSET.
+flip_byte () {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	[ -n "$b" ] || { echo "flip_byte: $1 has no byte at $2"; return 1; }
+	printf "\\$(printf %03o $((b ^ 255)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# put_u32 FILE OFFSET VALUE: writes VALUE little-endian at OFFSET.
+put_u32 () {
+	local v=$3 i s=
+	for i in 0 1 2 3; do
+		s="$s\\$(printf %03o $((v & 255)))"
+		v=$((v >> 8))
+	done
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# one_line_error FILE PATTERN: FILE (a stderr) is one line matching the
+# extended regex PATTERN.
+one_line_error () {
+	local n
+	n=$(wc -l <"$1")
+	if [ "$n" != 1 ]; then
+		echo "$1 has $n lines, expected one:"
+		head -n 10 "$1"
+		return 1
+	fi
+	if ! grep -Eq -- "$2" "$1"; then
+		echo "$1 does not match /$2/:"
+		cat "$1"
+		return 1
+	fi
+}
+
+# not_signalled STATUS: a status that is not a crash (>= 128) nor the
+# timeout's 124.
+not_signalled () {
+	if [ "$1" -ge 128 ] || [ "$1" = 124 ]; then
+		echo "status $1: killed by a signal or timed out"
+		return 1
+	fi
+}
