@@ -44,6 +44,8 @@ static const char *sysname(long nr)
 	return buf;
 }
 
+static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it);
+
 void eng_open(struct engine *e, const char *dir)
 {
 	memset(e, 0, sizeof *e);
@@ -56,6 +58,14 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s", e->r.err);
 	if (k == 0 || rec.kind != TR_START)
 		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
+	/* CPUID and rdrand cannot be trapped here: a different CPU may take
+	 * other paths in libc. Divergence checks catch it; warn first. */
+	struct trace_item cpu;
+	static char here[8192];
+	cpu_desc(here, sizeof here);
+	if (find_item(&rec, IT_CPU, -1, &cpu) &&
+	    (cpu.len != strlen(here) || memcmp(cpu.p, here, cpu.len)))
+		warnx_("%s: recorded on a different CPU; the replay may diverge", dir);
 }
 
 /* Read the next record into e->cur (an owned copy, so reading ahead

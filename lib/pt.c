@@ -52,14 +52,16 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 			die(EXIT_TRACE, "personality: %s", strerror(errno));
 		if (dir && chdir(dir) < 0)
 			die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
-		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0)
-			die(EXIT_TRACE, "prctl(PR_SET_TSC): %s", strerror(errno));
 		raise(SIGSTOP);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
 		int rc = seccomp_load(ctx);
 		if (rc < 0)
 			die(EXIT_TRACE, "seccomp_load: %s", strerror(-rc));
+		/* Last, so that nothing of ours (sanitizer runtimes) meets
+		 * a trapping rdtsc before the program does. */
+		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0)
+			die(EXIT_TRACE, "prctl(PR_SET_TSC): %s", strerror(errno));
 		execve(path, argv, envp);
 		die(127, "%s: %s", path, strerror(errno));
 	}
@@ -74,13 +76,16 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		   PTRACE_O_EXITKILL) < 0)
 		die(EXIT_TRACE, "ptrace(SETOPTIONS): %s", strerror(errno));
 	/* Let the child through its own last syscalls up to the execve. */
-	for (;;) {
-		pt_resume(p, 0, 0);
+	for (int sig = 0;;) {
+		pt_resume(p, 0, sig);
+		sig = 0;
 		if (pt_wait(p, &st, NULL) < 0)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
 		enum pt_stop k = pt_classify(st);
 		if (k == PS_EXITED)
 			exit(WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_TRACE);
+		if (k == PS_SIGNAL)
+			sig = WSTOPSIG(st);
 		if (k != PS_SECCOMP)
 			continue;
 		struct user_regs_struct r;

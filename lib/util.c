@@ -174,3 +174,20 @@ void *xrealloc(void *p, size_t n)
 		die(EXIT_TRACE, "out of memory (%zu bytes)", n);
 	return p;
 }
+
+void cpu_desc(char *buf, size_t len)
+{
+	char line[8192];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	buf[0] = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		if (line[0] == '\n')
+			break;	/* the first CPU is enough */
+		if (!strncmp(line, "vendor_id", 9) || !strncmp(line, "model name", 10) ||
+		    !strncmp(line, "flags", 5))
+			strncat(buf, strchr(line, ':') ? strchr(line, ':') + 2 : line,
+				len - strlen(buf) - 1);
+	}
+	if (f)
+		fclose(f);
+}

@@ -38,6 +38,10 @@ long long parse_num(const char *s);
 /* write() all of buf, retrying after short writes. 0 or -1. */
 int write_all(int fd, const void *buf, size_t n);
 
+/* The CPU's vendor, model name and feature flags, one per line, as
+ * /proc/cpuinfo gives them for the first CPU. */
+void cpu_desc(char *buf, size_t len);
+
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 

@@ -602,19 +602,8 @@ static void record_start(void)
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
 	tw_item(&R.w, IT_CWD, 0, NULL, 0, cwd, strlen(cwd));
-	char line[4096], cpu[8192] = "";
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	while (f && fgets(line, sizeof line, f)) {
-		if (!strncmp(line, "vendor_id", 9) || !strncmp(line, "model name", 10) ||
-		    !strncmp(line, "flags", 5)) {
-			strncat(cpu, strchr(line, ':') ? strchr(line, ':') + 2 : line,
-				sizeof cpu - strlen(cpu) - 1);
-		}
-		if (line[0] == '\n')
-			break;
-	}
-	if (f)
-		fclose(f);
+	char cpu[8192];
+	cpu_desc(cpu, sizeof cpu);
 	tw_item(&R.w, IT_CPU, 0, NULL, 0, cpu, strlen(cpu));
 	tw_end(&R.w);
 }

@@ -48,18 +48,23 @@ for d in REWIND_BIN REWIND_TPROG; do
 done
 export REWIND_BIN REWIND_TPROG
 for tool in rec replay tdump; do
-	[ -x "$REWIND_BIN/$tool" ] ||
-		skip_all "no $tool in $REWIND_BIN (run make)"
+	# A missing tool is a broken build, never a reason to skip.
+	[ -x "$REWIND_BIN/$tool" ] || {
+		echo "Bail out! no $tool in $REWIND_BIN (run make)"
+		exit 1
+	}
 done
 PATH=$REWIND_BIN:$PATH
 export PATH
 T=$REWIND_TPROG
 
-# require_tprog NAME...: skip the file unless these test programs are built.
+# require_tprog NAME...: stop unless these test programs are built.
 require_tprog () {
 	for p in "$@"; do
-		[ -x "$REWIND_TPROG/$p" ] ||
-			skip_all "test program $p not built in $REWIND_TPROG"
+		[ -x "$REWIND_TPROG/$p" ] || {
+			echo "Bail out! test program $p not built in $REWIND_TPROG (run make)"
+			exit 1
+		}
 	done
 }
 
