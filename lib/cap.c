@@ -205,8 +205,9 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 				out(p, v, ((a[sys_param(c)] & 0xffff) + 63) / 64 * 8, fn, ctx);
 			break;
 		case A_EPEV_OUT:
+		case A_OARR:
 			if (ok)
-				out(p, v, 12 * ret, fn, ctx);
+				out(p, v, ret * (sys_kind(c) == A_OARR ? sys_param(c) : 12), fn, ctx);
 			break;
 		case A_MSGHDR_OUT: {
 			uint8_t m[56];

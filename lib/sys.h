@@ -49,6 +49,7 @@ enum sys_kind {
 	A_POLLFD,	/* in/out: struct pollfd array, count in arg param */
 	A_FDSET,	/* in/out: fd_set, nfds in argument param */
 	A_EPEV_OUT,	/* out: ret struct epoll_event (12 bytes each) */
+	A_OARR,		/* out: ret elements of param bytes each */
 	A_MSGHDR_IN,	/* in: struct msghdr (sendmsg) */
 	A_MSGHDR_OUT,	/* out: struct msghdr and what it points to */
 	A_IOCTL,	/* ioctl request; outputs depend on it */

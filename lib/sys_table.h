@@ -50,6 +50,7 @@
 #define POLLFD(n)	sys_arg(A_POLLFD, n)	/* count in argument n */
 #define FDSET(n)	sys_arg(A_FDSET, n)	/* nfds in argument n */
 #define EPEV_OUT	sys_arg(A_EPEV_OUT, 0)
+#define OARR(size)	sys_arg(A_OARR, size)	/* ret elements of size bytes */
 #define MSGHDR_IN	sys_arg(A_MSGHDR_IN, 0)
 #define MSGHDR_OUT	sys_arg(A_MSGHDR_OUT, 0)
 #define IOCTL		sys_arg(A_IOCTL, 0)
@@ -198,8 +199,7 @@ SYS(111, getpgrp,         C_EMU,    R_INT)
 SYS(112, setsid,          C_EMU,    R_INT)
 SYS(113, setreuid,        C_EMU,    R_INT, INT, INT)
 SYS(114, setregid,        C_EMU,    R_INT, INT, INT)
-/* getgroups writes ret gid_t (4 bytes each): no cell says that. */
-SYS(115, getgroups,       C_UNSUP,  R_INT, INT, PTR)
+SYS(115, getgroups,       C_EMU,    R_INT, INT, OARR(4))
 SYS(116, setgroups,       C_EMU,    R_INT, INT, PTR)
 SYS(117, setresuid,       C_EMU,    R_INT, INT, INT, INT)
 SYS(118, getresuid,       C_EMU,    R_INT, OUT(4), OUT(4), OUT(4))
@@ -480,10 +480,10 @@ SYS(453, map_shadow_stack, C_UNSUP, R_HEX, HEX, UINT, HEX)
 SYS(454, futex_wake,      C_EMU,    R_INT, PTR, HEX, INT, HEX)
 SYS(455, futex_wait,      C_EMU,    R_INT, PTR, HEX, HEX, HEX, PTR, CLOCK)
 SYS(456, futex_requeue,   C_EMU,    R_INT, PTR, HEX, INT, INT)
-/* statmount fills bufsize bytes and returns 0; listmount writes ret u64
- * ids; the lsm calls write a size-prefixed blob. */
+/* statmount fills bufsize bytes and returns 0, which no cell says;
+ * the lsm calls write a size-prefixed blob. */
 SYS(457, statmount,       C_UNSUP,  R_INT, PTR, PTR, UINT, HEX)
-SYS(458, listmount,       C_UNSUP,  R_INT, PTR, PTR, UINT, HEX)
+SYS(458, listmount,       C_EMU,    R_INT, PTR, OARR(8), UINT, HEX)
 SYS(459, lsm_get_self_attr, C_UNSUP, R_INT, UINT, PTR, PTR, HEX)
 SYS(460, lsm_set_self_attr, C_EMU,  R_INT, UINT, PTR, UINT, HEX)
 SYS(461, lsm_list_modules, C_UNSUP, R_INT, PTR, PTR, HEX)
@@ -517,6 +517,7 @@ SYS(469, file_setattr,    C_EMU,    R_INT, FD, STR, PTR, UINT, ATFLAGS)
 #undef POLLFD
 #undef FDSET
 #undef EPEV_OUT
+#undef OARR
 #undef MSGHDR_IN
 #undef MSGHDR_OUT
 #undef IOCTL
