@@ -126,6 +126,20 @@ static void out(struct pt_proc *p, uint64_t addr, size_t n,
 		fn(ctx, addr, b, k);
 }
 
+/* The first left bytes of an iovec array of cnt entries. */
+static void out_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint64_t left,
+		    void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
+{
+	for (uint64_t k = 0; k < cnt && k < 1024 && left; k++) {
+		struct iovec io;
+		if (pt_read(p, iov + 16 * k, &io, sizeof io) != sizeof io)
+			break;
+		uint64_t len = io.iov_len < left ? io.iov_len : left;
+		out(p, (uint64_t)io.iov_base, len, fn, ctx);
+		left -= len;
+	}
+}
+
 static size_t ioctl_out_size(uint64_t req)
 {
 	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff;
@@ -154,7 +168,7 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 	int ok = ret >= 0, soft = ok || ret == -EINTR || cap_is_restart(ret);
 	for (int i = 0; i < e->nargs; i++) {
 		uint32_t c = e->arg[i];
-		uint64_t v = a[i], len;
+		uint64_t v = a[i];
 		switch (sys_kind(c)) {
 		case A_OBUF:
 			if (ok)
@@ -174,20 +188,10 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			if (soft)
 				out(p, v, sys_param(c), fn, ctx);
 			break;
-		case A_IOV_OUT: {
-			if (!ok)
-				break;
-			uint64_t left = ret, cnt = a[sys_param(c)];
-			for (uint64_t k = 0; k < cnt && k < 1024 && left; k++) {
-				struct iovec io;
-				if (pt_read(p, v + 16 * k, &io, sizeof io) != sizeof io)
-					break;
-				len = io.iov_len < left ? io.iov_len : left;
-				out(p, (uint64_t)io.iov_base, len, fn, ctx);
-				left -= len;
-			}
+		case A_IOV_OUT:
+			if (ok)
+				out_iov(p, v, a[sys_param(c)], ret, fn, ctx);
 			break;
-		}
 		case A_SOCKADDR_OUT: {
 			uint32_t l = 0;
 			if (!soft || !v || !a[sys_param(c)] ||
@@ -224,15 +228,7 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			memcpy(&ctllen, m + 40, 8);
 			out(p, name, namelen < 256 ? namelen : 256, fn, ctx);
 			out(p, ctl, ctllen < 65536 ? ctllen : 65536, fn, ctx);
-			uint64_t left = ret;
-			for (uint64_t k = 0; k < iovlen && k < 1024 && left; k++) {
-				struct iovec io;
-				if (pt_read(p, iov + 16 * k, &io, sizeof io) != sizeof io)
-					break;
-				len = io.iov_len < left ? io.iov_len : left;
-				out(p, (uint64_t)io.iov_base, len, fn, ctx);
-				left -= len;
-			}
+			out_iov(p, iov, iovlen, ret, fn, ctx);
 			break;
 		}
 		case A_IOCTL:
