@@ -498,6 +498,7 @@ static void replay_syscall(struct engine *e)
 	if ((int64_t)r.rax != sc.ret)
 		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
 			(unsigned long long)r.rax, (unsigned long long)sc.ret);
+	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	if (cls == C_MMAP) {
 		r0.rax = r.rax;
 		pt_setregs(&e->p, &r0);

@@ -303,6 +303,31 @@ static void record_exec(struct user_regs_struct *regs)
 	free(stack);
 }
 
+/* madvise(MADV_DONTNEED) and a growing mremap refill private file
+ * mappings from the file. Replay's copies of those mappings are
+ * anonymous, so save what the pages hold now as kernel output. */
+static void file_pages(uint64_t lo, uint64_t hi)
+{
+	char path[64], line[4500];
+	snprintf(path, sizeof path, "/proc/%d/maps", R.p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long a, b, ino;
+		char perm[8];
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &a, &b, perm, &ino) != 4 || !ino ||
+		    perm[3] != 'p' || b <= lo || a >= hi)
+			continue;
+		uint64_t from = a > lo ? a : lo, to = b < hi ? b : hi;
+		uint8_t *buf = xmalloc(to - from);
+		ssize_t n = pt_read(&R.p, from, buf, to - from);
+		if (n > 0)
+			tw_item(&R.w, IT_MEM, 0, &from, 8, buf, n);
+		free(buf);
+	}
+	if (f)
+		fclose(f);
+}
+
 /* Track which fds are rec's stdout and stderr, so their writes are kept
  * for replay to print. */
 static void track_fds(const struct sys_entry *e, long nr, const uint64_t a[6], int64_t ret)
@@ -495,6 +520,10 @@ static void do_syscall(void)
 			    "rewind cannot record that yet", src);
 		}
 	}
+	if (ret == 0 && nr == SYS_madvise && (a[2] == MADV_DONTNEED || a[2] == 24))
+		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
+	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
+		file_pages(ret, ret + a[2]);
 	track_fds(e, nr, a, ret);
 	tw_end(&R.w);
 	if (flush_due) {
