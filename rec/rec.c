@@ -46,12 +46,18 @@ static struct {
 	int nfcache;
 } R;
 
-static volatile sig_atomic_t flush_due;
+static volatile sig_atomic_t flush_due, term_sig;
 
 static void on_alarm(int sig)
 {
 	(void)sig;
 	flush_due = 1;
+}
+
+/* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
+static void on_term(int sig)
+{
+	term_sig = sig;
 }
 
 static void __attribute__((noreturn)) usage(int status)
@@ -422,13 +428,18 @@ static int wait_stop(int *st)
 {
 	int intr = 0;
 	for (;;) {
-		if (pt_wait(&R.p, st, &intr) >= 0)
+		if (!term_sig && pt_wait(&R.p, st, &intr) >= 0)
 			return pt_classify(*st);
-		if (errno != EINTR && !intr)
+		if (!term_sig && errno != EINTR && !intr)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
-		if (flush_due) {
+		if (flush_due || term_sig) {
 			flush_due = 0;
 			flush_or_die();
+		}
+		if (term_sig) {
+			pt_kill(&R.p);
+			die(128 + term_sig, "killed by signal %d; the trace %s ends early", term_sig,
+			    R.dir);
 		}
 		intr = 0;
 	}
@@ -668,6 +679,9 @@ int main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	struct sigaction sa = { .sa_handler = on_alarm };
 	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	pt_spawn(&R.p, prog, argv + optind, environ, NULL);
 	struct itimerval it = { { 1, 0 }, { 1, 0 } };
 	setitimer(ITIMER_REAL, &it, NULL);
