@@ -68,14 +68,10 @@ void eng_open(struct engine *e, const char *dir)
 		warnx_("%s: recorded on a different CPU; the replay may diverge", dir);
 }
 
-/* Read the next record into e->cur (an owned copy, so reading ahead
- * cannot invalidate it). */
-static void load_next(struct engine *e)
+/* Read the next record of the stream into *dst, copied into *buf (the
+ * reader's own buffer changes with every chunk). */
+static void read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, size_t *cap)
 {
-	if (e->held) {
-		e->held = 0;
-		return;
-	}
 	struct trace_rec rec;
 	int k = trace_next(&e->r, &rec);
 	if (k < 0) {
@@ -89,13 +85,39 @@ static void load_next(struct engine *e)
 		die(EXIT_TRACE, "%s: trace ends early after event %llu (the recording did not finish)",
 		    e->dir, (unsigned long long)(e->r.next_event ? e->r.next_event - 1 : 0));
 	}
-	if (rec.size > e->curcap) {
-		e->curcap = rec.size;
-		e->curbuf = xrealloc(e->curbuf, rec.size);
+	if (rec.size > *cap) {
+		*cap = rec.size;
+		*buf = xrealloc(*buf, rec.size);
 	}
-	memcpy(e->curbuf, rec.p, rec.size);
-	e->cur = rec;
-	e->cur.p = e->curbuf;
+	memcpy(*buf, rec.p, rec.size);
+	*dst = rec;
+	dst->p = *buf;
+}
+
+/* Make the next event e->cur. */
+static void load_next(struct engine *e)
+{
+	if (!e->held) {
+		read_rec(e, &e->cur, &e->curbuf, &e->curcap);
+		return;
+	}
+	uint8_t *b = e->curbuf;
+	size_t c = e->curcap;
+	e->cur = e->ahead;
+	e->curbuf = e->aheadbuf;
+	e->curcap = e->aheadcap;
+	e->aheadbuf = b;
+	e->aheadcap = c;
+	e->held = 0;
+}
+
+/* The event after e->cur, read ahead. */
+static const struct trace_rec *peek_next(struct engine *e)
+{
+	if (!e->held)
+		read_rec(e, &e->ahead, &e->aheadbuf, &e->aheadcap);
+	e->held = 1;
+	return &e->ahead;
 }
 
 static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it)
@@ -434,24 +456,15 @@ static void replay_syscall(struct engine *e)
 	case C_SUSPEND: {
 		/* Make the recorded signal pending, then let the kernel do
 		 * the mask juggling of a real rt_sigsuspend. */
-		struct trace_rec me = e->cur;
-		uint8_t *mine = e->curbuf;
-		e->curbuf = NULL;
-		e->curcap = 0;
-		load_next(e);
-		e->held = 1;
-		if (e->cur.kind == TR_SIGNAL) {
-			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(e->cur.p));
+		const struct trace_rec *next = peek_next(e);
+		if (next->kind == TR_SIGNAL && next->size >= 4) {
+			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(next->p));
 			e->raised = 1;
 		}
-		struct trace_rec next = e->cur;
 		run_call(e, &r);
-		e->cur = me;
 		if ((int64_t)r.rax != sc.ret)
 			diverge(e, "rt_sigsuspend returned %lld, the trace has %lld",
 				(long long)r.rax, (long long)sc.ret);
-		free(mine);
-		e->cur = next;
 		return;
 	}
 	case C_MMAP:
@@ -589,4 +602,5 @@ void eng_close(struct engine *e)
 		pt_kill(&e->p);
 	trace_close(&e->r);
 	free(e->curbuf);
+	free(e->aheadbuf);
 }

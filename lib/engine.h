@@ -16,7 +16,10 @@ struct engine {
 	struct trace_rec cur;	/* the event being replayed (owned copy) */
 	uint8_t *curbuf;
 	size_t curcap;
-	int held;		/* cur was read ahead and not yet replayed */
+	struct trace_rec ahead;	/* the event after cur, when held */
+	uint8_t *aheadbuf;
+	size_t aheadcap;
+	int held;		/* ahead was read and is the next event */
 	int started;		/* the tracee exists */
 	int pending_sig;	/* signal to pass when the tracee resumes */
 	int raised;		/* the next async signal was raised already */

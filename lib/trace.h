@@ -85,7 +85,7 @@ struct trace_reader {
 	size_t ccap;
 	uint32_t nrec_left;
 	uint64_t next_event;
-	int ended;		/* an TR_EXIT record was read */
+	int ended;		/* a TR_EXIT record was read */
 	char err[4400];		/* why the last call failed */
 };
 

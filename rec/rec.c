@@ -466,13 +466,14 @@ static void __attribute__((noreturn)) finish(int st)
 	exit(exit_code(st));
 }
 
-/* Handle a seccomp stop: run the call to its exit and record it. Returns
- * 0, or ends rec if the program exited inside the call. */
+/* Handle a seccomp stop: run the call to its exit and record it; ends
+ * rec if the program exited inside the call. */
 static void do_syscall(void)
 {
 	struct user_regs_struct regs;
 	uint64_t a[6];
 	int st;
+	R.at_exit = 0;
 	pt_getregs(&R.p, &regs);
 	long nr = regs.orig_rax;
 	pt_args(&regs, a);
@@ -692,21 +693,18 @@ int main(int argc, char **argv)
 		pt_resume(&R.p, 0, sig);
 		sig = 0;
 		int k = wait_stop(&st);
-		int was_exit = R.at_exit;
-		R.at_exit = 0;
 		switch (k) {
 		case PS_EXITED:
 			finish(st);
 		case PS_SECCOMP:
-			do_syscall();
-			break;
+			do_syscall();	/* sets at_exit when done */
+			continue;
 		case PS_SIGNAL:
-			R.at_exit = was_exit;
 			sig = do_signal(WSTOPSIG(st));
-			R.at_exit = 0;
 			break;
 		default:
 			break;
 		}
+		R.at_exit = 0;
 	}
 }
