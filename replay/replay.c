@@ -1,6 +1,7 @@
 /* replay: re-executes a recorded trace without the outside world and
  * writes again what the program wrote to stdout and stderr (replay(1)). */
 #include "engine.h"
+#include "fmt.h"
 #include "sys.h"
 #include "util.h"
 
@@ -51,27 +52,13 @@ static void print_stop(struct engine *e)
 {
 	struct user_regs_struct r;
 	eng_regs(e, &r);
-	printf("stopped after event %llu: ", (unsigned long long)e->cur.event);
-	switch (e->cur.kind) {
-	case TR_SYSCALL: {
-		struct trace_syscall sc;
-		trace_syscall(&e->cur, &sc);
-		const struct sys_entry *s = sys_lookup(sc.nr);
-		printf("syscall %s(", s ? s->name : "?");
-		for (int i = 0; s && i < s->nargs; i++)
-			printf("%s0x%llx", i ? ", " : "", (unsigned long long)sc.args[i]);
-		printf(") = %lld\n", (long long)sc.ret);
-		break;
-	}
-	case TR_SIGNAL:
-		printf("signal %u\n", (unsigned)get32(e->cur.p));
-		break;
-	case TR_RDTSC:
-		printf("rdtsc 0x%llx\n", (unsigned long long)get64(e->cur.p + 8));
-		break;
-	default:
-		printf("kind %u\n", e->cur.kind);
-	}
+	static char text[1 << 16];
+	struct sn_buf b;
+	sn_init(&b, text, sizeof text);
+	const char *kind = fmt_event(&e->cur, &b, NULL, 0);
+	/* The event as tdump prints it, so the two can be matched. */
+	printf("-- stopped after event %llu --\n%llu %u %s%s%s\n", (unsigned long long)e->cur.event,
+	       (unsigned long long)e->cur.event, e->cur.tid, kind, b.len ? " " : "", text);
 #define R(x) printf("%-8s 0x%016llx\n", #x, (unsigned long long)r.x)
 	R(rip); R(rsp); R(rbp); R(rax); R(rbx); R(rcx); R(rdx); R(rsi); R(rdi);
 	R(r8); R(r9); R(r10); R(r11); R(r12); R(r13); R(r14); R(r15);
@@ -114,7 +101,7 @@ int main(int argc, char **argv)
 	eng_open(&e, trace_pick(optind < argc ? argv[optind] : NULL));
 	e.emit = emit;
 	if (to == 0) {
-		printf("stopped after event 0: start\n");
+		printf("-- stopped after event 0 --\n");
 		eng_close(&e);
 		return 0;
 	}
