@@ -496,6 +496,13 @@ static void do_syscall(void)
 		tw_end(&R.w);
 		return;
 	}
+	/* Raise one held signal now: it is delivered when this call ends
+	 * (or interrupts it if it blocks, as it would have natively), at a
+	 * syscall boundary, where replay can raise it again. */
+	if (R.nstash && !R.injected) {
+		R.injected = R.stash[0].si_signo;
+		syscall(SYS_tgkill, R.p.pid, R.p.pid, R.injected);
+	}
 	pt_resume(&R.p, 1, 0);
 	int k = wait_stop(&st);
 	if (k == PS_EXEC) {
@@ -544,12 +551,6 @@ static void do_syscall(void)
 	}
 	R.at_exit = 1;
 	R.exit_regs = regs;
-	/* Raise one held signal now, at a syscall boundary, where replay
-	 * can raise it again. */
-	if (R.nstash && !R.injected) {
-		R.injected = R.stash[0].si_signo;
-		syscall(SYS_tgkill, R.p.pid, R.p.pid, R.injected);
-	}
 }
 
 static int is_sync(const siginfo_t *si)
