@@ -44,6 +44,8 @@ static struct {
 	struct user_regs_struct exit_regs;
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
+	struct shared { dev_t dev; ino_t ino; uint64_t addr, len; } *shared;	/* MAP_SHARED files */
+	int nshared;
 } R;
 
 static volatile sig_atomic_t flush_due, term_sig;
@@ -309,6 +311,16 @@ static void record_exec(struct user_regs_struct *regs)
 	free(stack);
 }
 
+/* Save tracee memory [from, to) as an IT_MEM item of the current record. */
+static void save_mem(uint64_t from, uint64_t to)
+{
+	uint8_t *buf = xmalloc(to - from);
+	ssize_t n = pt_read(&R.p, from, buf, to - from);
+	if (n > 0)
+		tw_item(&R.w, IT_MEM, 0, &from, 8, buf, n);
+	free(buf);
+}
+
 /* madvise(MADV_DONTNEED) and a growing mremap refill private file
  * mappings from the file. Replay's copies of those mappings are
  * anonymous, so save what the pages hold now as kernel output. */
@@ -323,15 +335,31 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &a, &b, perm, &ino) != 4 || !ino ||
 		    perm[3] != 'p' || b <= lo || a >= hi)
 			continue;
-		uint64_t from = a > lo ? a : lo, to = b < hi ? b : hi;
-		uint8_t *buf = xmalloc(to - from);
-		ssize_t n = pt_read(&R.p, from, buf, to - from);
-		if (n > 0)
-			tw_item(&R.w, IT_MEM, 0, &from, 8, buf, n);
-		free(buf);
+		save_mem(a > lo ? a : lo, b < hi ? b : hi);
 	}
 	if (f)
 		fclose(f);
+}
+
+/* A write to a file the program also maps MAP_SHARED changes the mapping
+ * behind replay's back (its copy is anonymous): save the mappings of that
+ * file as the call's output. */
+static void shared_pages(long nr, const uint64_t a[6], int64_t ret)
+{
+	int fd = nr == SYS_copy_file_range ? 2 : 0;
+	if (!R.nshared || ret < 0 ||
+	    (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_writev && nr != SYS_pwritev &&
+	     nr != SYS_pwritev2 && nr != SYS_ftruncate && nr != SYS_fallocate &&
+	     nr != SYS_copy_file_range && nr != SYS_sendfile))
+		return;
+	char src[64];
+	struct stat st;
+	snprintf(src, sizeof src, "/proc/%d/fd/%d", R.p.pid, (int)a[fd]);
+	if (stat(src, &st) < 0)
+		return;
+	for (int i = 0; i < R.nshared; i++)
+		if (R.shared[i].dev == st.st_dev && R.shared[i].ino == st.st_ino)
+			save_mem(R.shared[i].addr, R.shared[i].addr + R.shared[i].len);
 }
 
 /* Track which fds are rec's stdout and stderr, so their writes are kept
@@ -532,6 +560,10 @@ static void do_syscall(void)
 			ssize_t n = readlink(src, path, sizeof path - 1);
 			path[n > 0 ? n : 0] = 0;
 			store_file(src, path, IF_MAP, a[5]);
+			if ((a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE) {
+				R.shared = xrealloc(R.shared, (R.nshared + 1) * sizeof *R.shared);
+				R.shared[R.nshared++] = (struct shared){ fst.st_dev, fst.st_ino, ret, a[1] };
+			}
 		} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
 			flush_or_die();
 			pt_kill(&R.p);
@@ -543,6 +575,10 @@ static void do_syscall(void)
 		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
 		file_pages(ret, ret + a[2]);
+	shared_pages(nr, a, ret);
+	for (int i = 0; nr == SYS_munmap && ret == 0 && i < R.nshared; i++)
+		if (R.shared[i].addr >= a[0] && R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
+			R.shared[i--] = R.shared[--R.nshared];
 	track_fds(e, nr, a, ret);
 	tw_end(&R.w);
 	if (flush_due) {
