@@ -143,7 +143,7 @@ static void bad_record(struct engine *e, const char *what)
 static const char *blob_path(struct engine *e, const struct trace_item *it, int real)
 {
 	static char path[4200];
-	static uint64_t seen[256];
+	static struct { uint64_t hash; int real; } seen[256];
 	static int nseen;
 	if (it->len < 32)
 		bad_record(e, "short file item");
@@ -153,7 +153,7 @@ static const char *blob_path(struct engine *e, const struct trace_item *it, int 
 	else
 		snprintf(path, sizeof path, "%s/files/%016llx", e->dir, (unsigned long long)hash);
 	for (int i = 0; i < nseen; i++)
-		if (seen[i] == hash)
+		if (seen[i].hash == hash && seen[i].real == real)
 			return path;
 	uint64_t h, sz;
 	if (hash_file(path, &h, &sz) < 0)
@@ -162,8 +162,10 @@ static const char *blob_path(struct engine *e, const struct trace_item *it, int 
 		die(EXIT_TRACE, "%s: contents differ from the recorded file (size %llu, hash %016llx)%s",
 		    path, (unsigned long long)size, (unsigned long long)hash,
 		    real ? "; it changed since recording" : "");
-	if (nseen < 256)
-		seen[nseen++] = hash;
+	if (nseen < 256) {
+		seen[nseen].hash = hash;
+		seen[nseen++].real = real;
+	}
 	return path;
 }
 
