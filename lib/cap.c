@@ -179,9 +179,7 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			/* FUTEX_WAKE_OP writes *uaddr2; the PI ops write *uaddr. */
 			if ((v & 127) == 5)
 				out(p, a[4], 4, fn, ctx);
-			else if ((v & 127) >= 6 && (v & 127) <= 8)
-				out(p, a[0], 4, fn, ctx);
-			else if ((v & 127) >= 11 && (v & 127) <= 13)
+			else if (((v & 127) >= 6 && (v & 127) <= 8) || ((v & 127) >= 11 && (v & 127) <= 13))
 				out(p, a[0], 4, fn, ctx);
 			break;
 		case A_OUT:

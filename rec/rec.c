@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,21 @@ static void flush_or_die(void)
 {
 	if (tw_flush(&R.w) < 0)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
+}
+
+/* Stop recording: keep what was recorded (a record still being built is
+ * left out, so the trace ends before it), end the program, say why. */
+static void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
+									     const char *fmt, ...)
+{
+	char msg[4600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	flush_or_die();
+	pt_kill(&R.p);
+	die(status, "%s", msg);
 }
 
 /* PROG as a shell finds it. */
@@ -442,9 +458,7 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	}
 	if (n != ret) {
 		const struct sys_entry *e = sys_lookup(nr);
-		flush_or_die();
-		pt_kill(&R.p);
-		die(EXIT_TRACE, "the program sent data to %s with %s, whose bytes rewind "
+		stop_recording(EXIT_TRACE, "the program sent data to %s with %s, whose bytes rewind "
 		    "cannot recover; the trace %s ends before it", k == 1 ? "stdout" : "stderr",
 		    e ? e->name : "?", R.dir);
 	}
@@ -460,14 +474,12 @@ static int wait_stop(int *st)
 			return pt_classify(*st);
 		if (!term_sig && errno != EINTR && !intr)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
-		if (flush_due || term_sig) {
+		if (term_sig)
+			stop_recording(128 + term_sig, "killed by signal %d; the trace %s ends early",
+				       term_sig, R.dir);
+		if (flush_due) {
 			flush_due = 0;
 			flush_or_die();
-		}
-		if (term_sig) {
-			pt_kill(&R.p);
-			die(128 + term_sig, "killed by signal %d; the trace %s ends early", term_sig,
-			    R.dir);
 		}
 		intr = 0;
 	}
@@ -506,12 +518,10 @@ static void do_syscall(void)
 	long nr = regs.orig_rax;
 	pt_args(&regs, a);
 	const struct sys_entry *e = sys_lookup(nr);
-	if (!e || e->class == C_UNSUP) {
-		flush_or_die();
-		pt_kill(&R.p);
-		die(EXIT_TRACE, "the program made syscall %s (%ld), which rewind cannot record yet; "
-		    "the trace %s ends before it", e ? e->name : "unknown", nr, R.dir);
-	}
+	if (!e || e->class == C_UNSUP)
+		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
+			       "cannot record yet; the trace %s ends before it",
+			       e ? e->name : "unknown", nr, R.dir);
 	begin(TR_SYSCALL, e->class == C_EXIT ? TRF_NORETURN : 0);
 	size_t fixed = R.w.len - R.w.recstart;	/* a flush may move the record */
 	tw_put16(&R.w, nr);
@@ -565,10 +575,8 @@ static void do_syscall(void)
 				R.shared[R.nshared++] = (struct shared){ fst.st_dev, fst.st_ino, ret, a[1] };
 			}
 		} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
-			flush_or_die();
-			pt_kill(&R.p);
-			die(EXIT_TRACE, "the program mapped %s, which is not a regular file; "
-			    "rewind cannot record that yet", src);
+			stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
+				       "file; rewind cannot record that yet", src);
 		}
 	}
 	if (ret == 0 && nr == SYS_madvise && (a[2] == MADV_DONTNEED || a[2] == 24))
