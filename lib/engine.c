@@ -69,8 +69,9 @@ void eng_open(struct engine *e, const char *dir)
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the
- * reader's own buffer changes with every chunk). */
-static void read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, size_t *cap)
+ * reader's own buffer changes with every chunk). At the end of the
+ * stream, returns 0 if soft, else dies. */
+static int read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, size_t *cap, int soft)
 {
 	struct trace_rec rec;
 	int k = trace_next(&e->r, &rec);
@@ -79,6 +80,8 @@ static void read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, siz
 			pt_kill(&e->p);
 		die(EXIT_TRACE, "%s", e->r.err);
 	}
+	if (k == 0 && soft)
+		return 0;
 	if (k == 0) {
 		if (e->started)
 			pt_kill(&e->p);
@@ -92,13 +95,14 @@ static void read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, siz
 	memcpy(*buf, rec.p, rec.size);
 	*dst = rec;
 	dst->p = *buf;
+	return 1;
 }
 
 /* Make the next event e->cur. */
 static void load_next(struct engine *e)
 {
 	if (!e->held) {
-		read_rec(e, &e->cur, &e->curbuf, &e->curcap);
+		read_rec(e, &e->cur, &e->curbuf, &e->curcap, 0);
 		return;
 	}
 	uint8_t *b = e->curbuf;
@@ -111,13 +115,18 @@ static void load_next(struct engine *e)
 	e->held = 0;
 }
 
-/* The event after e->cur, read ahead. */
-static const struct trace_rec *peek_next(struct engine *e)
+/* The event after e->cur, read ahead; NULL at the end if soft. */
+static const struct trace_rec *peek_next(struct engine *e, int soft)
 {
-	if (!e->held)
-		read_rec(e, &e->ahead, &e->aheadbuf, &e->aheadcap);
+	if (!e->held && !read_rec(e, &e->ahead, &e->aheadbuf, &e->aheadcap, soft))
+		return NULL;
 	e->held = 1;
 	return &e->ahead;
+}
+
+const struct trace_rec *eng_peek(struct engine *e)
+{
+	return e->done ? NULL : peek_next(e, 1);
 }
 
 static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it)
@@ -169,14 +178,24 @@ static const char *blob_path(struct engine *e, const struct trace_item *it, int 
 	return path;
 }
 
+#define PS_INTR 100	/* the SIGSTOP we sent to interrupt the tracee */
+
 /* Wait for the next stop that matters, passing over signals sent from
  * outside the replay (a Ctrl-C aimed at the terminal's process group):
  * those happened in some other run, not in the recorded one. */
 static int wait_stop(struct engine *e, int *st)
 {
 	for (;;) {
-		if (pt_wait(&e->p, st, NULL) < 0)
-			die(EXIT_TRACE, "wait: %s", strerror(errno));
+		int intr = 0;
+		if (pt_wait(&e->p, st, e->interrupt ? &intr : NULL) < 0) {
+			if (!intr)
+				die(EXIT_TRACE, "wait: %s", strerror(errno));
+			if (!e->stopping && e->interrupt(e->ctx)) {
+				e->stopping = 1;
+				syscall(SYS_tgkill, e->p.pid, e->p.pid, SIGSTOP);
+			}
+			continue;
+		}
 		int k = pt_classify(*st);
 		if (k == PS_EXITED) {
 			e->done = 1;
@@ -186,11 +205,15 @@ static int wait_stop(struct engine *e, int *st)
 			return k;
 		siginfo_t si;
 		if (ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si) < 0) {
-			pt_resume(&e->p, 0, 0);	/* group-stop */
+			pt_resume(&e->p, e->how, 0);	/* group-stop */
 			continue;
 		}
+		if (e->stopping && si.si_signo == SIGSTOP && si.si_pid == getpid()) {
+			e->stopping = 0;
+			return PS_INTR;
+		}
 		if (si.si_code <= 0 && si.si_pid != getpid()) {
-			pt_resume(&e->p, 0, 0);
+			pt_resume(&e->p, e->how, 0);
 			continue;
 		}
 		return k;
@@ -220,31 +243,28 @@ static const char *describe_stop(struct engine *e, int k, int st)
 	return buf;
 }
 
-/* Resume the tracee and wait for the stop the current event expects. */
-static void run_to(struct engine *e, int want, const char *expected)
+/* Check that the stop the tracee came to is the one the event expects. */
+static void expect(struct engine *e, int k, int want, const char *expected)
 {
-	int st;
-	pt_resume(&e->p, 0, e->pending_sig);
-	e->pending_sig = 0;
-	int k = wait_stop(e, &st);
 	if (k != want)
-		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, st));
-	e->status = st;
+		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, e->status));
 }
 
 /* Run a syscall the tracee is stopped at the entry of, to its exit. */
 static void run_call(struct engine *e, struct user_regs_struct *r)
 {
 	int st;
-	pt_resume(&e->p, 1, 0);
+	e->how = RESUME_SYSCALL;
+	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	int k = wait_stop(e, &st);
 	if (k == PS_EXEC) {
 		pt_reopen_mem(&e->p);
-		pt_resume(&e->p, 1, 0);
+		pt_resume(&e->p, RESUME_SYSCALL, 0);
 		k = wait_stop(e, &st);
 	}
 	if (k != PS_SYSEXIT)
 		diverge(e, "expected the end of the syscall, got %s", describe_stop(e, k, st));
+	e->stop = PS_SYSEXIT;
 	pt_getregs(&e->p, r);
 }
 
@@ -359,6 +379,7 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	if (sc->ret != 0)
 		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
 	char *path = strdup(blob_path(e, &exe, 0));
+	snprintf(e->exe, sizeof e->exe, "%s", path);
 	char *strs[2] = { xmalloc(argv_it.len), xmalloc(env_it.len + stack.len + 64) };
 	char **vec[2];
 	const struct trace_item *src[2] = { &argv_it, &env_it };
@@ -395,7 +416,7 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	}
 }
 
-static void replay_syscall(struct engine *e)
+static void replay_syscall(struct engine *e, int k)
 {
 	struct trace_syscall sc;
 	if (trace_syscall(&e->cur, &sc) < 0)
@@ -411,7 +432,7 @@ static void replay_syscall(struct engine *e)
 	}
 	char want[64];
 	snprintf(want, sizeof want, "syscall %s", s->name);
-	run_to(e, PS_SECCOMP, want);
+	expect(e, k, PS_SECCOMP, want);
 	struct user_regs_struct r, r0;
 	pt_getregs(&e->p, &r);
 	r0 = r;
@@ -458,7 +479,7 @@ static void replay_syscall(struct engine *e)
 	case C_SUSPEND: {
 		/* Make the recorded signal pending, then let the kernel do
 		 * the mask juggling of a real rt_sigsuspend. */
-		const struct trace_rec *next = peek_next(e);
+		const struct trace_rec *next = peek_next(e, 0);
 		if (next->kind == TR_SIGNAL && next->size >= 4) {
 			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(next->p));
 			e->raised = 1;
@@ -487,6 +508,7 @@ static void replay_syscall(struct engine *e)
 		if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe))
 			bad_record(e, "execve without its file");
 		const char *path = blob_path(e, &exe, 0);
+		snprintf(e->exe, sizeof e->exe, "%s", path);
 		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
 		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
 			diverge(e, "cannot place the executable's path on the stack");
@@ -523,17 +545,13 @@ static void replay_syscall(struct engine *e)
 	}
 }
 
-static void replay_signal(struct engine *e)
+static void replay_signal(struct engine *e, int k)
 {
-	if (e->cur.size < trace_fixed_size(TR_SIGNAL))
-		bad_record(e, "short signal record");
 	int sig = get32(e->cur.p), flags = get32(e->cur.p + 4);
 	char want[64];
 	snprintf(want, sizeof want, "signal %d", sig);
-	if ((flags & TRS_ASYNC) && !e->raised)
-		syscall(SYS_tgkill, e->p.pid, e->p.pid, sig);
 	e->raised = 0;
-	run_to(e, PS_SIGNAL, want);
+	expect(e, k, PS_SIGNAL, want);
 	if (WSTOPSIG(e->status) != sig)
 		diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
 	if (flags & TRS_ASYNC)
@@ -541,13 +559,13 @@ static void replay_signal(struct engine *e)
 	e->pending_sig = sig;
 }
 
-static void replay_rdtsc(struct engine *e)
+static void replay_rdtsc(struct engine *e, int k)
 {
 	const uint8_t *p = e->cur.p;
 	if (e->cur.size < trace_fixed_size(TR_RDTSC))
 		bad_record(e, "short rdtsc record");
 	uint64_t rip = get64(p), tsc = get64(p + 8);
-	run_to(e, PS_SIGNAL, "rdtsc");
+	expect(e, k, PS_SIGNAL, "rdtsc");
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
 	if (WSTOPSIG(e->status) != SIGSEGV || r.rip != rip)
@@ -561,34 +579,83 @@ static void replay_rdtsc(struct engine *e)
 	pt_setregs(&e->p, &r);
 }
 
-int eng_step(struct engine *e)
+/* Replay e->cur, which the tracee's stop k (-1: no stop) begins. */
+static int dispatch(struct engine *e, int k)
 {
-	if (e->done)
-		return 0;
-	load_next(e);
 	switch (e->cur.kind) {
 	case TR_SYSCALL:
-		replay_syscall(e);
+		replay_syscall(e, k);
 		break;
 	case TR_SIGNAL:
-		replay_signal(e);
+		replay_signal(e, k);
 		break;
 	case TR_RDTSC:
-		replay_rdtsc(e);
+		replay_rdtsc(e, k);
 		break;
 	case TR_EXIT: {
 		int want = (int)get32(e->cur.p);
-		run_to(e, PS_EXITED, "the program's exit");
+		expect(e, k, PS_EXITED, "the program's exit");
 		if (e->status != want)
 			diverge(e, "expected exit status 0x%x, got 0x%x", want, e->status);
-		return 0;
+		return ENG_EXIT;
 	}
 	case TR_START:
 		bad_record(e, "second start record");
 	default:
 		break;	/* a kind from a newer writer that needs no action */
 	}
-	return 1;
+	return ENG_EVENT;
+}
+
+int eng_resume(struct engine *e, int step)
+{
+	if (e->done)
+		return ENG_EXIT;
+	const struct trace_rec *nx = peek_next(e, 0);
+	int kind = nx->kind;
+	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC && kind != TR_EXIT)) {
+		load_next(e);
+		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
+	}
+	int trapsig = 0;
+	if (kind == TR_SIGNAL) {
+		if (nx->size < trace_fixed_size(TR_SIGNAL))
+			bad_record(e, "short signal record");
+		trapsig = get32(nx->p) == SIGTRAP;
+		if ((get32(nx->p + 4) & TRS_ASYNC) && !e->raised) {
+			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(nx->p));
+			e->raised = 1;
+		}
+	}
+	int from = e->stop, st, k;
+	e->how = step ? RESUME_STEP : RESUME_CONT;
+	pt_resume(&e->p, e->how, e->pending_sig);
+	e->pending_sig = 0;
+	for (;;) {
+		k = wait_stop(e, &st);
+		e->stop = k == PS_INTR ? PS_SIGNAL : k;
+		if (k == PS_INTR)
+			return ENG_INTR;
+		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP || !e->debug || trapsig)
+			break;
+		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);
+		/* A step from a seccomp stop first reports the end of the
+		 * skipped call, before any instruction has run. */
+		if (step && from == PS_SECCOMP && e->trap.si_code == TRAP_BRKPT) {
+			from = 0;
+			pt_resume(&e->p, RESUME_STEP, 0);
+			continue;
+		}
+		return ENG_TRAP;
+	}
+	e->status = st;
+	load_next(e);
+	return dispatch(e, k);
+}
+
+int eng_step(struct engine *e)
+{
+	return eng_resume(e, 0) != ENG_EXIT;
 }
 
 void eng_regs(struct engine *e, struct user_regs_struct *r)
@@ -605,4 +672,143 @@ void eng_close(struct engine *e)
 	trace_close(&e->r);
 	free(e->curbuf);
 	free(e->aheadbuf);
+}
+
+#define PT_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
+
+/* Wait for pid's next stop, passing over signals that are not ours. */
+static int wait_pid(pid_t pid, int *st)
+{
+	for (;;) {
+		if (waitpid(pid, st, __WALL) < 0 && errno != EINTR)
+			return -1;
+		if (WIFSTOPPED(*st) && (*st >> 8) != SIGSTOP && pt_classify(*st) == PS_SIGNAL) {
+			ptrace(PTRACE_CONT, pid, 0, 0);
+			continue;
+		}
+		return 0;
+	}
+}
+
+/* Make the stopped process p (registers r) clone itself with no exit
+ * signal, by running a syscall instruction written over the one at
+ * r->rip; both come back with memory and registers as they were. The
+ * child stays stopped (SIGSTOP). Returns its pid or -1. */
+static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
+{
+	static const uint8_t insn[2] = { 0x0f, 0x05 };
+	uint8_t save[2];
+	if (pt_read(p, r->rip, save, 2) != 2 || pt_write(p, r->rip, insn, 2) < 0)
+		return -1;
+	struct user_regs_struct inj = *r;
+	inj.orig_rax = -1;	/* no syscall restart, and a pending call is skipped */
+	inj.rax = SYS_clone;
+	inj.rdi = inj.rsi = inj.rdx = inj.r10 = inj.r8 = 0;
+	pt_setregs(p, &inj);
+	ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS | PTRACE_O_TRACECLONE);
+	pid_t child = -1;
+	int st, how = RESUME_CONT;
+	for (int i = 0; i < 3; i++) {
+		pt_resume(p, how, 0);
+		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
+			break;
+		if ((st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
+			unsigned long msg;
+			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
+			child = msg;
+		}
+		if (pt_classify(st) == PS_SYSEXIT)
+			break;
+		how = RESUME_SYSCALL;
+	}
+	ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS);
+	pt_write(p, r->rip, save, 2);
+	pt_setregs(p, r);
+	if (child < 0 || wait_pid(child, &st) < 0)
+		return -1;
+	struct pt_proc c = { child, -1 };
+	pt_reopen_mem(&c);
+	pt_write(&c, r->rip, save, 2);
+	close(c.memfd);
+	ptrace(PTRACE_SETOPTIONS, child, 0, PT_OPTS);
+	pt_setregs(&c, r);
+	return child;
+}
+
+static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_rec *src)
+{
+	*dst = *src;
+	*buf = xmalloc(src->size);
+	memcpy(*buf, src->p, src->size);
+	dst->p = *buf;
+}
+
+int eng_snap(struct engine *e, struct eng_snap *s)
+{
+	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping)
+		return -1;
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	if (e->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1)
+		return -1;	/* an exit_group about to run */
+	memset(s, 0, sizeof *s);
+	s->pid = inject_clone(&e->p, &r);
+	if (s->pid < 0)
+		return -1;
+	e->stop = PS_SYSEXIT;
+	s->regs = r;
+	trace_tell(&e->r, &s->pos);
+	copy_rec(&s->cur, &s->curbuf, &e->cur);
+	if (e->held)
+		copy_rec(&s->ahead, &s->aheadbuf, &e->ahead);
+	s->held = e->held;
+	s->done = e->done;
+	s->status = e->status;
+	return 0;
+}
+
+static void put_rec(struct trace_rec *dst, uint8_t **buf, size_t *cap, const struct trace_rec *src)
+{
+	if (src->size > *cap) {
+		*cap = src->size;
+		*buf = xrealloc(*buf, src->size);
+	}
+	memcpy(*buf, src->p, src->size);
+	*dst = *src;
+	dst->p = *buf;
+}
+
+void eng_restore(struct engine *e, const struct eng_snap *s)
+{
+	struct pt_proc sp = { s->pid, -1 };
+	pt_reopen_mem(&sp);
+	pid_t child = inject_clone(&sp, &s->regs);
+	close(sp.memfd);
+	if (child < 0)
+		die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->pid, strerror(errno));
+	if (!e->done)
+		pt_kill(&e->p);
+	e->p.pid = child;
+	pt_reopen_mem(&e->p);
+	e->stop = PS_SIGNAL;
+	e->pending_sig = e->raised = e->stopping = 0;
+	e->done = s->done;
+	e->status = s->status;
+	e->held = s->held;
+	put_rec(&e->cur, &e->curbuf, &e->curcap, &s->cur);
+	if (s->held)
+		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
+	if (trace_seek(&e->r, &s->pos) < 0)
+		die(EXIT_TRACE, "%s", e->r.err);
+}
+
+void eng_snap_free(struct eng_snap *s)
+{
+	if (s->pid > 0) {
+		struct pt_proc p = { s->pid, -1 };
+		pt_kill(&p);
+	}
+	free(s->curbuf);
+	free(s->aheadbuf);
+	memset(s, 0, sizeof *s);
 }

@@ -1,9 +1,10 @@
 /* engine.h: the replay engine. It re-executes a trace event by event with
- * the program under ptrace, answering syscalls from the trace; replay
- * drives it, and gdbstub and tseek will. */
+ * the program under ptrace, answering syscalls from the trace; replay and
+ * gdbstub drive it, and it can fork copies of the replay (checkpoints). */
 #ifndef REWIND_ENGINE_H
 #define REWIND_ENGINE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/user.h>
 #include "pt.h"
@@ -25,6 +26,15 @@ struct engine {
 	int raised;		/* the next async signal was raised already */
 	int done;		/* the program exited */
 	int status;		/* its wait status */
+	int stop;		/* the ptrace stop the tracee is in (PS_*) */
+	int debug;		/* SIGTRAPs of breakpoints and steps end eng_resume() */
+	siginfo_t trap;		/* the siginfo of the last ENG_TRAP */
+	char exe[4200];		/* the file the program's image was loaded from */
+	/* Called when a wait for the tracee is interrupted by a signal to
+	 * us; returning 1 stops the tracee where it is (ENG_INTR). */
+	int (*interrupt)(void *ctx);
+	int stopping;		/* we sent the tracee SIGSTOP to interrupt it */
+	int how;		/* how the tracee was last resumed (RESUME_*) */
 	/* Called with the bytes the program wrote to stdout (1) or
 	 * stderr (2) at event ev. */
 	void (*emit)(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t len);
@@ -39,6 +49,39 @@ void eng_open(struct engine *e, const char *dir);
  * (e->status). Dies with status 125 on divergence or a bad trace, naming
  * the event. */
 int eng_step(struct engine *e);
+
+/* What ended an eng_resume(). */
+enum {
+	ENG_EVENT = 1,	/* the next event was replayed; e->cur is it */
+	ENG_TRAP,	/* a SIGTRAP (breakpoint, single step, watchpoint) came
+			   before the next event (only with e->debug); e->trap */
+	ENG_INTR,	/* e->interrupt asked to stop */
+	ENG_EXIT,	/* the program has ended */
+};
+/* Let the tracee run (step 0) or execute one instruction (step 1) until
+ * one of the above. A step onto a syscall instruction replays the call
+ * and ends with ENG_EVENT, the call's effects done. */
+int eng_resume(struct engine *e, int step);
+
+/* The next event, read ahead (NULL if the stream ends). */
+const struct trace_rec *eng_peek(struct engine *e);
+
+/* A stopped copy of the replay (a fork of the tracee) and what the engine
+ * needs to carry on from it. */
+struct eng_snap {
+	pid_t pid;
+	struct user_regs_struct regs;
+	struct trace_pos pos;
+	struct trace_rec cur, ahead;
+	uint8_t *curbuf, *aheadbuf;
+	int held, done, status;
+};
+/* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
+ * that cannot be copied (a signal about to be delivered). */
+int eng_snap(struct engine *e, struct eng_snap *s);
+/* Replace the tracee by a fork of s (s stays as it is). */
+void eng_restore(struct engine *e, const struct eng_snap *s);
+void eng_snap_free(struct eng_snap *s);
 
 /* Registers of the stopped tracee as the program sees them after the
  * current event. */

@@ -140,9 +140,10 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 		die(EXIT_TRACE, "ptrace(SETREGS): %s", strerror(errno));
 }
 
-void pt_resume(struct pt_proc *p, int sysexit, int sig)
+void pt_resume(struct pt_proc *p, int how, int sig)
 {
-	if (ptrace(sysexit ? PTRACE_SYSCALL : PTRACE_CONT, p->pid, 0, sig) < 0 && errno != ESRCH)
+	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP };
+	if (ptrace(req[how], p->pid, 0, sig) < 0 && errno != ESRCH)
 		die(EXIT_TRACE, "ptrace(resume): %s", strerror(errno));
 }
 

@@ -37,8 +37,10 @@ enum pt_stop pt_classify(int status);
 
 void pt_getregs(struct pt_proc *p, struct user_regs_struct *r);
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
-/* Resume with PTRACE_CONT or PTRACE_SYSCALL (sysexit != 0), passing sig. */
-void pt_resume(struct pt_proc *p, int sysexit, int sig);
+/* Resume with PTRACE_CONT (how 0), PTRACE_SYSCALL (1, to the syscall's
+ * exit) or PTRACE_SINGLESTEP (2), passing sig. */
+enum { RESUME_CONT, RESUME_SYSCALL, RESUME_STEP };
+void pt_resume(struct pt_proc *p, int how, int sig);
 
 /* Read n bytes of tracee memory; returns the number read (short at an
  * unmapped page) or -1. */

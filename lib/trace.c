@@ -132,6 +132,8 @@ static int load_chunk(struct trace_reader *r)
 		return fail(r, "corrupt chunk at offset %llu: %s", off, "wrong record count");
 	r->rawlen = rsize;
 	r->rawpos = 0;
+	r->chunk_off = off;
+	r->chunk_first = first;
 	r->nrec_left = nrec;
 	r->off = off + TRACE_CHUNK_HDR + csize;
 	return 1;
@@ -183,6 +185,33 @@ void trace_close(struct trace_reader *r)
 	free(r->cbuf);
 	r->fd = -1;
 	r->raw = r->cbuf = NULL;
+}
+
+void trace_tell(const struct trace_reader *r, struct trace_pos *pos)
+{
+	pos->off = r->off;
+	pos->chunk_off = r->chunk_off;
+	pos->chunk_first = r->chunk_first;
+	pos->next_event = r->next_event;
+	pos->rawpos = r->rawpos;
+	pos->nrec_left = r->nrec_left;
+	pos->ended = r->ended;
+}
+
+int trace_seek(struct trace_reader *r, const struct trace_pos *pos)
+{
+	if (pos->chunk_off && pos->chunk_off != r->chunk_off) {
+		r->off = pos->chunk_off;
+		r->next_event = pos->chunk_first;
+		if (load_chunk(r) <= 0)
+			return -1;
+	}
+	r->off = pos->off;
+	r->next_event = pos->next_event;
+	r->rawpos = pos->rawpos;
+	r->nrec_left = pos->nrec_left;
+	r->ended = pos->ended;
+	return 0;
 }
 
 size_t trace_fixed_size(int kind)

@@ -84,6 +84,8 @@ struct trace_reader {
 	uint8_t *cbuf;
 	size_t ccap;
 	uint32_t nrec_left;
+	uint64_t chunk_off;	/* file offset of the loaded chunk (0: none) */
+	uint64_t chunk_first;	/* its first event */
 	uint64_t next_event;
 	int ended;		/* a TR_EXIT record was read */
 	char err[4400];		/* why the last call failed */
@@ -105,6 +107,17 @@ int trace_open(struct trace_reader *r, const char *dir);
 int trace_next(struct trace_reader *r, struct trace_rec *rec);
 
 void trace_close(struct trace_reader *r);
+
+/* A reader's place in the stream, to come back to with trace_seek(). */
+struct trace_pos {
+	uint64_t off, chunk_off, chunk_first, next_event;
+	size_t rawpos;
+	uint32_t nrec_left;
+	int ended;
+};
+void trace_tell(const struct trace_reader *r, struct trace_pos *pos);
+/* Return to a place trace_tell() gave. 0, or -1 with r->err set. */
+int trace_seek(struct trace_reader *r, const struct trace_pos *pos);
 
 /* Iterate the items of rec starting at byte *off of its payload (start
  * with the size of the kind's fixed part, trace_fixed_size()). Returns 1
