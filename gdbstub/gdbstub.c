@@ -1,0 +1,515 @@
+/* gdbstub: serves a replay to gdb over the remote serial protocol, with
+ * reverse execution and event numbers as monitor commands (gdbstub(1)). */
+#include "regs.h"
+#include "rsp.h"
+#include "timeline.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static struct rsp conn;
+static struct timeline T;
+static uint64_t emitted;	/* output of events up to here was shown */
+static int running;		/* gdb waits for a stop reply: O packets allowed */
+static unsigned tid;		/* the thread id gdb sees: the recorded one */
+
+static void __attribute__((noreturn)) usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: gdbstub [-g EVENT] [--listen [HOST:]PORT] [TRACE]\n"
+		"       gdbstub --gdb [-g EVENT] [TRACE]\n");
+	exit(status);
+}
+
+/* Linux signal numbers to gdb's own (the protocol speaks gdb's). */
+static const unsigned char to_gdb[65] = {
+	0, 1, 2, 3, 4, 5, 6, 10, 8, 9, 30, 11, 31, 13, 14, 15, 143, 20, 19, 17, 18, 21, 22, 16,
+	24, 25, 26, 27, 28, 23, 32, 12, 77, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+	58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 78,
+};
+
+static int from_gdb(int g)
+{
+	for (int s = 1; s <= 64; s++)
+		if (to_gdb[s] == g)
+			return s;
+	return 0;
+}
+
+/* The program's output, shown once however often the replay passes it. */
+static void emit(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t len)
+{
+	(void)ctx;
+	if (ev <= emitted || (stream != 1 && stream != 2))
+		return;
+	emitted = ev;
+	if (running)
+		rsp_console(&conn, data, len);
+	else
+		write_all(2, data, len);
+}
+
+static int interrupted(void *ctx)
+{
+	(void)ctx;
+	return rsp_poll_interrupt(&conn);
+}
+
+static void tick(int sig)
+{
+	(void)sig;	/* only to make waitpid return EINTR */
+}
+
+/* A timer that wakes the wait for the tracee, to look for Ctrl-C. */
+static void ticking(int on)
+{
+	struct itimerval it = { { 0, on ? 100000 : 0 }, { 0, on ? 100000 : 0 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void stop_reply(const struct why *w)
+{
+	struct user_regs_struct r;
+	tl_regs(&T, &r);
+	char buf[256];
+	int sig = w->why == WHY_SIGNAL ? to_gdb[w->sig < 65 ? w->sig : 0] : w->why == WHY_INTR ? 2 : 5;
+	int n = snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, tid);
+	switch (w->why) {
+	case WHY_BP:
+		n += snprintf(buf + n, sizeof buf - n, "swbreak:;");
+		break;
+	case WHY_WATCH:
+		n += snprintf(buf + n, sizeof buf - n, "%s:%llx;",
+			      w->wtype == 2 ? "watch" : w->wtype == 3 ? "rwatch" : "awatch",
+			      (unsigned long long)w->addr);
+		break;
+	case WHY_BEGIN:
+		n += snprintf(buf + n, sizeof buf - n, "replaylog:begin;");
+		break;
+	case WHY_END:
+		n += snprintf(buf + n, sizeof buf - n, "replaylog:end;");
+		break;
+	}
+	rsp_send(&conn, buf, n);
+}
+
+/* Run one of the timeline's moves for a c, s, bc or bs packet. */
+static void move(int (*fn)(struct timeline *, struct why *))
+{
+	struct why w;
+	running = 1;
+	ticking(1);
+	int k = fn(&T, &w);
+	ticking(0);
+	tl_show(&T, fn == tl_cont ? "cont" : fn == tl_step ? "step" : fn == tl_rcont ? "rcont" : "rstep");
+	if (k < 0) {
+		char msg[600];
+		int n = snprintf(msg, sizeof msg, "rewind: %s\n", T.msg);
+		rsp_console(&conn, msg, n);
+		w.why = WHY_STEP;
+	}
+	running = 0;
+	stop_reply(&w);
+}
+
+static void monitor_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void monitor_out(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	rsp_console(&conn, msg, n < (int)sizeof msg ? n : (int)sizeof msg - 1);
+}
+
+static void monitor(const char *hex)
+{
+	char cmd[512];
+	size_t n = strlen(hex) / 2;
+	if (n >= sizeof cmd || rsp_unhex(cmd, hex, n) < 0) {
+		rsp_send_str(&conn, "E01");
+		return;
+	}
+	cmd[n] = 0;
+	char word[32] = "";
+	long long arg = -1;
+	char extra[8];
+	int got = sscanf(cmd, "%31s %lld %7s", word, &arg, extra);
+	if (got >= 1 && !strcmp(word, "when")) {
+		monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+	} else if (got == 2 && !strcmp(word, "goto") && arg >= 0) {
+		running = 1;
+		if (tl_goto_event(&T, arg) < 0)
+			monitor_out("rewind: %s\n", T.msg);
+		else
+			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+		running = 0;
+	} else if (got == 1 && !strcmp(word, "checkpoint")) {
+		int id = tl_checkpoint(&T);
+		if (id < 0)
+			monitor_out("rewind: %s\n", T.msg);
+		else
+			monitor_out("Checkpoint %d at event %llu\n", id, (unsigned long long)T.here.ev);
+	} else if (got == 2 && !strcmp(word, "restart") && arg > 0 && arg < INT_MAX) {
+		if (tl_restart(&T, (int)arg) < 0)
+			monitor_out("rewind: %s\n", T.msg);
+		else
+			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+	} else if (got >= 1 && !strcmp(word, "stats")) {
+		monitor_out("checkpoints %d, single steps %ld, stops %ld\n", T.nmarks, T.nsteps, T.nstops);
+	} else {
+		monitor_out("rewind monitor commands:\n"
+			    "  monitor when          print the current event number\n"
+			    "  monitor goto N        go to just after event N (forwards or backwards)\n"
+			    "  monitor checkpoint    save this place; prints its id\n"
+			    "  monitor restart ID    return to a saved place\n"
+			    "After goto and restart, 'maint flush register-cache' makes gdb show the new place.\n");
+	}
+	rsp_send_str(&conn, "OK");
+}
+
+static void read_memory(const char *args)
+{
+	unsigned long long addr, len;
+	if (sscanf(args, "%llx,%llx", &addr, &len) != 2 || len > 65536) {
+		rsp_send_str(&conn, "E01");
+		return;
+	}
+	static uint8_t buf[65536];
+	static char hex[2 * 65536 + 1];
+	ssize_t n = pt_read(&T.e.p, addr, buf, len);
+	if (n <= 0) {
+		rsp_send_str(&conn, "E14");
+		return;
+	}
+	rsp_hex(hex, buf, n);
+	rsp_send(&conn, hex, 2 * n);
+}
+
+/* Z/z packets: type 0 and 1 are breakpoints, 2-4 watchpoints. */
+static void breakpoint(const char *p, int insert)
+{
+	int type;
+	unsigned long long addr, kind;
+	if (sscanf(p, "%d,%llx,%llx", &type, &addr, &kind) != 3 || type < 0 || type > 4) {
+		rsp_send_str(&conn, "");
+		return;
+	}
+	struct stopset *s = &T.user;
+	if (type <= 1) {
+		int i = 0;
+		while (i < s->nbp && s->bp[i] != addr)
+			i++;
+		if (insert && i == s->nbp) {
+			if (s->nbp == TL_MAXBP) {
+				rsp_send_str(&conn, "E01");
+				return;
+			}
+			s->bp[s->nbp++] = addr;
+		} else if (!insert && i < s->nbp) {
+			s->bp[i] = s->bp[--s->nbp];
+		}
+		rsp_send_str(&conn, "OK");
+		return;
+	}
+	int i = 0;
+	while (i < s->nwp && !(s->wp[i].addr == addr && s->wp[i].len == (int)kind && s->wp[i].type == type))
+		i++;
+	if (insert) {
+		if (s->nwp == TL_MAXWP || (kind != 1 && kind != 2 && kind != 4 && kind != 8) ||
+		    addr % kind) {
+			rsp_send_str(&conn, "E01");
+			return;
+		}
+		if (i == s->nwp) {
+			s->wp[s->nwp].addr = addr;
+			s->wp[s->nwp].len = kind;
+			s->wp[s->nwp++].type = type;
+		}
+	} else if (i < s->nwp) {
+		s->wp[i] = s->wp[--s->nwp];
+	}
+	rsp_send_str(&conn, "OK");
+}
+
+static void pass_signals(const char *list)
+{
+	T.pass[0] = T.pass[1] = 0;
+	while (*list) {
+		int sig = from_gdb((int)strtol(list, (char **)&list, 16));
+		if (sig > 0 && sig < 128)
+			T.pass[sig / 64] |= 1ull << (sig % 64);
+		if (*list == ';')
+			list++;
+		else
+			break;
+	}
+	rsp_send_str(&conn, "OK");
+}
+
+static void xfer(const char *p)
+{
+	char object[32], annex[256];
+	unsigned long long off, len;
+	if (sscanf(p, "%31[^:]:read:%255[^:]:%llx,%llx", object, annex, &off, &len) != 4 &&
+	    (annex[0] = 0, sscanf(p, "%31[^:]:read::%llx,%llx", object, &off, &len) != 3)) {
+		rsp_send_str(&conn, "");
+		return;
+	}
+	if (!strcmp(object, "features")) {
+		size_t n;
+		const char *xml = regs_xml(annex, &n);
+		if (!xml)
+			rsp_send_str(&conn, "E00");
+		else
+			rsp_send_xfer(&conn, xml, n, off, len);
+	} else if (!strcmp(object, "exec-file")) {
+		rsp_send_xfer(&conn, T.e.exe, strlen(T.e.exe), off, len);
+	} else if (!strcmp(object, "auxv")) {
+		char path[64];
+		static uint8_t auxv[4096];
+		snprintf(path, sizeof path, "/proc/%d/auxv", T.e.p.pid);
+		FILE *f = fopen(path, "re");
+		size_t n = f ? fread(auxv, 1, sizeof auxv, f) : 0;
+		if (f)
+			fclose(f);
+		rsp_send_xfer(&conn, auxv, n, off, len);
+	} else {
+		rsp_send_str(&conn, "");
+	}
+}
+
+static void vcont(const char *p)
+{
+	if (!strcmp(p, "?")) {
+		rsp_send_str(&conn, "vCont;c;C;s;S");
+		return;
+	}
+	/* All-stop, one thread: the first action decides. */
+	if (*p == ';')
+		p++;
+	if (*p == 's' || *p == 'S')
+		move(tl_step);
+	else if (*p == 'c' || *p == 'C')
+		move(tl_cont);
+	else
+		rsp_send_str(&conn, "");
+}
+
+static void refuse_write(void)
+{
+	/* History is read-only: gdb says "Cannot access memory" or shows
+	 * this reply; see gdbstub(1). */
+	rsp_send_str(&conn, "E01");
+}
+
+static int serve(void)
+{
+	static char pkt[1 << 16];
+	static char hex[REGS_HEX_MAX];
+	for (;;) {
+		int n = rsp_recv(&conn, pkt, sizeof pkt);
+		if (n == RSP_INTERRUPT)
+			continue;	/* already stopped */
+		if (n < 0)
+			return 0;
+		struct user_regs_struct r;
+		switch (pkt[0]) {
+		case '?': {
+			struct why w = { .why = WHY_STEP };
+			stop_reply(&w);
+			break;
+		}
+		case 'g':
+			tl_regs(&T, &r);
+			rsp_send(&conn, hex, regs_hex_all(T.e.p.pid, &r, hex));
+			break;
+		case 'p': {
+			tl_regs(&T, &r);
+			int k = regs_hex_one(T.e.p.pid, &r, (int)strtol(pkt + 1, NULL, 16), hex);
+			rsp_send_str(&conn, k < 0 ? "E01" : hex);
+			break;
+		}
+		case 'm':
+			read_memory(pkt + 1);
+			break;
+		case 'M': case 'X': case 'G': case 'P':
+			refuse_write();
+			break;
+		case 'c': case 'C':
+			move(tl_cont);
+			break;
+		case 's': case 'S':
+			move(tl_step);
+			break;
+		case 'b':
+			if (pkt[1] == 'c')
+				move(tl_rcont);
+			else if (pkt[1] == 's')
+				move(tl_rstep);
+			else
+				rsp_send_str(&conn, "");
+			break;
+		case 'Z': case 'z':
+			breakpoint(pkt + 1, pkt[0] == 'Z');
+			break;
+		case 'H':
+			rsp_send_str(&conn, "OK");
+			break;
+		case 'T':
+			rsp_send_str(&conn, "OK");
+			break;
+		case 'k':
+			return 0;
+		case 'D':
+			rsp_send_str(&conn, "OK");
+			return 0;
+		case 'v':
+			if (!strncmp(pkt, "vCont", 5))
+				vcont(pkt + 5);
+			else if (!strncmp(pkt, "vKill", 5)) {
+				rsp_send_str(&conn, "OK");
+				return 0;
+			} else
+				rsp_send_str(&conn, "");
+			break;
+		case 'q':
+			if (!strncmp(pkt, "qSupported", 10))
+				rsp_send_str(&conn, "PacketSize=10000;qXfer:features:read+;qXfer:auxv:read+;"
+					    "qXfer:exec-file:read+;QStartNoAckMode+;QPassSignals+;"
+					    "ReverseStep+;ReverseContinue+;swbreak+;hwbreak+;vContSupported+");
+			else if (!strncmp(pkt, "qXfer:", 6))
+				xfer(pkt + 6);
+			else if (!strcmp(pkt, "qC"))
+				rsp_sendf(&conn, "QC%x", tid);
+			else if (!strcmp(pkt, "qAttached"))
+				rsp_send_str(&conn, "1");
+			else if (!strcmp(pkt, "qfThreadInfo"))
+				rsp_sendf(&conn, "m%x", tid);
+			else if (!strcmp(pkt, "qsThreadInfo"))
+				rsp_send_str(&conn, "l");
+			else if (!strncmp(pkt, "qRcmd,", 6))
+				monitor(pkt + 6);
+			else if (!strncmp(pkt, "qSymbol", 7))
+				rsp_send_str(&conn, "OK");
+			else
+				rsp_send_str(&conn, "");
+			break;
+		case 'Q':
+			if (!strcmp(pkt, "QStartNoAckMode")) {
+				rsp_send_str(&conn, "OK");
+				conn.noack = 1;
+			} else if (!strncmp(pkt, "QPassSignals:", 13)) {
+				pass_signals(pkt + 13);
+			} else {
+				rsp_send_str(&conn, "");
+			}
+			break;
+		default:
+			rsp_send_str(&conn, "");
+		}
+	}
+}
+
+/* --gdb: run gdb on the recorded executable, connected to a gdbstub. */
+static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
+{
+	struct timeline t;
+	tl_open(&t, trace);	/* checks the trace and finds the executable */
+	char exe[4200], self[4096], cmd[9000], qtrace[4400];
+	snprintf(exe, sizeof exe, "%s", t.e.exe);
+	tl_close(&t);
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		die(EXIT_TRACE, "cannot find my own path: %s", strerror(errno));
+	self[n] = 0;
+	/* Single-quote the trace for the shell gdb runs the stub with. */
+	size_t q = 0;
+	for (const char *s = trace; *s && q < sizeof qtrace - 6; s++) {
+		if (*s == '\'') {
+			memcpy(qtrace + q, "'\\''", 4);
+			q += 4;
+		} else {
+			qtrace[q++] = *s;
+		}
+	}
+	qtrace[q] = 0;
+	char gopt[40] = "";
+	if (go >= 0)
+		snprintf(gopt, sizeof gopt, "-g %lld ", go);
+	snprintf(cmd, sizeof cmd, "target remote | exec '%s' %s'%s'", self, gopt, qtrace);
+	execlp("gdb", "gdb", "-q", "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
+	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	progname = "gdbstub";
+	long long go = -1;
+	const char *listen_on = NULL;
+	int with_gdb = 0;
+	static const struct option lo[] = {
+		{ "listen", required_argument, 0, 'l' },
+		{ "gdb", no_argument, 0, 'G' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "g:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if ((go = parse_num(optarg)) < 0) {
+				fprintf(stderr, "gdbstub: -g wants an event number, not '%s'\n", optarg);
+				usage(EXIT_USAGE);
+			}
+			break;
+		case 'l':
+			listen_on = optarg;
+			break;
+		case 'G':
+			with_gdb = 1;
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	if (argc - optind > 1 || (with_gdb && listen_on))
+		usage(EXIT_USAGE);
+	const char *trace = trace_pick(optind < argc ? argv[optind] : NULL);
+	if (with_gdb)
+		run_gdb(trace, go);
+	signal(SIGINT, SIG_IGN);	/* Ctrl-C reaches us through gdb */
+	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa = { .sa_handler = tick };	/* no SA_RESTART */
+	sigaction(SIGALRM, &sa, NULL);
+	int in = 0, out = 1;
+	if (listen_on) {
+		char err[300];
+		int fd = rsp_listen_accept(listen_on, err, sizeof err);
+		if (fd < 0)
+			die(EXIT_USAGE, "%s", err);
+		in = out = fd;
+	}
+	tl_open(&T, trace);
+	T.e.emit = emit;
+	tid = T.e.cur.tid;
+	T.e.interrupt = interrupted;
+	if (go >= 0 && tl_goto_event(&T, go) < 0)
+		die(EXIT_USAGE, "-g %lld: %s", go, T.msg);
+	rsp_init(&conn, in, out);
+	serve();
+	tl_close(&T);
+	return 0;
+}

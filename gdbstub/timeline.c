@@ -1,0 +1,930 @@
+/* timeline.c: moving a replay through time for gdb. A place is an event
+ * plus counted moves after it; checkpoints are forks of the replay; going
+ * backwards is going forwards again from an earlier checkpoint. */
+#include "timeline.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXMARKS 64		/* periodic and stop checkpoints kept */
+#define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
+#define STEP_BUDGET 400000	/* single steps one reverse-stepi may take */
+#define MAXHITS 4096		/* hits a reverse search remembers */
+
+/* ---- positions ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pos_push(struct pos *p, const struct move *m)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->mv = xrealloc(p->mv, p->cap * sizeof *p->mv);
+	}
+	p->mv[p->n++] = *m;
+}
+
+static void pos_set(struct pos *dst, const struct pos *src, int n)
+{
+	dst->ev = src->ev;
+	dst->n = 0;
+	for (int i = 0; i < n; i++)
+		pos_push(dst, &src->mv[i]);
+}
+
+static void pos_free(struct pos *p)
+{
+	free(p->mv);
+	memset(p, 0, sizeof *p);
+}
+
+static int set_eq(const struct stopset *a, const struct stopset *b)
+{
+	return a->nbp == b->nbp && a->nwp == b->nwp &&
+	       !memcmp(a->bp, b->bp, a->nbp * sizeof a->bp[0]) &&
+	       !memcmp(a->wp, b->wp, a->nwp * sizeof a->wp[0]);
+}
+
+static int move_same(const struct move *a, const struct move *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == MV_RUN)
+		return set_eq(&a->set, &b->set);
+	if (a->kind == MV_MATCH)
+		return !memcmp(&a->regs, &b->regs, sizeof a->regs) && a->hash == b->hash;
+	return 1;
+}
+
+/* Is a at or before b on the way b is reached? (a's moves lead into
+ * b's.) Positions whose moves went different ways are not compared. */
+static int pos_le(const struct pos *a, const struct pos *b)
+{
+	if (a->ev != b->ev)
+		return a->ev < b->ev && a->n == 0;
+	if (a->n > b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++) {
+		if (!move_same(&a->mv[i], &b->mv[i]))
+			return 0;
+		if (a->mv[i].n != b->mv[i].n && (i != a->n - 1 || a->mv[i].n > b->mv[i].n ||
+						 a->mv[i].kind == MV_MATCH))
+			return 0;
+	}
+	return 1;
+}
+
+static int pos_eq(const struct pos *a, const struct pos *b)
+{
+	return a->ev == b->ev && a->n == b->n && pos_le(a, b) &&
+	       (!a->n || a->mv[a->n - 1].n == b->mv[a->n - 1].n);
+}
+
+/* Is a a whole prefix of b's way (no move of a made only in part)? */
+static int pos_prefix(const struct pos *a, const struct pos *b)
+{
+	return pos_le(a, b) && (!a->n || a->mv[a->n - 1].n == b->mv[a->n - 1].n);
+}
+
+/* Of two positions on one way, is a the later? */
+static int later(const struct pos *a, const struct pos *b)
+{
+	if (a->ev != b->ev)
+		return a->ev > b->ev;
+	if (a->n != b->n)
+		return a->n > b->n;
+	return a->n && a->mv[a->n - 1].n > b->mv[a->n - 1].n;
+}
+
+static void set_union(struct stopset *d, const struct stopset *a, const struct stopset *b)
+{
+	*d = *a;
+	for (int i = 0; b && i < b->nbp; i++) {
+		int j = 0;
+		while (j < d->nbp && d->bp[j] != b->bp[i])
+			j++;
+		if (j == d->nbp && d->nbp < TL_MAXBP)
+			d->bp[d->nbp++] = b->bp[i];
+	}
+	for (int i = 0; b && i < b->nwp; i++) {
+		int j = 0;
+		while (j < d->nwp && memcmp(&d->wp[j], &b->wp[i], sizeof d->wp[0]))
+			j++;
+		if (j == d->nwp && d->nwp < TL_MAXWP)
+			d->wp[d->nwp++] = b->wp[i];
+	}
+}
+
+/* ---- one resume with breakpoints and watchpoints armed ---- */
+
+/* What stopped a resume. */
+struct trapinfo {
+	int res;		/* ENG_* */
+	int arrived;		/* rip is where a step landed or an int3 hit */
+	uint64_t rip;
+	int nw;			/* watchpoints that fired */
+	uint64_t waddr[TL_MAXWP];
+	int wlen[TL_MAXWP], wtype[TL_MAXWP];
+};
+
+static void set_dr(struct timeline *t, int i, uint64_t v)
+{
+	ptrace(PTRACE_POKEUSER, t->e.p.pid, offsetof(struct user, u_debugreg) + i * 8, v);
+}
+
+static uint64_t get_dr(struct timeline *t, int i)
+{
+	errno = 0;
+	long v = ptrace(PTRACE_PEEKUSER, t->e.p.pid, offsetof(struct user, u_debugreg) + i * 8, 0);
+	return errno ? 0 : (uint64_t)v;
+}
+
+/* Debug registers for the watchpoints of s (x86 has no read-only kind:
+ * read watchpoints watch every access). */
+static void arm_wp(struct timeline *t, const struct stopset *s)
+{
+	uint64_t dr7 = 0;
+	set_dr(t, 7, 0);
+	for (int i = 0; i < s->nwp; i++) {
+		static const int lenbits[9] = { 0, 0, 1, 0, 3, 0, 0, 0, 2 };
+		set_dr(t, i, s->wp[i].addr);
+		dr7 |= 1ull << (2 * i);
+		dr7 |= (uint64_t)(s->wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
+		dr7 |= (uint64_t)lenbits[s->wp[i].len] << (18 + 4 * i);
+	}
+	set_dr(t, 6, 0);
+	if (dr7)
+		set_dr(t, 7, dr7);
+}
+
+static int in_bps(const struct stopset *s, uint64_t a)
+{
+	for (int i = 0; i < s->nbp; i++)
+		if (s->bp[i] == a)
+			return 1;
+	return 0;
+}
+
+/* Resume once (step or continue) with s armed; int3s are not put at rip,
+ * so a continue from a breakpoint's address must step first. */
+static void resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
+{
+	struct engine *e = &t->e;
+	uint8_t saved[TL_MAXBP];
+	int ins[TL_MAXBP], nins = 0;
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	arm_wp(t, s);
+	for (int i = 0; !step && i < s->nbp; i++) {
+		static const uint8_t cc = 0xcc;
+		if (s->bp[i] == r.rip || pt_read(&e->p, s->bp[i], &saved[nins], 1) != 1 ||
+		    pt_write(&e->p, s->bp[i], &cc, 1) < 0)
+			continue;
+		ins[nins++] = i;
+	}
+	memset(ti, 0, sizeof *ti);
+	ti->res = eng_resume(e, step);
+	for (int k = 0; k < nins; k++) {
+		uint8_t now_b;
+		if (pt_read(&e->p, s->bp[ins[k]], &now_b, 1) == 1 && now_b == 0xcc)
+			pt_write(&e->p, s->bp[ins[k]], &saved[k], 1);
+	}
+	if (step)
+		t->nsteps++;
+	if (ti->res == ENG_EXIT)
+		return;
+	uint64_t dr6 = s->nwp ? get_dr(t, 6) : 0;
+	if (s->nwp)
+		set_dr(t, 7, 0);
+	if (ti->res != ENG_TRAP)
+		return;
+	t->nstops++;
+	pt_getregs(&e->p, &r);
+	if (step) {
+		ti->arrived = 1;
+	} else if (e->trap.si_code == SI_KERNEL) {
+		for (int k = 0; k < nins; k++)
+			if (s->bp[ins[k]] == r.rip - 1) {
+				r.rip--;
+				pt_setregs(&e->p, &r);
+				ti->arrived = 1;
+			}
+	}
+	ti->rip = r.rip;
+	for (int i = 0; i < s->nwp; i++)
+		if (dr6 & (1u << i)) {
+			ti->waddr[ti->nw] = s->wp[i].addr;
+			ti->wlen[ti->nw] = s->wp[i].len;
+			ti->wtype[ti->nw++] = s->wp[i].type;
+		}
+}
+
+/* Did the stop belong to set s? Fills *w with why, if given. */
+static int stop_of(const struct stopset *s, const struct trapinfo *ti, struct why *w)
+{
+	if (ti->res != ENG_TRAP)
+		return 0;
+	for (int k = 0; k < ti->nw; k++)
+		for (int i = 0; i < s->nwp; i++)
+			if (s->wp[i].addr == ti->waddr[k] && s->wp[i].len == ti->wlen[k] &&
+			    s->wp[i].type == ti->wtype[k]) {
+				if (w) {
+					w->why = WHY_WATCH;
+					w->addr = ti->waddr[k];
+					w->wtype = ti->wtype[k];
+				}
+				return 1;
+			}
+	if (ti->arrived && in_bps(s, ti->rip)) {
+		if (w)
+			w->why = WHY_BP;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- checkpoints ---- */
+
+static void drop_mark(struct timeline *t, int i)
+{
+	eng_snap_free(&t->marks[i].snap);
+	pos_free(&t->marks[i].pos);
+	memmove(&t->marks[i], &t->marks[i + 1], (t->nmarks - i - 1) * sizeof t->marks[0]);
+	t->nmarks--;
+}
+
+static int add_mark(struct timeline *t, int id)
+{
+	for (int i = 0; i < t->nmarks; i++)
+		if (pos_eq(&t->marks[i].pos, &t->here)) {
+			if (id && !t->marks[i].id)
+				t->marks[i].id = id;
+			return t->marks[i].id;
+		}
+	struct mark m = { 0 };
+	if (eng_snap(&t->e, &m.snap) < 0)
+		return -1;
+	pos_set(&m.pos, &t->here, t->here.n);
+	m.id = id;
+	if (t->nmarks == t->capmarks) {
+		t->capmarks = t->capmarks ? 2 * t->capmarks : 32;
+		t->marks = xrealloc(t->marks, t->capmarks * sizeof *t->marks);
+	}
+	t->marks[t->nmarks++] = m;
+	t->last_mark = now();
+	/* Keep at most MAXMARKS automatic ones: drop every second of the
+	 * older half, so that checkpoints thin out towards the past. */
+	int autos = 0;
+	for (int i = 0; i < t->nmarks; i++)
+		autos += t->marks[i].id == 0;
+	if (autos > MAXMARKS) {
+		int seen = 0;
+		for (int i = 1; i < t->nmarks && seen < MAXMARKS / 2; i++)
+			if (t->marks[i].id == 0 && seen++ % 2 == 0)
+				drop_mark(t, i--);
+	}
+	return id;
+}
+
+static void maybe_mark(struct timeline *t)
+{
+	if (now() - t->last_mark > MARK_EVERY)
+		add_mark(t, 0);
+}
+
+/* The latest checkpoint at or before p, or -1. */
+static int best_mark(struct timeline *t, const struct pos *p)
+{
+	int best = -1;
+	for (int i = 0; i < t->nmarks; i++)
+		if (pos_le(&t->marks[i].pos, p) && (best < 0 || later(&t->marks[i].pos, &t->marks[best].pos)))
+			best = i;
+	return best;
+}
+
+static void restore(struct timeline *t, int i)
+{
+	eng_restore(&t->e, &t->marks[i].snap);
+	pos_set(&t->here, &t->marks[i].pos, t->marks[i].pos.n);
+}
+
+/* ---- moves ---- */
+
+/* A search backwards records the stops of the user's set it passes. */
+struct scan {
+	const struct stopset *u;
+	int final;		/* the stop that ends the move is the target */
+};
+
+static void add_hit(struct timeline *t, const struct move *m, const struct why *w)
+{
+	if (t->nhits == MAXHITS) {
+		pos_free(&t->hits[0]);
+		memmove(t->hits, t->hits + 1, (MAXHITS - 1) * sizeof *t->hits);
+		memmove(t->hitwhy, t->hitwhy + 1, (MAXHITS - 1) * sizeof *t->hitwhy);
+		t->nhits--;
+		memset(&t->hits[t->nhits], 0, sizeof t->hits[0]);
+	}
+	if (t->nhits == t->capnhits) {
+		t->capnhits = t->capnhits ? 2 * t->capnhits : 64;
+		t->hits = xrealloc(t->hits, t->capnhits * sizeof *t->hits);
+		t->hitwhy = xrealloc(t->hitwhy, t->capnhits * sizeof *t->hitwhy);
+		memset(t->hits + t->nhits, 0, (t->capnhits - t->nhits) * sizeof *t->hits);
+	}
+	struct pos *h = &t->hits[t->nhits];
+	pos_set(h, &t->here, t->here.n);
+	pos_push(h, m);
+	t->hitwhy[t->nhits++] = *w;
+}
+
+static uint64_t mem_hash(struct timeline *t)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/maps", t->e.p.pid);
+	FILE *f = fopen(path, "re");
+	uint64_t h = HASH_INIT, total = 0;
+	static uint8_t buf[1 << 16];
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		char perm[8];
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[1] != 'w')
+			continue;
+		for (uint64_t a = lo; a < hi; a += sizeof buf) {
+			size_t n = hi - a < sizeof buf ? hi - a : sizeof buf;
+			ssize_t k = pt_read(&t->e.p, a, buf, n);
+			if (k <= 0)
+				break;
+			h = hash_update(h, buf, k);
+			total += k;
+		}
+	}
+	if (f)
+		fclose(f);
+	return hash_final(h, total);
+}
+
+static int state_is(struct timeline *t, const struct move *m)
+{
+	struct user_regs_struct r;
+	tl_regs(t, &r);
+	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
+}
+
+/* Make move m from here, its first `done` units already made; with sc,
+ * record the stops of sc->u on the way. Returns 0, or -1 if the replay
+ * came to an event or the end first (a position that does not exist). */
+static int do_move(struct timeline *t, const struct move *m, uint64_t done, const struct scan *sc)
+{
+	struct stopset none = { 0 }, armed;
+	const struct stopset *u = sc ? sc->u : &none;
+	struct trapinfo ti;
+	struct why w = { 0 };
+	struct move hit = { 0 };
+	if (m->kind == MV_STEP) {
+		for (uint64_t i = done; i < m->n; i++) {
+			resume(t, u, 1, &ti);
+			if (ti.res != ENG_TRAP)
+				return -1;
+			if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || i + 1 < m->n || !sc->final)) {
+				hit.kind = MV_STEP;
+				hit.n = i + 1;
+				add_hit(t, &hit, &w);
+			}
+		}
+		return 0;
+	}
+	if (m->kind == MV_MATCH) {
+		if (state_is(t, m))
+			return 0;
+		armed = *u;
+		struct stopset q = { .nbp = 1, .bp = { m->regs.rip } };
+		set_union(&armed, &q, u);
+	} else {
+		set_union(&armed, &m->set, u);
+	}
+	uint64_t cx = done, call = 0;
+	for (;;) {
+		struct user_regs_struct r;
+		pt_getregs(&t->e.p, &r);
+		/* From an armed address: step off it first (its int3 is not in). */
+		resume(t, &armed, in_bps(&armed, r.rip), &ti);
+		if (ti.res != ENG_TRAP)
+			return -1;
+		if (!stop_of(&armed, &ti, NULL))
+			continue;
+		call++;
+		if (sc && now() - t->last_mark > MARK_EVERY) {
+			struct move here_mv = { .kind = MV_RUN, .n = call, .set = armed };
+			pos_push(&t->here, &here_mv);
+			add_mark(t, 0);
+			t->here.n--;
+		}
+		int last;
+		if (m->kind == MV_MATCH)
+			last = ti.arrived && ti.rip == m->regs.rip && state_is(t, m);
+		else
+			last = stop_of(&m->set, &ti, NULL) && ++cx == m->n;
+		if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || !last || !sc->final)) {
+			hit.kind = MV_RUN;
+			hit.n = call;
+			hit.set = armed;
+			add_hit(t, &hit, &w);
+		}
+		if (last)
+			return 0;
+	}
+}
+
+/* Replay events (nothing armed but sc's set) until event ev is done. */
+static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
+{
+	struct stopset none = { 0 };
+	struct trapinfo ti;
+	struct why w = { 0 };
+	uint64_t c = 0;
+	while (t->here.ev < ev) {
+		const struct trace_rec *nx = eng_peek(&t->e);
+		if (!nx || nx->kind == TR_EXIT)
+			return -1;
+		const struct stopset *u = sc ? sc->u : &none;
+		struct user_regs_struct r;
+		pt_getregs(&t->e.p, &r);
+		resume(t, u, in_bps(u, r.rip), &ti);
+		if (ti.res == ENG_EVENT) {
+			t->here.ev = t->e.cur.event;
+			t->here.n = 0;
+			c = 0;
+			maybe_mark(t);
+		} else if (ti.res == ENG_TRAP) {
+			if (sc && stop_of(sc->u, &ti, &w)) {
+				struct move hit = { .kind = MV_RUN, .n = ++c, .set = *sc->u };
+				add_hit(t, &hit, &w);
+			}
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Replay forwards from here to p, which lies ahead on here's way. With
+ * sc, record sc's stops on the way. */
+static int advance(struct timeline *t, const struct pos *p, const struct scan *sc)
+{
+	if (run_events(t, p->ev, sc) < 0)
+		goto lost;
+	for (int k = t->here.n ? t->here.n - 1 : 0; k < p->n; k++) {
+		uint64_t done = 0;
+		if (k < t->here.n) {	/* the last move is made in part */
+			done = t->here.mv[k].n;
+			if (done == p->mv[k].n)
+				continue;
+			t->here.n--;
+		}
+		if (do_move(t, &p->mv[k], done, sc) < 0)
+			goto lost;
+		pos_push(&t->here, &p->mv[k]);
+	}
+	return 0;
+lost:
+	t->here.ev = UINT64_MAX;	/* unknown: the next move starts from a checkpoint */
+	t->here.n = 0;
+	snprintf(t->msg, sizeof t->msg, "lost the way to event %llu (move %d); the replay is not where it was",
+		 (unsigned long long)p->ev, p->n);
+	return -1;
+}
+
+/* Bring the replay to p: from here if p lies ahead on its way, else from
+ * the latest checkpoint before p. */
+static int go_to(struct timeline *t, const struct pos *p)
+{
+	int i = best_mark(t, p);
+	if (!pos_le(&t->here, p) || (i >= 0 && later(&t->marks[i].pos, &t->here))) {
+		if (i < 0) {
+			snprintf(t->msg, sizeof t->msg, "no checkpoint before event %llu", (unsigned long long)p->ev);
+			return -1;
+		}
+		restore(t, i);
+	}
+	return advance(t, p, NULL);
+}
+
+/* Append m to here, merging it with the moves before where they are one. */
+static void append(struct timeline *t, const struct move *m)
+{
+	struct pos *h = &t->here;
+	struct move *last = h->n ? &h->mv[h->n - 1] : NULL;
+	if (last && m->kind == MV_STEP && last->kind == MV_STEP) {
+		last->n += m->n;
+		return;
+	}
+	if (last && m->kind == MV_RUN && last->kind == MV_RUN && set_eq(&last->set, &m->set)) {
+		last->n += m->n;
+		return;
+	}
+	/* RUN(s,a) STEP(1) RUN(s,b) is RUN(s,a+b) when the step, which
+	 * left a breakpoint of s, did not land on one. */
+	if (last && h->n >= 2 && m->kind == MV_RUN && last->kind == MV_STEP && last->n == 1 &&
+	    h->mv[h->n - 2].kind == MV_RUN && set_eq(&h->mv[h->n - 2].set, &m->set) &&
+	    !in_bps(&m->set, last->land) && !m->set.nwp) {
+		h->n--;
+		h->mv[h->n - 1].n += m->n;
+		return;
+	}
+	pos_push(h, m);
+}
+
+/* ---- the commands ---- */
+
+/* REWIND_TLDEBUG=1 prints each place a command reaches, for debugging. */
+void tl_show(struct timeline *t, const char *what)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("REWIND_TLDEBUG") != NULL;
+	if (!on)
+		return;
+	struct user_regs_struct r;
+	tl_regs(t, &r);
+	fprintf(stderr, "[tl] %s: ev %llu rip %llx", what, (unsigned long long)t->here.ev,
+		(unsigned long long)r.rip);
+	for (int i = 0; i < t->here.n; i++)
+		fprintf(stderr, " %s(%llu)", t->here.mv[i].kind == MV_STEP ? "step" :
+			t->here.mv[i].kind == MV_RUN ? "run" : "match", (unsigned long long)t->here.mv[i].n);
+	fprintf(stderr, "\n");
+}
+
+void tl_regs(struct timeline *t, struct user_regs_struct *r)
+{
+	eng_regs(&t->e, r);
+}
+
+void tl_open(struct timeline *t, const char *dir)
+{
+	memset(t, 0, sizeof *t);
+	eng_open(&t->e, dir);
+	t->e.debug = 1;
+	if (eng_resume(&t->e, 0) != ENG_EVENT)
+		die(EXIT_TRACE, "%s: the program did not start", dir);
+	t->here.ev = t->first = t->e.cur.event;
+	t->pass[0] = t->pass[1] = 0;
+	add_mark(t, 0);
+}
+
+void tl_close(struct timeline *t)
+{
+	while (t->nmarks)
+		drop_mark(t, t->nmarks - 1);
+	free(t->marks);
+	for (int i = 0; i < t->capnhits; i++)
+		pos_free(&t->hits[i]);
+	free(t->hits);
+	free(t->hitwhy);
+	pos_free(&t->here);
+	eng_close(&t->e);
+}
+
+static int at_end(struct timeline *t)
+{
+	const struct trace_rec *nx = eng_peek(&t->e);
+	if (!nx || nx->kind == TR_EXIT)
+		return 1;
+	/* A syscall that does not return and is not an exit kills the program. */
+	return nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
+	       get16(nx->p) != SYS_exit && get16(nx->p) != SYS_exit_group;
+}
+
+static int passes(struct timeline *t, int sig)
+{
+	return sig > 0 && sig < 128 && (t->pass[sig / 64] >> (sig % 64) & 1);
+}
+
+/* After an event on a forward move: a signal gdb wants to see stops. */
+static int event_stops(struct timeline *t, struct why *w)
+{
+	t->here.ev = t->e.cur.event;
+	t->here.n = 0;
+	t->nhits = 0;
+	maybe_mark(t);
+	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p))) {
+		w->why = WHY_SIGNAL;
+		w->sig = get32(t->e.cur.p);
+		return 1;
+	}
+	return 0;
+}
+
+int tl_cont(struct timeline *t, struct why *w)
+{
+	memset(w, 0, sizeof *w);
+	t->nhits = 0;
+	for (;;) {
+		if (at_end(t)) {
+			w->why = WHY_END;
+			return 0;
+		}
+		struct user_regs_struct r;
+		pt_getregs(&t->e.p, &r);
+		int step = in_bps(&t->user, r.rip);
+		struct trapinfo ti;
+		resume(t, &t->user, step, &ti);
+		if (ti.res == ENG_EVENT) {
+			if (event_stops(t, w))
+				return 0;
+			continue;
+		}
+		if (ti.res == ENG_INTR) {
+			struct move m = { .kind = MV_MATCH };
+			tl_regs(t, &m.regs);
+			m.hash = mem_hash(t);
+			append(t, &m);
+			w->why = WHY_INTR;
+			return 0;
+		}
+		if (ti.res != ENG_TRAP) {
+			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
+			return -1;
+		}
+		struct move m = { .kind = step ? MV_STEP : MV_RUN, .n = 1, .set = t->user, .land = ti.rip };
+		if (!stop_of(&t->user, &ti, w)) {
+			if (!step)
+				continue;	/* an int3 of ours that is not gdb's */
+			append(t, &m);
+			continue;
+		}
+		if (step) {	/* the step off a breakpoint stopped: count it as a run */
+			append(t, &m);
+			return 0;
+		}
+		append(t, &m);
+		return 0;
+	}
+}
+
+int tl_step(struct timeline *t, struct why *w)
+{
+	memset(w, 0, sizeof *w);
+	t->nhits = 0;
+	for (;;) {
+		if (at_end(t)) {
+			w->why = WHY_END;
+			return 0;
+		}
+		struct trapinfo ti;
+		resume(t, &t->user, 1, &ti);
+		if (ti.res == ENG_EVENT) {
+			if (event_stops(t, w))
+				return 0;
+			if (t->e.cur.kind == TR_SIGNAL)
+				continue;	/* passed on: step into its handler */
+			w->why = WHY_STEP;
+			return 0;
+		}
+		if (ti.res == ENG_INTR)
+			continue;
+		if (ti.res != ENG_TRAP) {
+			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
+			return -1;
+		}
+		struct move m = { .kind = MV_STEP, .n = 1, .land = ti.rip };
+		append(t, &m);
+		if (!stop_of(&t->user, &ti, w) || w->why != WHY_WATCH)
+			w->why = WHY_STEP;
+		return 0;
+	}
+}
+
+/* The place one instruction before p, into *out. Returns 0, 1 if p is
+ * the start of the history, -1 on failure (t->msg). */
+static int back1(struct timeline *t, const struct pos *p, struct pos *out)
+{
+	if (p->n) {
+		const struct move *last = &p->mv[p->n - 1];
+		pos_set(out, p, p->n);
+		if (last->kind == MV_STEP) {
+			if (--out->mv[out->n - 1].n == 0)
+				out->n--;
+			return 0;
+		}
+		/* Step from the stop before the last one to it. */
+		if (last->kind == MV_RUN && last->n > 1)
+			out->mv[out->n - 1].n--;
+		else
+			out->n--;
+		if (go_to(t, out) < 0)
+			return -1;
+		struct trapinfo ti;
+		for (long s = 1; s <= STEP_BUDGET; s++) {
+			resume(t, &last->set, 1, &ti);
+			if (ti.res != ENG_TRAP)
+				break;
+			struct move one = { .kind = MV_STEP, .n = 1 };
+			append(t, &one);
+			int there = last->kind == MV_MATCH ? ti.rip == last->regs.rip && state_is(t, last)
+							   : stop_of(&last->set, &ti, NULL);
+			if (!there)
+				continue;
+			if (s > 1) {
+				struct move m = { .kind = MV_STEP, .n = s - 1 };
+				pos_push(out, &m);
+			}
+			return 0;
+		}
+		snprintf(t->msg, sizeof t->msg,
+			 "the instruction before this one is more than %d instructions after the last "
+			 "place rewind can count from; it cannot step back there", STEP_BUDGET);
+		return -1;
+	}
+	if (p->ev <= t->first)
+		return 1;
+	/* p is just after an event: find the instruction that made it. */
+	if (go_to(t, p) < 0)
+		return -1;
+	const struct trace_rec *c = &t->e.cur;
+	int kind = c->kind;
+	struct user_regs_struct r;
+	pt_getregs(&t->e.p, &r);
+	uint64_t at;
+	if (kind == TR_SIGNAL && (get32(c->p + 4) & TRS_ASYNC)) {
+		struct pos prev = { .ev = p->ev - 1 };
+		return back1(t, &prev, out);
+	} else if (kind == TR_SIGNAL) {
+		at = r.rip;	/* the faulting instruction, not run */
+	} else if (c->kind == TR_RDTSC) {
+		at = get64(c->p);
+	} else if (c->kind == TR_SYSCALL && get16(c->p) != SYS_execve && get16(c->p) != SYS_execveat) {
+		at = r.rip - 2;
+	} else {
+		return 1;	/* no way back over an execve */
+	}
+	/* Count the arrivals at that instruction in the interval before. */
+	struct pos prev = { .ev = p->ev - 1 };
+	if (go_to(t, &prev) < 0)
+		return -1;
+	struct stopset s = { .nbp = 1, .bp = { at } };
+	struct trapinfo ti;
+	uint64_t n = 0;
+	for (;;) {
+		pt_getregs(&t->e.p, &r);
+		resume(t, &s, r.rip == at, &ti);
+		if (ti.res == ENG_EVENT)
+			break;
+		if (ti.res != ENG_TRAP) {
+			t->here.ev = UINT64_MAX;
+			return -1;
+		}
+		n += stop_of(&s, &ti, NULL);
+	}
+	t->here.ev = t->e.cur.event;
+	t->here.n = 0;
+	out->ev = p->ev - 1;
+	out->n = 0;
+	if (n) {
+		struct move m = { .kind = MV_RUN, .n = n, .set = s };
+		pos_push(out, &m);
+	}
+	if (kind != TR_SIGNAL)
+		return 0;
+	/* Before a fault: one more back from the faulting instruction. */
+	struct pos at_fault = { 0 };
+	pos_set(&at_fault, out, out->n);
+	int k = back1(t, &at_fault, out);
+	pos_free(&at_fault);
+	return k;
+}
+
+int tl_rstep(struct timeline *t, struct why *w)
+{
+	memset(w, 0, sizeof *w);
+	struct pos target = { 0 }, from = { 0 };
+	pos_set(&from, &t->here, t->here.n);
+	int k = back1(t, &from, &target);
+	if (k == 0)
+		k = go_to(t, &target);
+	if (k != 0 && go_to(t, &from) < 0)
+		k = -1;
+	if (k == 1)
+		w->why = WHY_BEGIN;
+	else
+		w->why = WHY_STEP;
+	pos_free(&target);
+	pos_free(&from);
+	t->nhits = 0;
+	return k < 0 ? -1 : 0;
+}
+
+/* Go to the hit found by the last search at index i, and say why. */
+static int go_hit(struct timeline *t, int i, struct why *w)
+{
+	*w = t->hitwhy[i];
+	struct pos target = { 0 };
+	int k = 0;
+	if (w->why == WHY_WATCH) {
+		/* Backwards, a watchpoint stops before the write. */
+		k = back1(t, &t->hits[i], &target);
+	} else {
+		pos_set(&target, &t->hits[i], t->hits[i].n);
+	}
+	if (k == 0)
+		k = go_to(t, &target);
+	pos_free(&target);
+	t->hitat = i;
+	return k;
+}
+
+int tl_rcont(struct timeline *t, struct why *w)
+{
+	memset(w, 0, sizeof *w);
+	/* Searched before with the same set, and at one of its hits: the
+	 * one before is known. */
+	if (t->nhits && set_eq(&t->hitset, &t->user) && t->hitat > 0 && t->hitat < t->nhits) {
+		int k = go_hit(t, t->hitat - 1, w);
+		return k < 0 ? -1 : 0;
+	}
+	struct pos target = { 0 }, from = { 0 };
+	pos_set(&target, &t->here, t->here.n);
+	pos_set(&from, &t->here, t->here.n);
+	t->hitset = t->user;
+	int rc = 0;
+	for (;;) {
+		for (int i = 0; i < t->nhits; i++)
+			pos_free(&t->hits[i]);
+		t->nhits = 0;
+		/* The latest checkpoint strictly before the target. */
+		int m = -1;
+		for (int i = 0; i < t->nmarks; i++)
+			if (pos_prefix(&t->marks[i].pos, &target) && !pos_eq(&t->marks[i].pos, &target) &&
+			    (m < 0 || later(&t->marks[i].pos, &t->marks[m].pos)))
+				m = i;
+		if (m < 0) {	/* at the start of the history */
+			rc = go_to(t, &target);
+			w->why = WHY_BEGIN;
+			break;
+		}
+		restore(t, m);
+		struct scan sc = { &t->user, 1 };
+		if (advance(t, &target, &sc) < 0) {
+			rc = -1;
+			break;
+		}
+		if (t->nhits) {
+			rc = go_hit(t, t->nhits - 1, w);
+			break;
+		}
+		pos_set(&target, &t->marks[m].pos, t->marks[m].pos.n);
+	}
+	if (rc < 0)
+		go_to(t, &from);
+	pos_free(&target);
+	pos_free(&from);
+	return rc < 0 ? -1 : 0;
+}
+
+int tl_goto_event(struct timeline *t, uint64_t ev)
+{
+	struct pos p = { .ev = ev < t->first ? t->first : ev };
+	int k = go_to(t, &p);
+	t->nhits = 0;
+	return k;
+}
+
+int tl_checkpoint(struct timeline *t)
+{
+	int id = ++t->nextid;
+	int got = add_mark(t, id);
+	if (got < 0) {
+		snprintf(t->msg, sizeof t->msg, "cannot make a checkpoint here (a signal is being delivered); step first");
+		t->nextid--;
+		return -1;
+	}
+	if (got != id)
+		t->nextid--;
+	return got;
+}
+
+int tl_restart(struct timeline *t, int id)
+{
+	for (int i = 0; i < t->nmarks; i++)
+		if (t->marks[i].id == id && id > 0) {
+			restore(t, i);
+			t->nhits = 0;
+			return 0;
+		}
+	snprintf(t->msg, sizeof t->msg, "no checkpoint %d", id);
+	return -1;
+}

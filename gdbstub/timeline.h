@@ -1,0 +1,99 @@
+/* timeline.h: where a replay is in time and how to get anywhere in it:
+ * positions (an event, then moves made after it), fork checkpoints, and
+ * the forward and backward searches behind gdb's continue and step. */
+#ifndef REWIND_TIMELINE_H
+#define REWIND_TIMELINE_H
+
+#include <stdint.h>
+#include <sys/user.h>
+#include "engine.h"
+
+#define TL_MAXBP 64
+#define TL_MAXWP 4
+
+/* What gdb has inserted: breakpoints and hardware watchpoints. */
+struct stopset {
+	int nbp, nwp;
+	uint64_t bp[TL_MAXBP];
+	struct { uint64_t addr; int len, type; } wp[TL_MAXWP];	/* type: 2 write, 3 read, 4 access */
+};
+
+/* A move from one place to a later one inside the same event interval.
+ * Without counters, time inside an interval is told by what can be
+ * counted: single steps, stops of a set of breakpoints (arrivals at an
+ * address, or hits of a watchpoint), or the first arrival at an address
+ * with given registers and memory (after an interrupt). */
+enum { MV_STEP = 1, MV_RUN, MV_MATCH };
+struct move {
+	int kind;
+	uint64_t n;		/* STEP: steps; RUN: stops of set */
+	struct stopset set;	/* RUN */
+	struct user_regs_struct regs;	/* MATCH */
+	uint64_t hash;		/* MATCH: of writable memory */
+	uint64_t land;		/* STEP of 1: where it landed (to merge runs) */
+};
+
+/* A place in the replay: after event ev was replayed, then n moves. */
+struct pos {
+	uint64_t ev;
+	int n, cap;
+	struct move *mv;
+};
+
+/* Why the replay stopped, for gdb's stop reply. */
+enum { WHY_STEP = 1, WHY_BP, WHY_WATCH, WHY_SIGNAL, WHY_BEGIN, WHY_END, WHY_INTR };
+struct why {
+	int why;
+	int sig;		/* WHY_SIGNAL */
+	uint64_t addr;		/* WHY_WATCH: the watched address */
+	int wtype;
+};
+
+struct mark {
+	struct pos pos;
+	struct eng_snap snap;
+	int id;			/* > 0: a user checkpoint (monitor checkpoint) */
+};
+
+struct timeline {
+	struct engine e;
+	struct pos here;
+	struct stopset user;	/* gdb's breakpoints and watchpoints */
+	uint64_t first;		/* the first event a position can have */
+	struct mark *marks;
+	int nmarks, capmarks, nextid;
+	double last_mark;	/* when the last periodic checkpoint was made */
+	uint64_t pass[2];	/* signals gdb does not want to stop for */
+	char msg[512];		/* what failed, for gdb's console */
+	/* Reverse-continue remembers the hits of its last search, so that a
+	 * conditional breakpoint does not search again for each hit. */
+	struct pos *hits;
+	struct why *hitwhy;
+	int nhits, capnhits, hitat;
+	struct stopset hitset;
+	long nsteps, nstops;	/* counters for statistics */
+};
+
+/* Open the trace and replay up to its first event. */
+void tl_open(struct timeline *t, const char *dir);
+void tl_close(struct timeline *t);
+
+/* The moves gdb asks for. Each returns 0 with *w saying why it stopped,
+ * or -1 with t->msg set (the replay stays where it was). */
+int tl_cont(struct timeline *t, struct why *w);
+int tl_step(struct timeline *t, struct why *w);
+int tl_rcont(struct timeline *t, struct why *w);
+int tl_rstep(struct timeline *t, struct why *w);
+/* Go to just after event ev. */
+int tl_goto_event(struct timeline *t, uint64_t ev);
+/* Save the place as a checkpoint; returns its id or -1. */
+int tl_checkpoint(struct timeline *t);
+int tl_restart(struct timeline *t, int id);
+
+/* With REWIND_TLDEBUG set, print the place to stderr. */
+void tl_show(struct timeline *t, const char *what);
+
+/* Registers as the program sees them. */
+void tl_regs(struct timeline *t, struct user_regs_struct *r);
+
+#endif
