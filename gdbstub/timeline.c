@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,7 @@ static void pos_free(struct pos *p)
 
 static int set_eq(const struct stopset *a, const struct stopset *b)
 {
-	return a->nbp == b->nbp && a->nwp == b->nwp &&
+	return a->nbp == b->nbp && a->nwp == b->nwp && a->xbp == b->xbp &&
 	       !memcmp(a->bp, b->bp, a->nbp * sizeof a->bp[0]) &&
 	       !memcmp(a->wp, b->wp, a->nwp * sizeof a->wp[0]);
 }
@@ -95,12 +96,6 @@ static int pos_eq(const struct pos *a, const struct pos *b)
 	       (!a->n || a->mv[a->n - 1].n == b->mv[a->n - 1].n);
 }
 
-/* Is a a whole prefix of b's way (no move of a made only in part)? */
-static int pos_prefix(const struct pos *a, const struct pos *b)
-{
-	return pos_le(a, b) && (!a->n || a->mv[a->n - 1].n == b->mv[a->n - 1].n);
-}
-
 /* Of two positions on one way, is a the later? */
 static int later(const struct pos *a, const struct pos *b)
 {
@@ -114,6 +109,8 @@ static int later(const struct pos *a, const struct pos *b)
 static void set_union(struct stopset *d, const struct stopset *a, const struct stopset *b)
 {
 	*d = *a;
+	if (b && b->xbp)
+		d->xbp = b->xbp;
 	for (int i = 0; b && i < b->nbp; i++) {
 		int j = 0;
 		while (j < d->nbp && d->bp[j] != b->bp[i])
@@ -142,36 +139,50 @@ struct trapinfo {
 	int wlen[TL_MAXWP], wtype[TL_MAXWP];
 };
 
-static void set_dr(struct timeline *t, int i, uint64_t v)
+static void set_dr(pid_t pid, int i, uint64_t v)
 {
-	ptrace(PTRACE_POKEUSER, t->e.p.pid, offsetof(struct user, u_debugreg) + i * 8, v);
+	ptrace(PTRACE_POKEUSER, pid, offsetof(struct user, u_debugreg) + i * 8, v);
 }
 
-static uint64_t get_dr(struct timeline *t, int i)
+static uint64_t get_dr(pid_t pid, int i)
 {
 	errno = 0;
-	long v = ptrace(PTRACE_PEEKUSER, t->e.p.pid, offsetof(struct user, u_debugreg) + i * 8, 0);
+	long v = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user, u_debugreg) + i * 8, 0);
 	return errno ? 0 : (uint64_t)v;
 }
 
 /* Debug registers for the watchpoints of s (x86 has no read-only kind:
- * read watchpoints watch every access). */
-static void arm_wp(struct timeline *t, const struct stopset *s)
+ * read watchpoints watch every access) and its instruction breakpoint.
+ * The kernel makes each change costly, so *c remembers what pid has and
+ * only changes are written. */
+static void arm_wp(pid_t pid, const struct stopset *s, struct drstate *c)
 {
-	uint64_t dr7 = 0;
-	set_dr(t, 7, 0);
+	struct drstate want = { .pid = pid };
 	for (int i = 0; i < s->nwp; i++) {
 		static const int lenbits[9] = { 0, 0, 1, 0, 3, 0, 0, 0, 2 };
-		set_dr(t, i, s->wp[i].addr);
-		dr7 |= 1ull << (2 * i);
-		dr7 |= (uint64_t)(s->wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
-		dr7 |= (uint64_t)lenbits[s->wp[i].len] << (18 + 4 * i);
+		want.addr[i] = s->wp[i].addr;
+		want.dr7 |= 1ull << (2 * i);
+		want.dr7 |= (uint64_t)(s->wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
+		want.dr7 |= (uint64_t)lenbits[s->wp[i].len] << (18 + 4 * i);
 	}
-	set_dr(t, 6, 0);
-	if (dr7)
-		set_dr(t, 7, dr7);
+	if (s->xbp && s->nwp < TL_MAXWP) {
+		want.addr[s->nwp] = s->xbp;
+		want.dr7 |= 1ull << (2 * s->nwp);	/* RW 00, LEN 00: execution */
+	}
+	set_dr(pid, 6, 0);
+	if (c && !memcmp(c, &want, sizeof want))
+		return;
+	set_dr(pid, 7, 0);
+	for (int i = 0; i < TL_MAXWP; i++)
+		if (want.dr7 >> (2 * i) & 1)
+			set_dr(pid, i, want.addr[i]);
+	if (want.dr7)
+		set_dr(pid, 7, want.dr7);
+	if (c)
+		*c = want;
 }
 
+/* Is a one of s's int3 breakpoints? */
 static int in_bps(const struct stopset *s, uint64_t a)
 {
 	for (int i = 0; i < s->nbp; i++)
@@ -189,7 +200,11 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	int ins[TL_MAXBP], nins = 0;
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
-	arm_wp(t, s);
+	arm_wp(e->p.pid, s, &t->dr);
+	if (s->xbp == r.rip) {	/* resume flag: not stopped again by it at once */
+		r.eflags |= 0x10000;
+		pt_setregs(&e->p, &r);
+	}
 	for (int i = 0; !step && i < s->nbp; i++) {
 		static const uint8_t cc = 0xcc;
 		if (s->bp[i] == r.rip || pt_read(&e->p, s->bp[i], &saved[nins], 1) != 1 ||
@@ -208,14 +223,12 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		t->nsteps++;
 	if (ti->res == ENG_EXIT)
 		return;
-	uint64_t dr6 = s->nwp ? get_dr(t, 6) : 0;
-	if (s->nwp)
-		set_dr(t, 7, 0);
+	uint64_t dr6 = t->dr.dr7 ? get_dr(e->p.pid, 6) : 0;
 	if (ti->res != ENG_TRAP)
 		return;
 	t->nstops++;
 	pt_getregs(&e->p, &r);
-	if (step) {
+	if (step || (s->xbp && (dr6 & (1u << s->nwp)))) {
 		ti->arrived = 1;
 	} else if (e->trap.si_code == SI_KERNEL) {
 		for (int k = 0; k < nins; k++)
@@ -250,7 +263,7 @@ static int stop_of(const struct stopset *s, const struct trapinfo *ti, struct wh
 				}
 				return 1;
 			}
-	if (ti->arrived && in_bps(s, ti->rip)) {
+	if (ti->arrived && (in_bps(s, ti->rip) || (s->xbp && s->xbp == ti->rip))) {
 		if (w)
 			w->why = WHY_BP;
 		return 1;
@@ -268,6 +281,14 @@ static void drop_mark(struct timeline *t, int i)
 	t->nmarks--;
 }
 
+/* Fork the replay, with no debug register armed while it runs the fork. */
+static int snap(struct timeline *t, struct eng_snap *s)
+{
+	struct stopset none = { 0 };
+	arm_wp(t->e.p.pid, &none, &t->dr);
+	return eng_snap(&t->e, s);
+}
+
 static int add_mark(struct timeline *t, int id)
 {
 	for (int i = 0; i < t->nmarks; i++)
@@ -277,7 +298,7 @@ static int add_mark(struct timeline *t, int id)
 			return t->marks[i].id;
 		}
 	struct mark m = { 0 };
-	if (eng_snap(&t->e, &m.snap) < 0)
+	if (snap(t, &m.snap) < 0)
 		return -1;
 	pos_set(&m.pos, &t->here, t->here.n);
 	m.id = id;
@@ -320,6 +341,7 @@ static int best_mark(struct timeline *t, const struct pos *p)
 static void restore(struct timeline *t, int i)
 {
 	eng_restore(&t->e, &t->marks[i].snap);
+	t->dr.pid = 0;
 	pos_set(&t->here, &t->marks[i].pos, t->marks[i].pos.n);
 }
 
@@ -385,7 +407,29 @@ static int state_is(struct timeline *t, const struct move *m)
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
 }
 
-/* Make move m from here, its first `done` units already made; with sc,
+/* Now and then on a long move, a checkpoint: here plus m (merged into
+ * here's last move when they are one move; a move made in two parts is
+ * the same move). */
+static void mark_mid(struct timeline *t, const struct move *m)
+{
+	if (now() - t->last_mark <= MARK_EVERY || m->kind == MV_MATCH)
+		return;
+	struct pos *h = &t->here;
+	struct move *last = h->n ? &h->mv[h->n - 1] : NULL;
+	if (last && move_same(last, m)) {
+		uint64_t keep = last->n;
+		last->n += m->n;
+		add_mark(t, 0);
+		last->n = keep;
+	} else {
+		pos_push(h, m);
+		add_mark(t, 0);
+		h->n--;
+	}
+}
+
+/* Make move m from here, its first `done` units already made (here's
+ * last move is then that part); with sc,
  * record the stops of sc->u on the way. Returns 0, or -1 if the replay
  * came to an event or the end first (a position that does not exist). */
 static int do_move(struct timeline *t, const struct move *m, uint64_t done, const struct scan *sc)
@@ -400,11 +444,10 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 			resume(t, u, 1, &ti);
 			if (ti.res != ENG_TRAP)
 				return -1;
-			if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || i + 1 < m->n || !sc->final)) {
-				hit.kind = MV_STEP;
-				hit.n = i + 1;
-				add_hit(t, &hit, &w);
-			}
+			struct move part = { .kind = MV_STEP, .n = i + 1 - done };
+			if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || i + 1 < m->n || !sc->final))
+				add_hit(t, &part, &w);
+			mark_mid(t, &part);
 		}
 		return 0;
 	}
@@ -428,17 +471,16 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 		if (!stop_of(&armed, &ti, NULL))
 			continue;
 		call++;
-		if (sc && now() - t->last_mark > MARK_EVERY) {
-			struct move here_mv = { .kind = MV_RUN, .n = call, .set = armed };
-			pos_push(&t->here, &here_mv);
-			add_mark(t, 0);
-			t->here.n--;
-		}
 		int last;
 		if (m->kind == MV_MATCH)
 			last = ti.arrived && ti.rip == m->regs.rip && state_is(t, m);
 		else
 			last = stop_of(&m->set, &ti, NULL) && ++cx == m->n;
+		if (m->kind == MV_RUN) {
+			struct move part = { .kind = MV_RUN, .n = sc ? call : cx - done,
+					     .set = sc ? armed : m->set };
+			mark_mid(t, &part);
+		}
 		if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || !last || !sc->final)) {
 			hit.kind = MV_RUN;
 			hit.n = call;
@@ -494,11 +536,13 @@ static int advance(struct timeline *t, const struct pos *p, const struct scan *s
 			done = t->here.mv[k].n;
 			if (done == p->mv[k].n)
 				continue;
-			t->here.n--;
 		}
 		if (do_move(t, &p->mv[k], done, sc) < 0)
 			goto lost;
-		pos_push(&t->here, &p->mv[k]);
+		if (k < t->here.n)
+			t->here.mv[k].n = p->mv[k].n;
+		else
+			pos_push(&t->here, &p->mv[k]);
 	}
 	return 0;
 lost:
@@ -709,6 +753,124 @@ int tl_step(struct timeline *t, struct why *w)
 	}
 }
 
+/* Single-step from q until the stop that ends move last; on it, q gets
+ * the steps but one. Returns 0, 1 if not within budget steps, or -1. */
+static int step_to(struct timeline *t, struct pos *q, const struct move *last, long budget)
+{
+	if (go_to(t, q) < 0)
+		return -1;
+	struct trapinfo ti;
+	for (long s = 1; s <= budget; s++) {
+		resume(t, &last->set, 1, &ti);
+		if (ti.res != ENG_TRAP)
+			break;
+		struct move one = { .kind = MV_STEP, .n = 1 };
+		append(t, &one);
+		int there = last->kind == MV_MATCH ? ti.rip == last->regs.rip && state_is(t, last)
+						   : stop_of(&last->set, &ti, NULL);
+		if (!there)
+			continue;
+		if (s > 1) {
+			struct move m = { .kind = MV_STEP, .n = s - 1 };
+			pos_push(q, &m);
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* Could the instruction at c, run in a copy of the replay as it is now,
+ * lead here (to rip, and fire a watchpoint of set if this is one)? */
+static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct *now_r,
+		   const struct stopset *set, int watch)
+{
+	struct eng_snap s;
+	if (snap(t, &s) < 0)
+		return 0;
+	struct user_regs_struct r = s.regs;
+	r.rip = c;
+	int st, ok = 0;
+	if (ptrace(PTRACE_SETREGS, s.pid, 0, &r) == 0) {
+		arm_wp(s.pid, set, NULL);
+		if (ptrace(PTRACE_SINGLESTEP, s.pid, 0, 0) == 0 && waitpid(s.pid, &st, __WALL) == s.pid &&
+		    WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP && ptrace(PTRACE_GETREGS, s.pid, 0, &r) == 0)
+			ok = r.rip == now_r->rip && (!watch || (get_dr(s.pid, 6) & 0xf));
+	}
+	eng_snap_free(&s);
+	return ok;
+}
+
+/* The place before p = q + RUN(last->set, 1), found through the
+ * instruction that leads to p: candidates are those that end where p
+ * is and the calls that return past [rsp]; each is checked in a copy,
+ * then by counting its arrivals from q and stepping once. Returns 0
+ * with q updated, 1 if no candidate holds, or -1. */
+static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, const struct move *last)
+{
+	if (go_to(t, p) < 0)
+		return -1;
+	struct user_regs_struct r;
+	pt_getregs(&t->e.p, &r);
+	int watch = last->set.nwp && !in_bps(&last->set, r.rip) && last->set.xbp != r.rip;
+	uint64_t cand[24], ret = 0;
+	int nc = 0;
+	for (int k = 15; k >= 1; k--)
+		if (pred_ok(t, r.rip - k, &r, &last->set, watch))
+			cand[nc++] = r.rip - k;
+	if (pt_read(&t->e.p, r.rsp, &ret, 8) == 8 && ret > 4096)
+		for (int k = 2; k <= 7; k++)
+			if (pred_ok(t, ret - k, &r, &last->set, watch))
+				cand[nc++] = ret - k;
+	for (int i = 0; i < nc; i++) {
+		if (go_to(t, q) < 0)
+			return -1;
+		struct stopset armed = last->set;
+		armed.xbp = cand[i];
+		struct trapinfo ti;
+		uint64_t call = 0, lastc = 0;
+		pt_getregs(&t->e.p, &r);
+		int atq = r.rip == cand[i];
+		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
+		for (;;) {
+			pt_getregs(&t->e.p, &r);
+			resume(t, &armed, in_bps(&armed, r.rip), &ti);
+			if (ti.res != ENG_TRAP)
+				break;
+			if (!stop_of(&armed, &ti, NULL))
+				continue;
+			call++;
+			if (stop_of(&last->set, &ti, NULL))
+				break;
+			if (ti.arrived && ti.rip == cand[i])
+				lastc = call;
+		}
+		if (getenv("REWIND_TLDEBUG"))
+			fprintf(stderr, "[tl] candidate %llx: %llu stops, last arrival %llu, res %d\n",
+				(unsigned long long)cand[i], (unsigned long long)call, (unsigned long long)lastc, ti.res);
+		if (ti.res != ENG_TRAP || (!lastc && !atq))
+			continue;
+		struct pos x = { 0 };
+		pos_set(&x, q, q->n);
+		if (lastc) {
+			struct move m = { .kind = MV_RUN, .n = lastc, .set = armed };
+			pos_push(&x, &m);
+		}
+		int ok = go_to(t, &x) == 0;
+		if (ok) {
+			resume(t, &last->set, 1, &ti);
+			struct move one = { .kind = MV_STEP, .n = 1 };
+			append(t, &one);
+			ok = ti.res == ENG_TRAP && stop_of(&last->set, &ti, NULL);
+		}
+		if (ok)
+			pos_set(q, &x, x.n);
+		pos_free(&x);
+		if (ok)
+			return 0;
+	}
+	return 1;
+}
+
 /* The place one instruction before p, into *out. Returns 0, 1 if p is
  * the start of the history, -1 on failure (t->msg). */
 static int back1(struct timeline *t, const struct pos *p, struct pos *out)
@@ -721,34 +883,22 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 				out->n--;
 			return 0;
 		}
-		/* Step from the stop before the last one to it. */
+		/* From the stop before the last one: step to it if it is
+		 * near, else find the instruction that leads to it. */
 		if (last->kind == MV_RUN && last->n > 1)
 			out->mv[out->n - 1].n--;
 		else
 			out->n--;
-		if (go_to(t, out) < 0)
-			return -1;
-		struct trapinfo ti;
-		for (long s = 1; s <= STEP_BUDGET; s++) {
-			resume(t, &last->set, 1, &ti);
-			if (ti.res != ENG_TRAP)
-				break;
-			struct move one = { .kind = MV_STEP, .n = 1 };
-			append(t, &one);
-			int there = last->kind == MV_MATCH ? ti.rip == last->regs.rip && state_is(t, last)
-							   : stop_of(&last->set, &ti, NULL);
-			if (!there)
-				continue;
-			if (s > 1) {
-				struct move m = { .kind = MV_STEP, .n = s - 1 };
-				pos_push(out, &m);
-			}
-			return 0;
-		}
-		snprintf(t->msg, sizeof t->msg,
-			 "the instruction before this one is more than %d instructions after the last "
-			 "place rewind can count from; it cannot step back there", STEP_BUDGET);
-		return -1;
+		int k = step_to(t, out, last, 256);
+		if (k == 1 && last->kind == MV_RUN)
+			k = via_pred(t, p, out, last);
+		if (k == 1)
+			k = step_to(t, out, last, STEP_BUDGET);
+		if (k == 1)
+			snprintf(t->msg, sizeof t->msg,
+				 "the instruction before this one is more than %d instructions after the last "
+				 "place rewind can count from; it cannot step back there", STEP_BUDGET);
+		return k == 1 ? -1 : k;
 	}
 	if (p->ev <= t->first)
 		return 1;
@@ -868,7 +1018,7 @@ int tl_rcont(struct timeline *t, struct why *w)
 		/* The latest checkpoint strictly before the target. */
 		int m = -1;
 		for (int i = 0; i < t->nmarks; i++)
-			if (pos_prefix(&t->marks[i].pos, &target) && !pos_eq(&t->marks[i].pos, &target) &&
+			if (pos_le(&t->marks[i].pos, &target) && !pos_eq(&t->marks[i].pos, &target) &&
 			    (m < 0 || later(&t->marks[i].pos, &t->marks[m].pos)))
 				m = i;
 		if (m < 0) {	/* at the start of the history */

@@ -16,6 +16,9 @@ struct stopset {
 	int nbp, nwp;
 	uint64_t bp[TL_MAXBP];
 	struct { uint64_t addr; int len, type; } wp[TL_MAXWP];	/* type: 2 write, 3 read, 4 access */
+	uint64_t xbp;	/* a hardware instruction breakpoint, or 0: unlike an
+			   int3 it is safe at an address that may be inside an
+			   instruction */
 };
 
 /* A move from one place to a later one inside the same event interval.
@@ -49,6 +52,12 @@ struct why {
 	int wtype;
 };
 
+/* What the tracee's debug registers hold. */
+struct drstate {
+	pid_t pid;
+	uint64_t addr[TL_MAXWP], dr7;
+};
+
 struct mark {
 	struct pos pos;
 	struct eng_snap snap;
@@ -72,6 +81,7 @@ struct timeline {
 	int nhits, capnhits, hitat;
 	struct stopset hitset;
 	long nsteps, nstops;	/* counters for statistics */
+	struct drstate dr;
 };
 
 /* Open the trace and replay up to its first event. */

@@ -676,18 +676,13 @@ void eng_close(struct engine *e)
 
 #define PT_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
 
-/* Wait for pid's next stop, passing over signals that are not ours. */
+/* Wait for pid's next stop. */
 static int wait_pid(pid_t pid, int *st)
 {
-	for (;;) {
-		if (waitpid(pid, st, __WALL) < 0 && errno != EINTR)
+	while (waitpid(pid, st, __WALL) < 0)
+		if (errno != EINTR)
 			return -1;
-		if (WIFSTOPPED(*st) && (*st >> 8) != SIGSTOP && pt_classify(*st) == PS_SIGNAL) {
-			ptrace(PTRACE_CONT, pid, 0, 0);
-			continue;
-		}
-		return 0;
-	}
+	return 0;
 }
 
 /* Make the stopped process p (registers r) clone itself with no exit
@@ -712,6 +707,8 @@ static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
 		pt_resume(p, how, 0);
 		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
 			break;
+		if (pt_classify(st) == PS_SIGNAL)
+			break;	/* not the clone: give up, the caller goes on without */
 		if ((st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
 			unsigned long msg;
 			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
@@ -724,8 +721,11 @@ static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
 	ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS);
 	pt_write(p, r->rip, save, 2);
 	pt_setregs(p, r);
-	if (child < 0 || wait_pid(child, &st) < 0)
+	if (child < 0 || wait_pid(child, &st) < 0) {
+		if (child > 0)
+			kill(child, SIGKILL);
 		return -1;
+	}
 	struct pt_proc c = { child, -1 };
 	pt_reopen_mem(&c);
 	pt_write(&c, r->rip, save, 2);
