@@ -4,6 +4,7 @@
  * where the trace says. Any mismatch is a divergence: we stop and say so. */
 #include "engine.h"
 #include "cap.h"
+#include "cpu.h"
 #include "sys.h"
 #include "util.h"
 
@@ -58,14 +59,9 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s", e->r.err);
 	if (k == 0 || rec.kind != TR_START)
 		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
-	/* CPUID and rdrand cannot be trapped here: a different CPU may take
-	 * other paths in libc. Divergence checks catch it; warn first. */
-	struct trace_item cpu;
-	static char here[8192];
-	cpu_desc(here, sizeof here);
-	if (find_item(&rec, IT_CPU, -1, &cpu) &&
-	    (cpu.len != strlen(here) || memcmp(cpu.p, here, cpu.len)))
-		warnx_("%s: recorded on a different CPU; the replay may diverge", dir);
+	/* CPUID and rdrand cannot be trapped here: a CPU without the
+	 * recording CPU's features takes other paths in libc. */
+	cpu_check_trace(dir, &rec);
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the

@@ -2,6 +2,7 @@
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
 #include "cap.h"
+#include "cpu.h"
 #include "pt.h"
 #include "sys.h"
 #include "trace.h"
@@ -158,6 +159,10 @@ static void make_dir(const char *opt, const char *prog)
 		die(EXIT_TRACE, "%s: %s", files, strerror(errno));
 	if (trace_create(&R.w, R.dir) < 0)
 		die(EXIT_TRACE, "%s/events: %s", R.dir, strerror(errno));
+	struct cpu_info cpu;
+	cpu_read(&cpu);
+	if (cpu_save(R.dir, &cpu) < 0)
+		die(EXIT_TRACE, "%s/cpu: %s", R.dir, strerror(errno));
 }
 
 static int copy_file(const char *src, const char *dst)
