@@ -1,7 +1,8 @@
 #!/bin/bash
 # t7002-tpack-idempotent.sh: tpack reports one line per file it adds and
-# a total, stores a content once however many paths it had, changes
-# nothing under -n, and a second run adds nothing and says so.
+# a total, stores a content once however many paths it had (from any of
+# them that still holds it), changes nothing under -n, and a second run
+# adds nothing and says so.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mmap-data
 
@@ -59,6 +60,17 @@ test_expect_success 'tpack -q says nothing' '
 	run_tool tpack -q "$trace" >pack.out 2>pack.err &&
 	test ! -s pack.out &&
 	test ! -s pack.err
+'
+test_expect_success 'a content whose first path went is packed from another' '
+	rec_replay_cmp "$T/mmap-data" "$scratch/one" "$scratch/two" &&
+	rm -f "$trace"/files/* &&
+	mv one one.kept &&
+	run_tool tpack "$trace" >pack.out 2>pack.err &&
+	test ! -s pack.err &&
+	grep -q "^tpack: added $scratch/two (50000 bytes)$" pack.out &&
+	! grep -q "/one" pack.out &&
+	replay_cmp &&
+	mv one.kept one
 '
 test_expect_success 'tpack with no argument packs the latest trace' '
 	(cd run.1 && run_tool rec -- "$T/mmap-data" "$scratch/one") >/dev/null 2>&1 &&

@@ -53,8 +53,8 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The distinct files (by content hash) the trace's IT_FILE items name,
- * and the start record's IT_CPU text. Dies on a bad trace before
+/* The distinct files (by content hash and path) the trace's IT_FILE
+ * items name, and the start record's IT_CPU text. Dies on a bad trace before
  * anything is changed. */
 static struct files_ref *read_refs(const char *dir, size_t *nref, char **cpu_text)
 {
@@ -84,7 +84,7 @@ static struct files_ref *read_refs(const char *dir, size_t *nref, char **cpu_tex
 				die(EXIT_TRACE, "%s: corrupt record at event %llu: bad file item", r.path,
 				    (unsigned long long)rec.event);
 			size_t i;
-			for (i = 0; i < n && refs[i].hash != f.hash; i++)
+			for (i = 0; i < n && (refs[i].hash != f.hash || strcmp(refs[i].path, f.path)); i++)
 				;
 			if (i < n)
 				continue;
@@ -107,9 +107,9 @@ static struct files_ref *read_refs(const char *dir, size_t *nref, char **cpu_tex
 }
 
 /* Make files/HASH an independent copy of f's bytes. Returns 1 if it was
- * added, 0 if the trace holds it already, -1 after saying why it cannot
- * be added. */
-static int pack_one(const char *dir, const struct files_ref *f)
+ * added, 0 if the trace holds it already, -1 if it cannot be added (and
+ * says why when told to: another path may still have the bytes). */
+static int pack_one(const char *dir, const struct files_ref *f, int tell)
 {
 	char blob[4200], tmp[4300];
 	const char *why = "", *src = f->path, *lost = "the trace holds no copy";
@@ -137,7 +137,9 @@ static int pack_one(const char *dir, const struct files_ref *f)
 			lost = "so did the trace's hard link to it";
 	}
 	if (src == f->path && (k = files_same(src, f, &why)) != 0) {
-		if (k > 0)
+		if (!tell)
+			;
+		else if (k > 0)
 			warnx_("%s: changed since recording (%s), and %s; it cannot be added",
 			       f->path, why, lost);
 		else if (errno == ENOENT)
@@ -228,11 +230,24 @@ int main(int argc, char **argv)
 
 	uint64_t added = 0;
 	int nadded = 0, failed = 0;
+	/* One content is packed once, from the first of its paths that
+	 * still holds it. */
+	char *done = xmalloc(n);
+	memset(done, 0, n);
 	for (size_t i = 0; i < n; i++) {
-		int k = pack_one(dir, &refs[i]);
-		if (k < 0)
-			failed++;
-		if (k <= 0)
+		if (done[i])
+			continue;
+		int more = 0;
+		for (size_t j = i + 1; j < n; j++)
+			more |= refs[j].hash == refs[i].hash;
+		int k = pack_one(dir, &refs[i], !more);
+		if (k < 0) {
+			failed += !more;
+			continue;
+		}
+		for (size_t j = i + 1; j < n; j++)
+			done[j] |= refs[j].hash == refs[i].hash;
+		if (k == 0)
 			continue;
 		say("%s %s (%llu bytes)", opt_dry ? "would add" : "added", refs[i].path,
 		    (unsigned long long)refs[i].size);
@@ -245,7 +260,7 @@ int main(int argc, char **argv)
 		    opt_dry ? "would add" : "added");
 	if (!nadded && !cpu_added && !failed)
 		say("nothing to add");
-	else if (nadded || !failed)
+	else if (nadded)
 		say("%d file%s, %s %s", nadded, nadded == 1 ? "" : "s", human(added),
 		    opt_dry ? "to add" : "added");
 	if (failed) {
@@ -253,6 +268,7 @@ int main(int argc, char **argv)
 		die(1, "%d file%s could not be added; %s does not replay without %s", failed,
 		    failed == 1 ? "" : "s", dir, failed == 1 ? "it" : "them");
 	}
+	free(done);
 	free(refs);
 	free(cpu_text);
 	return 0;
