@@ -1,7 +1,6 @@
 /* cpu.c: reads this CPU's CPUID feature leaves and XCR0, stores them as
- * the trace's cpu file, and refuses a replay on a CPU that lacks what the
- * recording CPU had (CPUID cannot be trapped here, so libc would take
- * other paths). */
+ * the trace's cpu file, and refuses a replay on a CPU lacking what the
+ * recording CPU had (CPUID cannot be trapped, so libc would take others). */
 #include "cpu.h"
 #include "util.h"
 

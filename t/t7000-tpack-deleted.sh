@@ -1,8 +1,7 @@
 #!/bin/bash
-# t7000-tpack-deleted.sh: a trace that holds its program by path and hash
-# only (as rec leaves it across filesystems) is refused once the program
-# is deleted, naming it and suggesting tpack; after tpack it replays with
-# the program gone. On one filesystem rec's hard link keeps it whole.
+# t7000-tpack-deleted.sh: a trace holding its program by path only (as across
+# filesystems) is refused by name, suggesting tpack, once the program is
+# deleted; packed, it replays. A hard link (one filesystem) keeps it whole.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog random
 

@@ -1,8 +1,7 @@
 #!/bin/bash
-# t7002-tpack-idempotent.sh: tpack reports one line per file it adds and
-# a total, stores a content once however many paths it had (from any of
-# them that still holds it), changes nothing under -n, and a second run
-# adds nothing and says so.
+# t7002-tpack-idempotent.sh: tpack says what it adds, one line per file
+# and a total, stores a content once however many paths it had, changes
+# nothing under -n, and a second run adds nothing and says so.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mmap-data
 

@@ -1,9 +1,7 @@
 #!/bin/bash
-# t7003-tpack-changed.sh: a data file the program mapped that changed
-# since recording is refused by name, whether the trace holds it as a
-# hard link (rewritten in place) or by path and hash only; tpack refuses
-# to pack a changed or vanished file and leaves the trace as it was;
-# after tpack the original may change freely.
+# t7003-tpack-changed.sh: a mapped data file changed since recording is
+# refused by name, held as a hard link or by path only; tpack will not pack
+# it and leaves the trace whole; once packed, the original may change.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mmap-data
 

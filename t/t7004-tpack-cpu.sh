@@ -1,9 +1,7 @@
 #!/bin/bash
-# t7004-tpack-cpu.sh: the trace's cpu file holds the recording CPU's
-# CPUID features and XSAVE layout; replay on a CPU that lacks one (faked
-# by setting a bit this CPU lacks) is refused naming it, unless --force;
-# a corrupt cpu file is refused by name; a trace without one replays and
-# gets one from tpack.
+# t7004-tpack-cpu.sh: replay on a CPU lacking a feature of the trace's cpu
+# file (faked by setting a bit) is refused naming it, unless --force; a
+# corrupt cpu file is refused; a trace without one replays and tpack adds it.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog random
 

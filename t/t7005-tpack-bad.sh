@@ -1,7 +1,6 @@
 #!/bin/bash
 # t7005-tpack-bad.sh: tpack on a missing or damaged trace, or with bad
-# arguments, fails with one line and a non-zero status and changes
-# nothing.
+# arguments, fails with one line and a non-zero status, changing nothing.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog lines
 
