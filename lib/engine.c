@@ -4,6 +4,8 @@
  * where the trace says. Any mismatch is a divergence: we stop and say so. */
 #include "engine.h"
 #include "cap.h"
+#include "cpu.h"
+#include "files.h"
 #include "sys.h"
 #include "util.h"
 
@@ -58,14 +60,9 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s", e->r.err);
 	if (k == 0 || rec.kind != TR_START)
 		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
-	/* CPUID and rdrand cannot be trapped here: a different CPU may take
-	 * other paths in libc. Divergence checks catch it; warn first. */
-	struct trace_item cpu;
-	static char here[8192];
-	cpu_desc(here, sizeof here);
-	if (find_item(&rec, IT_CPU, -1, &cpu) &&
-	    (cpu.len != strlen(here) || memcmp(cpu.p, here, cpu.len)))
-		warnx_("%s: recorded on a different CPU; the replay may diverge", dir);
+	/* CPUID and rdrand cannot be trapped here: a CPU without the
+	 * recording CPU's features takes other paths in libc. */
+	cpu_check_trace(dir, &rec);
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the
@@ -147,33 +144,69 @@ static void bad_record(struct engine *e, const char *what)
 	    (unsigned long long)e->cur.event, what);
 }
 
-/* The path of a file the trace holds, after checking that its bytes are
- * the recorded ones (hashes already checked are remembered). */
+/* Find the recorded bytes of f and put their path in path, or die
+ * naming the file: files/HASH when the trace holds it (a damaged copy is
+ * refused), else the file at its recorded path. With real, only the file
+ * at its path will do: the kernel maps an ELF interpreter from there. */
+static void blob_find(struct engine *e, const struct files_ref *f, int real, char *path, size_t len)
+{
+	const char *why = "";
+	struct stat st;
+	int k;
+	if (!real) {
+		files_blob(path, len, e->dir, f->hash);
+		if ((k = files_same(path, f, &why)) == 0)
+			return;
+		if (k > 0)
+			die(EXIT_TRACE, "%s: contents differ from the recorded file %s (%s)%s", path,
+			    f->path, why, stat(path, &st) == 0 && st.st_nlink > 1 ?
+			    "; it is a hard link to a file changed in place since recording" : "");
+		if (errno != ENOENT)
+			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	}
+	snprintf(path, len, "%s", f->path);
+	if ((k = files_same(path, f, &why)) == 0)
+		return;
+	const char *hint = real ? "the kernel loads the ELF interpreter from this path, so replay "
+				  "needs the recorded one there" :
+				  "run tpack on the trace while the original files are intact";
+	if (k > 0)
+		die(EXIT_TRACE, "%s: changed since recording (%s); %s", path, why, hint);
+	if (errno == ENOENT)
+		die(EXIT_TRACE, "%s: gone since recording; %s", path, hint);
+	die(EXIT_TRACE, "%s: cannot check it: %s; %s", path, strerror(errno), hint);
+}
+
+/* The path of a file the trace names, after checking that its bytes are
+ * the recorded ones (rec hardlinks files into files/ or records only
+ * their path and hash; tpack copies them in). Files already checked are
+ * remembered. */
 static const char *blob_path(struct engine *e, const struct trace_item *it, int real)
 {
-	static char path[4200];
-	static struct { uint64_t hash; int real; } seen[256];
+	static char path[4200], dir[sizeof e->dir];
+	static struct { uint64_t hash; int real; char *orig, *path; } seen[256];
 	static int nseen;
-	if (it->len < 32)
-		bad_record(e, "short file item");
-	uint64_t size = get64(it->p), hash = get64(it->p + 16);
-	if (real)
-		snprintf(path, sizeof path, "%.*s", (int)(it->len - 32), (const char *)it->p + 32);
-	else
-		snprintf(path, sizeof path, "%s/files/%016llx", e->dir, (unsigned long long)hash);
+	static struct files_ref f;
+	if (files_ref(it, &f) < 0)
+		bad_record(e, "bad file item");
+	if (strcmp(dir, e->dir)) {	/* another trace */
+		for (; nseen > 0; nseen--) {
+			free(seen[nseen - 1].orig);
+			free(seen[nseen - 1].path);
+		}
+		snprintf(dir, sizeof dir, "%s", e->dir);
+	}
 	for (int i = 0; i < nseen; i++)
-		if (seen[i].hash == hash && seen[i].real == real)
+		if (seen[i].hash == f.hash && seen[i].real == real && !strcmp(seen[i].orig, f.path)) {
+			snprintf(path, sizeof path, "%s", seen[i].path);
 			return path;
-	uint64_t h, sz;
-	if (hash_file(path, &h, &sz) < 0)
-		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
-	if (h != hash || sz != size)
-		die(EXIT_TRACE, "%s: contents differ from the recorded file (size %llu, hash %016llx)%s",
-		    path, (unsigned long long)size, (unsigned long long)hash,
-		    real ? "; it changed since recording" : "");
+		}
+	blob_find(e, &f, real, path, sizeof path);
 	if (nseen < 256) {
-		seen[nseen].hash = hash;
-		seen[nseen++].real = real;
+		seen[nseen].hash = f.hash;
+		seen[nseen].real = real;
+		seen[nseen].orig = strdup(f.path);
+		seen[nseen++].path = strdup(path);
 	}
 	return path;
 }

@@ -2,6 +2,7 @@
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
 #include "cap.h"
+#include "cpu.h"
 #include "pt.h"
 #include "sys.h"
 #include "trace.h"
@@ -158,6 +159,10 @@ static void make_dir(const char *opt, const char *prog)
 		die(EXIT_TRACE, "%s: %s", files, strerror(errno));
 	if (trace_create(&R.w, R.dir) < 0)
 		die(EXIT_TRACE, "%s/events: %s", R.dir, strerror(errno));
+	struct cpu_info cpu;
+	cpu_read(&cpu);
+	if (cpu_save(R.dir, &cpu) < 0)
+		die(EXIT_TRACE, "%s/cpu: %s", R.dir, strerror(errno));
 }
 
 static int copy_file(const char *src, const char *dst)
@@ -186,20 +191,30 @@ static int copy_file(const char *src, const char *dst)
 	return rc;
 }
 
-static int is_system_path(const char *p)
+/* Whether the program has fd open for writing: then it may change the
+ * file behind a hard link, which must not change the trace. */
+static int fd_writable(int fd)
 {
-	static const char *dirs[] = { "/usr/", "/lib", "/bin/", "/sbin/", "/opt/" };
-	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
-		if (!strncmp(p, dirs[i], strlen(dirs[i])))
-			return 1;
-	return 0;
+	char path[64], line[256];
+	unsigned flags = 0;
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", R.p.pid, fd);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "flags: %o", &flags) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (flags & O_ACCMODE) != O_RDONLY;
 }
 
 /* Put the file open at src (a /proc path that reaches it even if deleted)
- * into files/, and add an IT_FILE item for it. System files, which are
- * replaced rather than rewritten, are hardlinked; others are copied, so
- * that later writes by the program do not change the trace's copy. */
-static void store_file(const char *src, const char *path, int flags, uint64_t off)
+ * into files/ as cheaply as the file allows, and add an IT_FILE item for
+ * it. A file reachable by its path is hardlinked into files/, or, when
+ * that fails (another filesystem, EPERM), recorded by path, size and
+ * hash only: tpack copies those in later. A file the program can write
+ * to, or that its path no longer reaches (deleted, replaced), is copied
+ * now: its bytes will not be found again. */
+static void store_file(const char *src, const char *path, int flags, uint64_t off, int writable)
 {
 	struct stat st;
 	if (stat(src, &st) < 0)
@@ -219,16 +234,17 @@ static void store_file(const char *src, const char *path, int flags, uint64_t of
 			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 		char blob[4200];
 		snprintf(blob, sizeof blob, "%s/files/%016llx", R.dir, (unsigned long long)hash);
-		struct stat bs;
-		if (stat(blob, &bs) < 0) {
-			int linked = 0;
-			if (is_system_path(path) && link(path, blob) == 0) {
-				if (stat(blob, &bs) == 0 && bs.st_ino == st.st_ino && bs.st_dev == st.st_dev)
-					linked = 1;
-				else
-					unlink(blob);
+		struct stat bs, ps;
+		int reachable = st.st_nlink > 0 && stat(path, &ps) == 0 && ps.st_dev == st.st_dev &&
+				ps.st_ino == st.st_ino;
+		if (lstat(blob, &bs) < 0) {
+			int copy = writable || !reachable;
+			if (!copy && link(path, blob) == 0 &&
+			    (lstat(blob, &bs) < 0 || bs.st_ino != st.st_ino || bs.st_dev != st.st_dev)) {
+				unlink(blob);	/* path was replaced meanwhile */
+				copy = 1;
 			}
-			if (!linked && copy_file(src, blob) < 0)
+			if (copy && copy_file(src, blob) < 0)
 				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(errno));
 		}
 		if (R.nfcache < 256) {
@@ -274,7 +290,7 @@ static void record_exec(struct user_regs_struct *regs)
 	if (n < 0)
 		die(EXIT_TRACE, "%s: %s", src, strerror(errno));
 	path[n] = 0;
-	store_file(src, path, IF_EXE, 0);
+	store_file(src, path, IF_EXE, 0, 0);
 
 	char mpath[64], line[4500];
 	uint64_t stack_top = 0;
@@ -295,7 +311,7 @@ static void record_exec(struct user_regs_struct *regs)
 		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
 			char fsrc[128];
 			snprintf(fsrc, sizeof fsrc, "/proc/%d/map_files/%lx-%lx", R.p.pid, lo, hi);
-			store_file(fsrc, name, IF_INTERP, 0);
+			store_file(fsrc, name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
 	}
@@ -569,7 +585,7 @@ static void do_syscall(void)
 			char path[4096];
 			ssize_t n = readlink(src, path, sizeof path - 1);
 			path[n > 0 ? n : 0] = 0;
-			store_file(src, path, IF_MAP, a[5]);
+			store_file(src, path, IF_MAP, a[5], fd_writable(a[4]));
 			if ((a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE) {
 				R.shared = xrealloc(R.shared, (R.nshared + 1) * sizeof *R.shared);
 				R.shared[R.nshared++] = (struct shared){ fst.st_dev, fst.st_ino, ret, a[1] };

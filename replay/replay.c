@@ -1,5 +1,6 @@
 /* replay: re-executes a recorded trace without the outside world and
  * writes again what the program wrote to stdout and stderr (replay(1)). */
+#include "cpu.h"
 #include "engine.h"
 #include "fmt.h"
 #include "sys.h"
@@ -18,7 +19,7 @@ static int line_start[3] = { 0, 1, 1 };
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: replay [--to EVENT] [-M] [TRACE]\n");
+	fprintf(status ? stderr : stdout, "usage: replay [--to EVENT] [-M] [--force] [TRACE]\n");
 	exit(status);
 }
 
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
 	long long to = -1;
 	static const struct option lo[] = {
 		{ "to", required_argument, 0, 't' },
+		{ "force", no_argument, 0, 'f' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -80,6 +82,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'M':
 			mark = 1;
+			break;
+		case 'f':
+			cpu_force = 1;
 			break;
 		case 't':
 			if ((to = parse_num(optarg)) < 0) {

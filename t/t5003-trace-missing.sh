@@ -1,6 +1,7 @@
 #!/bin/bash
-# t5003-trace-missing.sh: a trace with events or a files/ copy missing or
-# damaged is refused with a clear error and exit 125.
+# t5003-trace-missing.sh: a trace with its events missing or a files/ copy
+# damaged is refused with a clear error and exit 125; a files/ copy
+# missing is read from the original file.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog lines
 
@@ -41,20 +42,23 @@ test_expect_success 'replay with no latest-trace' '
 	expect_status $st 125 &&
 	one_line_error err "latest-trace"
 '
-test_expect_success 'replay with files/ emptied' '
+# rec hardlinks files into files/, or records only their path and hash
+# when it cannot (another filesystem): a copy missing from files/ is read
+# from the original file, still checked by its hash (t7000 shows the
+# original gone too).
+test_expect_success 'replay with files/ emptied reads the original files' '
 	cp -r "$trace" nofiles && rm -f nofiles/files/* &&
-	timeout 20 replay nofiles >out 2>err
-	st=$? &&
-	expect_status $st 125 &&
-	one_line_error err "nofiles/files/[0-9a-f]{16}"
+	run_tool replay nofiles >out 2>err &&
+	test_cmp_bytes rec.out out &&
+	test_cmp_bytes rec.err err
 '
-test_expect_success 'replay with any one files/ copy missing' '
+test_expect_success 'replay with any one files/ copy missing reads its original' '
 	ok=1 &&
 	while read -r h; do
 		rm -rf miss && cp -r "$trace" miss && rm miss/files/$h &&
-		timeout 20 replay miss >out 2>err
+		run_tool replay miss >out 2>err
 		st=$?
-		if [ $st != 125 ] || ! one_line_error err "miss/files/$h"; then
+		if [ $st != 0 ] || ! cmp -s rec.out out; then
 			echo "without $h: status $st"; cat err; ok=0
 		fi
 	done <names &&

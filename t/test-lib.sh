@@ -47,7 +47,7 @@ for d in REWIND_BIN REWIND_TPROG; do
 	fi
 done
 export REWIND_BIN REWIND_TPROG
-for tool in rec replay tdump; do
+for tool in rec replay tdump tpack; do
 	# A missing tool is a broken build, never a reason to skip.
 	[ -x "$REWIND_BIN/$tool" ] || {
 		echo "Bail out! no $tool in $REWIND_BIN (run make)"

@@ -1,0 +1,355 @@
+/* cpu.c: reads this CPU's CPUID feature leaves and XCR0, stores them as
+ * the trace's cpu file, and refuses a replay on a CPU lacking what the
+ * recording CPU had (CPUID cannot be trapped, so libc would take others). */
+#include "cpu.h"
+#include "util.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int cpu_force;
+
+/* Names of the feature bits, as /proc/cpuinfo spells them. */
+static const char *const l1_ecx[32] = {
+	[0] = "sse3", [1] = "pclmulqdq", [2] = "dtes64", [3] = "monitor", [4] = "ds_cpl",
+	[5] = "vmx", [6] = "smx", [7] = "est", [8] = "tm2", [9] = "ssse3", [10] = "cid",
+	[11] = "sdbg", [12] = "fma", [13] = "cx16", [14] = "xtpr", [15] = "pdcm",
+	[17] = "pcid", [18] = "dca", [19] = "sse4_1", [20] = "sse4_2", [21] = "x2apic",
+	[22] = "movbe", [23] = "popcnt", [24] = "tsc_deadline_timer", [25] = "aes",
+	[26] = "xsave", [27] = "osxsave", [28] = "avx", [29] = "f16c", [30] = "rdrand",
+	[31] = "hypervisor",
+};
+static const char *const l1_edx[32] = {
+	[0] = "fpu", [1] = "vme", [2] = "de", [3] = "pse", [4] = "tsc", [5] = "msr",
+	[6] = "pae", [7] = "mce", [8] = "cx8", [9] = "apic", [11] = "sep", [12] = "mtrr",
+	[13] = "pge", [14] = "mca", [15] = "cmov", [16] = "pat", [17] = "pse36", [18] = "pn",
+	[19] = "clflush", [21] = "ds", [22] = "acpi", [23] = "mmx", [24] = "fxsr",
+	[25] = "sse", [26] = "sse2", [27] = "ss", [28] = "ht", [29] = "tm", [31] = "pbe",
+};
+static const char *const l7_ebx[32] = {
+	[0] = "fsgsbase", [1] = "tsc_adjust", [2] = "sgx", [3] = "bmi1", [4] = "hle",
+	[5] = "avx2", [7] = "smep", [8] = "bmi2", [9] = "erms", [10] = "invpcid",
+	[11] = "rtm", [14] = "mpx", [16] = "avx512f", [17] = "avx512dq", [18] = "rdseed",
+	[19] = "adx", [20] = "smap", [21] = "avx512ifma", [23] = "clflushopt", [24] = "clwb",
+	[25] = "intel_pt", [26] = "avx512pf", [27] = "avx512er", [28] = "avx512cd",
+	[29] = "sha_ni", [30] = "avx512bw", [31] = "avx512vl",
+};
+static const char *const l7_ecx[32] = {
+	[0] = "prefetchwt1", [1] = "avx512vbmi", [2] = "umip", [3] = "pku", [4] = "ospke",
+	[5] = "waitpkg", [6] = "avx512_vbmi2", [7] = "shstk", [8] = "gfni", [9] = "vaes",
+	[10] = "vpclmulqdq", [11] = "avx512_vnni", [12] = "avx512_bitalg", [13] = "tme",
+	[14] = "avx512_vpopcntdq", [16] = "la57", [22] = "rdpid", [23] = "keylocker",
+	[24] = "bus_lock_detect", [25] = "cldemote", [27] = "movdiri", [28] = "movdir64b",
+	[29] = "enqcmd", [30] = "sgx_lc", [31] = "pks",
+};
+static const char *const l7_edx[32] = {
+	[2] = "avx512_4vnniw", [3] = "avx512_4fmaps", [4] = "fsrm", [5] = "uintr",
+	[8] = "avx512_vp2intersect", [11] = "rtm_always_abort", [14] = "serialize",
+	[15] = "hybrid", [16] = "tsxldtrk", [18] = "pconfig", [19] = "arch_lbr", [20] = "ibt",
+	[22] = "amx_bf16", [23] = "avx512_fp16", [24] = "amx_tile", [25] = "amx_int8",
+};
+static const char *const l71_eax[32] = {
+	[0] = "sha512", [1] = "sm3", [2] = "sm4", [4] = "avx_vnni", [5] = "avx512_bf16",
+	[7] = "cmpccxadd", [10] = "fzrm", [11] = "fsrs", [12] = "fsrc", [19] = "wrmsrns",
+	[21] = "amx_fp16", [22] = "hreset", [23] = "avx_ifma", [26] = "lam",
+};
+static const char *const l71_edx[32] = {
+	[4] = "avx_vnni_int8", [5] = "avx_ne_convert", [10] = "avx_vnni_int16",
+	[14] = "prefetchiti", [19] = "avx10", [21] = "apx_f",
+};
+static const char *const ld1_eax[32] = {
+	[0] = "xsaveopt", [1] = "xsavec", [2] = "xgetbv1", [3] = "xsaves", [4] = "xfd",
+};
+static const char *const e1_ecx[32] = {
+	[0] = "lahf_lm", [1] = "cmp_legacy", [2] = "svm", [3] = "extapic", [4] = "cr8_legacy",
+	[5] = "abm", [6] = "sse4a", [7] = "misalignsse", [8] = "3dnowprefetch", [9] = "osvw",
+	[10] = "ibs", [11] = "xop", [12] = "skinit", [13] = "wdt", [15] = "lwp", [16] = "fma4",
+	[17] = "tce", [19] = "nodeid_msr", [21] = "tbm", [22] = "topoext",
+	[23] = "perfctr_core", [24] = "perfctr_nb", [26] = "bpext", [27] = "ptsc",
+	[28] = "perfctr_llc", [29] = "mwaitx",
+};
+static const char *const e1_edx[32] = {
+	[11] = "syscall", [19] = "mp", [20] = "nx", [22] = "mmxext", [25] = "fxsr_opt",
+	[26] = "pdpe1gb", [27] = "rdtscp", [29] = "lm", [30] = "3dnowext", [31] = "3dnow",
+};
+static const char *const xstate[64] = {
+	[0] = "x87", [1] = "sse", [2] = "avx", [3] = "mpx bndregs", [4] = "mpx bndcsr",
+	[5] = "avx512 opmask", [6] = "avx512 zmm_hi256", [7] = "avx512 hi16_zmm", [8] = "pt",
+	[9] = "pkru", [11] = "cet_u", [12] = "cet_s", [13] = "hdc", [14] = "uintr",
+	[15] = "lbr", [16] = "hwp", [17] = "amx tilecfg", [18] = "amx tiledata", [19] = "apx",
+};
+
+/* The registers whose bits are compared: a bit the recording CPU had
+ * must be here. Bits in ignore describe the machine (virtualization,
+ * speculation controls a microcode update may change), not instructions
+ * a program can use. */
+static const struct {
+	uint32_t leaf, sub;
+	int reg;		/* 0 eax, 1 ebx, 2 ecx, 3 edx */
+	uint32_t ignore;
+	const char *const *names;
+} feat[] = {
+	{ 1, 0, 2, 1u << 31, l1_ecx },
+	{ 1, 0, 3, 0, l1_edx },
+	{ 7, 0, 1, 0, l7_ebx },
+	{ 7, 0, 2, 0, l7_ecx },
+	{ 7, 0, 3, 0xfc000000u | 1u << 10 | 1u << 9 | 1u << 13, l7_edx },
+	{ 7, 1, 0, 0, l71_eax },
+	{ 7, 1, 3, 0, l71_edx },
+	{ 0xd, 1, 0, 0, ld1_eax },
+	{ 0x80000001, 0, 2, 0, e1_ecx },
+	{ 0x80000001, 0, 3, 0, e1_edx },
+};
+
+static void add(struct cpu_info *c, uint32_t leaf, uint32_t sub)
+{
+	if (c->n >= CPU_MAX)
+		return;
+	struct cpu_leaf *l = &c->v[c->n++];
+	l->leaf = leaf;
+	l->sub = sub;
+	__cpuid_count(leaf, sub, l->r[0], l->r[1], l->r[2], l->r[3]);
+}
+
+static const struct cpu_leaf *find(const struct cpu_info *c, uint32_t leaf, uint32_t sub)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->v[i].leaf == leaf && c->v[i].sub == sub)
+			return &c->v[i];
+	return NULL;
+}
+
+void cpu_read(struct cpu_info *c)
+{
+	memset(c, 0, sizeof *c);
+	unsigned max = __get_cpuid_max(0, NULL), emax = __get_cpuid_max(0x80000000, NULL);
+	add(c, 0, 0);
+	if (max >= 1)
+		add(c, 1, 0);
+	if (max >= 7) {
+		add(c, 7, 0);
+		add(c, 7, 1);
+	}
+	const struct cpu_leaf *l1 = find(c, 1, 0);
+	if (l1 && (l1->r[2] & 1u << 27)) {	/* OSXSAVE: xgetbv works */
+		uint32_t lo, hi;
+		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+		c->xcr0 = (uint64_t)hi << 32 | lo;
+	}
+	if (max >= 0xd) {
+		add(c, 0xd, 0);
+		add(c, 0xd, 1);
+		for (int i = 2; i < 63; i++)
+			if (c->xcr0 >> i & 1)
+				add(c, 0xd, i);
+	}
+	if (emax >= 0x80000000u) {
+		add(c, 0x80000000u, 0);
+		if (emax >= 0x80000001u)
+			add(c, 0x80000001u, 0);
+	}
+}
+
+int cpu_save(const char *dir, const struct cpu_info *c)
+{
+	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY];
+	uint32_t v = CPU_VERSION;
+	memcpy(buf, CPU_MAGIC, 8);
+	memcpy(buf + 8, &v, 4);
+	memcpy(buf + 12, &c->n, 4);
+	memcpy(buf + 16, &c->xcr0, 8);
+	for (uint32_t i = 0; i < c->n; i++) {
+		uint32_t e[6] = { c->v[i].leaf, c->v[i].sub, c->v[i].r[0], c->v[i].r[1],
+				  c->v[i].r[2], c->v[i].r[3] };
+		memcpy(buf + CPU_HDR + i * CPU_ENTRY, e, CPU_ENTRY);
+	}
+	size_t len = CPU_HDR + c->n * CPU_ENTRY;
+	char tmp[4200], path[4200];
+	snprintf(tmp, sizeof tmp, "%s/.cpu.%d", dir, (int)getpid());
+	snprintf(path, sizeof path, "%s/cpu", dir);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, buf, len) < 0 || close(fd) < 0 || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
+{
+	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + 1];
+	char path[4200];
+	snprintf(path, sizeof path, "%s/cpu", dir);
+	memset(c, 0, sizeof *c);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t len = 0;
+	ssize_t k;
+	while (len < sizeof buf && (k = read(fd, buf + len, sizeof buf - len)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		len += k;
+	}
+	close(fd);
+	if (len < CPU_HDR) {
+		snprintf(err, errlen, "%s: truncated: %zu bytes, the header alone is %d", path, len,
+			 CPU_HDR);
+		return -1;
+	}
+	if (memcmp(buf, CPU_MAGIC, 8)) {
+		snprintf(err, errlen, "%s: not a rewind cpu file (bad magic)", path);
+		return -1;
+	}
+	uint32_t v = get32(buf + 8), n = get32(buf + 12);
+	if (v > CPU_VERSION) {
+		snprintf(err, errlen, "%s: cpu file version %u is newer than this tool's version %d",
+			 path, v, CPU_VERSION);
+		return -1;
+	}
+	if (v != CPU_VERSION) {
+		snprintf(err, errlen, "%s: unknown cpu file version %u", path, v);
+		return -1;
+	}
+	if (n > CPU_MAX) {
+		snprintf(err, errlen, "%s: corrupt: %u entries (at most %d)", path, n, CPU_MAX);
+		return -1;
+	}
+	if (len != CPU_HDR + (size_t)n * CPU_ENTRY) {
+		snprintf(err, errlen, "%s: %s: %zu bytes, its %u entries need %zu", path,
+			 len < CPU_HDR + (size_t)n * CPU_ENTRY ? "truncated" : "corrupt", len, n,
+			 CPU_HDR + (size_t)n * CPU_ENTRY);
+		return -1;
+	}
+	c->xcr0 = get64(buf + 16);
+	c->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *p = buf + CPU_HDR + i * CPU_ENTRY;
+		c->v[i].leaf = get32(p);
+		c->v[i].sub = get32(p + 4);
+		for (int r = 0; r < 4; r++)
+			c->v[i].r[r] = get32(p + 8 + 4 * r);
+	}
+	return 1;
+}
+
+/* Append one missing feature's name to the list in why. */
+static void name_missing(char *why, size_t len, int *count, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void name_missing(char *why, size_t len, int *count, const char *fmt, ...)
+{
+	if (++*count > 3)
+		return;
+	size_t at = strlen(why);
+	if (at + 2 < len && *count > 1)
+		strcat(why, ", "), at += 2;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
+/* A leaf as the manuals write it: 7, 0xd, 0x80000001. */
+static const char *leaf_name(uint32_t leaf)
+{
+	static char buf[16];
+	snprintf(buf, sizeof buf, leaf < 10 ? "%u" : "%#x", leaf);
+	return buf;
+}
+
+int cpu_compare(const struct cpu_info *rec, const struct cpu_info *here, char *why, size_t len)
+{
+	static const char reg[4][4] = { "eax", "ebx", "ecx", "edx" };
+	char list[512] = "";
+	int count = 0;
+	for (size_t f = 0; f < sizeof feat / sizeof *feat; f++) {
+		const struct cpu_leaf *r = find(rec, feat[f].leaf, feat[f].sub);
+		const struct cpu_leaf *h = find(here, feat[f].leaf, feat[f].sub);
+		uint32_t want = r ? r->r[feat[f].reg] : 0, have = h ? h->r[feat[f].reg] : 0;
+		uint32_t miss = want & ~have & ~feat[f].ignore;
+		for (int b = 0; b < 32; b++) {
+			if (!(miss >> b & 1))
+				continue;
+			if (feat[f].names[b])
+				name_missing(list, sizeof list, &count, "%s", feat[f].names[b]);
+			else
+				name_missing(list, sizeof list, &count, "cpuid leaf %s%s %s bit %d",
+					     leaf_name(feat[f].leaf), feat[f].sub ? " subleaf 1" : "",
+					     reg[feat[f].reg], b);
+		}
+	}
+	uint64_t xmiss = rec->xcr0 & ~here->xcr0;
+	for (int i = 0; i < 64; i++)
+		if (xmiss >> i & 1)
+			name_missing(list, sizeof list, &count, "XSAVE state component %d (%s)", i,
+				     xstate[i] ? xstate[i] : "unnamed");
+	if (count) {
+		snprintf(why, len, "this CPU lacks %s%s, which the recording CPU had", list,
+			 count > 3 ? " and more" : "");
+		return -1;
+	}
+	/* The same components must be saved at the same offsets with the
+	 * same sizes: libc's lazy binding and signal frames lay out XSAVE
+	 * areas by what CPUID says. */
+	for (int i = 2; i < 63; i++) {
+		if (!(rec->xcr0 >> i & 1))
+			continue;
+		const struct cpu_leaf *r = find(rec, 0xd, i), *h = find(here, 0xd, i);
+		if (!r || !h || (r->r[0] == h->r[0] && r->r[1] == h->r[1] && r->r[2] == h->r[2]))
+			continue;
+		snprintf(why, len, "this CPU's XSAVE layout differs for state component %d (%s): "
+			 "%u bytes at offset %u here, %u bytes at offset %u on the recording CPU",
+			 i, xstate[i] ? xstate[i] : "unnamed", h->r[0], h->r[1], r->r[0], r->r[1]);
+		return -1;
+	}
+	return 0;
+}
+
+void cpu_check_trace(const char *dir, const struct trace_rec *start)
+{
+	static struct cpu_info rec, here;
+	static int warned;
+	char err[4400], why[1024];
+	int k = cpu_load(dir, &rec, err, sizeof err);
+	if (k < 0)
+		die(EXIT_TRACE, "%s", err);
+	if (k == 0) {
+		/* A trace from before the cpu file: compare the IT_CPU text,
+		 * which can only tell that the CPU differs. */
+		static char desc[8192];
+		struct trace_item it;
+		size_t off = trace_fixed_size(start->kind);
+		cpu_desc(desc, sizeof desc);
+		while (trace_item(start, &off, &it) > 0)
+			if (it.tag == IT_CPU && (it.len != strlen(desc) || memcmp(it.p, desc, it.len)) &&
+			    !warned++)
+				warnx_("%s: recorded on a different CPU (and before traces kept a cpu "
+				       "file to check it against); the replay may diverge", dir);
+		return;
+	}
+	cpu_read(&here);
+	if (cpu_compare(&rec, &here, why, sizeof why) == 0)
+		return;
+	if (!cpu_force)
+		die(EXIT_TRACE, "%s; replay may diverge (use --force to try anyway)", why);
+	if (!warned++)
+		warnx_("%s; replaying anyway (--force)", why);
+}

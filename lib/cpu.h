@@ -1,0 +1,58 @@
+/* cpu.h: the trace's cpu file: the CPUID feature leaves and XCR0 of the
+ * recording CPU, written by rec (and tpack for older traces) and checked
+ * by the replay engine. man/rewind-trace.5 describes the bytes. */
+#ifndef REWIND_CPU_H
+#define REWIND_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "trace.h"
+
+#define CPU_MAGIC "RWNDCPUD"	/* 8 bytes, then u32 version, u32 count */
+#define CPU_VERSION 1
+#define CPU_HDR 24		/* magic, version, count, u64 xcr0 */
+#define CPU_ENTRY 24		/* u32 leaf, subleaf, eax, ebx, ecx, edx */
+#define CPU_MAX 128		/* most entries a file may hold */
+
+struct cpu_leaf {
+	uint32_t leaf, sub;
+	uint32_t r[4];		/* eax, ebx, ecx, edx */
+};
+
+struct cpu_info {
+	uint64_t xcr0;		/* 0 when the OS has not enabled XSAVE */
+	uint32_t n;
+	struct cpu_leaf v[CPU_MAX];
+};
+
+/* Set (by replay --force, or gdbstub's) before eng_open to replay on a
+ * CPU that lacks features the recording CPU had: the check warns
+ * instead of refusing. */
+extern int cpu_force;
+
+/* Read this CPU: leaves 0, 1, 7 (subleaves 0 and 1), 0xd (subleaves 0,
+ * 1 and each state component XCR0 enables), 0x80000000, 0x80000001. */
+void cpu_read(struct cpu_info *c);
+
+/* Write c as DIR/cpu (through a temporary name, so the file is whole
+ * or absent). Returns 0, or -1 with errno set. */
+int cpu_save(const char *dir, const struct cpu_info *c);
+
+/* Read DIR/cpu. Returns 1, 0 if there is no such file (a trace from
+ * before rewind kept one), or -1 with err set ("DIR/cpu: what") when it
+ * cannot be read or is corrupt, short or of a newer version. */
+int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen);
+
+/* Compare the recording CPU rec with this one. Returns 0 when every
+ * feature bit and XSAVE state component rec had is here with the same
+ * layout, else -1 with why set ("this CPU lacks avx512f, which the
+ * recording CPU had"). */
+int cpu_compare(const struct cpu_info *rec, const struct cpu_info *here, char *why, size_t len);
+
+/* The replay engine's check of the trace in dir, whose start record is
+ * start: dies (status 125) naming the missing feature or a corrupt cpu
+ * file, or warns instead under cpu_force. A trace without a cpu file is
+ * compared by its IT_CPU text and warned about at most once. */
+void cpu_check_trace(const char *dir, const struct trace_rec *start);
+
+#endif

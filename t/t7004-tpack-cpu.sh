@@ -1,0 +1,139 @@
+#!/bin/bash
+# t7004-tpack-cpu.sh: replay on a CPU lacking a feature of the trace's cpu
+# file (faked by setting a bit) is refused naming it, unless --force; a
+# corrupt cpu file is refused; a trace without one replays and tpack adds it.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog random
+
+# get_u32 FILE OFFSET: the little-endian u32 at OFFSET, in decimal.
+get_u32 () {
+	od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '
+}
+# cpu_entry FILE LEAF SUBLEAF: the offset of that entry of a cpu file.
+cpu_entry () {
+	local n i off
+	n=$(get_u32 "$1" 12)
+	for ((i = 0; i < n; i++)); do
+		off=$((24 + 24 * i))
+		if [ "$(get_u32 "$1" $off)" = "$2" ] && [ "$(get_u32 "$1" $((off + 4)))" = "$3" ]; then
+			echo $off
+			return 0
+		fi
+	done
+	echo "$1: no entry for leaf $2 subleaf $3"
+	return 1
+}
+# fresh_copy NAME: a copy of the recorded trace to spoil.
+fresh_copy () {
+	rm -rf "$1" && cp -a "$trace" "$1"
+}
+# refused TRACE PATTERN: replay of TRACE fails with 125 and one line.
+refused () {
+	run_tool replay "$1" >out 2>err
+	local st=$?
+	expect_status $st 125 && one_line_error err "$2" && test ! -s out
+}
+
+test_expect_success 'output differs between native runs' '
+	differs_natively "$T/random"
+'
+test_expect_success 'rec writes a cpu file' '
+	rec_replay_cmp "$T/random" &&
+	test "$(head -c 8 "$trace/cpu")" = RWNDCPUD &&
+	test "$(get_u32 "$trace/cpu" 8)" = 1 &&
+	n=$(get_u32 "$trace/cpu" 12) &&
+	test "$(stat -c %s "$trace/cpu")" = $((24 + 24 * n)) &&
+	cpu_entry "$trace/cpu" 7 0 >/dev/null
+'
+test_expect_success 'a CPU lacking a recorded feature is refused, naming it' '
+	fresh_copy lacks && c=lacks/cpu &&
+	off=$(cpu_entry $c 7 0) && ebx=$(get_u32 $c $((off + 12))) && name= &&
+	for pair in 27:avx512er 26:avx512pf 16:avx512f 17:avx512dq 30:avx512bw 29:sha_ni 5:avx2 3:bmi1; do
+		bit=${pair%%:*}
+		if [ $((ebx >> bit & 1)) = 0 ]; then
+			name=${pair#*:}
+			break
+		fi
+	done &&
+	test -n "$name" &&
+	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) &&
+	refused lacks "^replay: this CPU lacks $name, which the recording CPU had; replay may diverge \(use --force to try anyway\)$"
+'
+test_expect_success 'replay --force replays it anyway, with one warning' '
+	run_tool replay --force lacks >out 2>err &&
+	test_cmp_bytes rec.out out &&
+	head -n 1 err >warning &&
+	grep -q "^replay: this CPU lacks $name, which the recording CPU had; replaying anyway (--force)$" warning &&
+	tail -n +2 err >rest &&
+	test_cmp_bytes rec.err rest
+'
+test_expect_success 'an unnamed bit is named by leaf, register and bit' '
+	fresh_copy unnamed && c=unnamed/cpu &&
+	off=$(cpu_entry $c 7 0) && ebx=$(get_u32 $c $((off + 12))) && bit= &&
+	for b in 22 12 13 15; do
+		if [ $((ebx >> b & 1)) = 0 ]; then
+			bit=$b
+			break
+		fi
+	done &&
+	test -n "$bit" &&
+	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) &&
+	refused unnamed "^replay: this CPU lacks cpuid leaf 7 ebx bit $bit, which the recording CPU had"
+'
+test_expect_success 'a missing XSAVE state component is refused' '
+	fresh_copy xcr0 && c=xcr0/cpu &&
+	x=$(get_u32 $c 16) && bit= &&
+	for b in 7 19 18 10; do
+		if [ $((x >> b & 1)) = 0 ]; then
+			bit=$b
+			break
+		fi
+	done &&
+	test -n "$bit" &&
+	put_u32 $c 16 $((x | 1 << bit)) &&
+	refused xcr0 "^replay: this CPU lacks XSAVE state component $bit \((avx512 hi16_zmm|apx|amx tiledata|unnamed)\), which the recording CPU had"
+'
+# Needs AVX enabled, so that XSAVE component 2 has a layout to compare.
+grep -qw avx /proc/cpuinfo && test_set_prereq AVX
+test_expect_success AVX 'a different XSAVE layout is refused' '
+	fresh_copy layout && c=layout/cpu &&
+	off=$(cpu_entry $c 13 2) &&
+	o=$(get_u32 $c $((off + 12))) &&
+	put_u32 $c $((off + 12)) $((o + 64)) &&
+	refused layout "^replay: this CPU.s XSAVE layout differs for state component 2 \(avx\): [0-9]+ bytes at offset $o here, [0-9]+ bytes at offset $((o + 64)) on the recording CPU; replay may diverge"
+'
+test_expect_success 'a cpu file with a bad magic is refused by name' '
+	fresh_copy magic && flip_byte magic/cpu 0 &&
+	refused magic "^replay: magic/cpu: not a rewind cpu file \(bad magic\)$"
+'
+test_expect_success 'a short cpu file is refused by name' '
+	fresh_copy short && head -c 40 "$trace/cpu" >short/cpu &&
+	refused short "^replay: short/cpu: truncated: 40 bytes" &&
+	head -c 10 "$trace/cpu" >short/cpu &&
+	refused short "^replay: short/cpu: truncated: 10 bytes"
+'
+test_expect_success 'a cpu file of a newer version is refused by name, even with --force' '
+	fresh_copy newer && put_u32 newer/cpu 8 2 &&
+	refused newer "^replay: newer/cpu: cpu file version 2 is newer than this tool.s version 1$" &&
+	run_tool replay --force newer >out 2>err
+	st=$? &&
+	expect_status $st 125
+'
+test_expect_success 'a trace without a cpu file (older rec) replays' '
+	fresh_copy old && rm old/cpu &&
+	replay_cmp "$scratch/old"
+'
+test_expect_success 'and tpack gives it one' '
+	run_tool tpack old >pack.out 2>pack.err &&
+	test ! -s pack.err &&
+	grep -q "^tpack: added the cpu file " pack.out &&
+	test "$(head -c 8 old/cpu)" = RWNDCPUD &&
+	replay_cmp "$scratch/old" &&
+	run_tool tpack old >pack.out &&
+	grep -qx "tpack: nothing to add" pack.out
+'
+test_expect_success 'tpack keeps an existing cpu file' '
+	run_tool tpack lacks >pack.out 2>pack.err &&
+	refused lacks "this CPU lacks $name"
+'
+test_done
