@@ -8,6 +8,7 @@ command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
 command -v prove >/dev/null 2>&1 || pkgs="$pkgs perl"
 command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
 [ -x /usr/bin/python3 ] || pkgs="$pkgs python3"
+command -v gdb >/dev/null 2>&1 || pkgs="$pkgs gdb"
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps.sh: installing:$pkgs" >&2

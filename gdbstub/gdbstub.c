@@ -1,5 +1,6 @@
 /* gdbstub: serves a replay to gdb over the remote serial protocol, with
  * reverse execution and event numbers as monitor commands (gdbstub(1)). */
+#include "cpu.h"
 #include "regs.h"
 #include "rsp.h"
 #include "timeline.h"
@@ -25,8 +26,8 @@ static unsigned tid;		/* the thread id gdb sees: the recorded one */
 static void __attribute__((noreturn)) usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: gdbstub [-g EVENT] [--listen [HOST:]PORT] [TRACE]\n"
-		"       gdbstub --gdb [-g EVENT] [TRACE]\n");
+		"usage: gdbstub [-g EVENT] [--force] [--listen [HOST:]PORT] [TRACE]\n"
+		"       gdbstub --gdb [-g EVENT] [--force] [TRACE]\n");
 	exit(status);
 }
 
@@ -444,9 +445,11 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
 		}
 	}
 	qtrace[q] = 0;
-	char gopt[40] = "";
+	char gopt[64] = "";
 	if (go >= 0)
 		snprintf(gopt, sizeof gopt, "-g %lld ", go);
+	if (cpu_force)
+		strcat(gopt, "--force ");
 	snprintf(cmd, sizeof cmd, "target remote | exec '%s' %s'%s'", self, gopt, qtrace);
 	execlp("gdb", "gdb", "-q", "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
@@ -461,6 +464,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "listen", required_argument, 0, 'l' },
 		{ "gdb", no_argument, 0, 'G' },
+		{ "force", no_argument, 0, 'f' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -478,6 +482,9 @@ int main(int argc, char **argv)
 			break;
 		case 'G':
 			with_gdb = 1;
+			break;
+		case 'f':
+			cpu_force = 1;
 			break;
 		case 'h':
 			usage(0);
