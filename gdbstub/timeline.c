@@ -289,6 +289,8 @@ static int snap(struct timeline *t, struct eng_snap *s)
 	return eng_snap(&t->e, s);
 }
 
+static void keep_mark(struct timeline *t, const struct mark *m);
+
 static int add_mark(struct timeline *t, int id)
 {
 	for (int i = 0; i < t->nmarks; i++)
@@ -302,11 +304,18 @@ static int add_mark(struct timeline *t, int id)
 		return -1;
 	pos_set(&m.pos, &t->here, t->here.n);
 	m.id = id;
+	keep_mark(t, &m);
+	return id;
+}
+
+/* Add m to the checkpoints, thinning the automatic ones. */
+static void keep_mark(struct timeline *t, const struct mark *m)
+{
 	if (t->nmarks == t->capmarks) {
 		t->capmarks = t->capmarks ? 2 * t->capmarks : 32;
 		t->marks = xrealloc(t->marks, t->capmarks * sizeof *t->marks);
 	}
-	t->marks[t->nmarks++] = m;
+	t->marks[t->nmarks++] = *m;
 	t->last_mark = now();
 	/* Keep at most MAXMARKS automatic ones: drop every second of the
 	 * older half, so that checkpoints thin out towards the past. */
@@ -319,7 +328,6 @@ static int add_mark(struct timeline *t, int id)
 			if (t->marks[i].id == 0 && seen++ % 2 == 0)
 				drop_mark(t, i--);
 	}
-	return id;
 }
 
 static void maybe_mark(struct timeline *t)
@@ -400,11 +408,30 @@ static uint64_t mem_hash(struct timeline *t)
 	return hash_final(h, total);
 }
 
+#define EFLAGS_RF 0x10000	/* resume flag: set by the kernel after some traps */
+
 static int state_is(struct timeline *t, const struct move *m)
 {
 	struct user_regs_struct r;
 	tl_regs(t, &r);
+	r.eflags &= ~EFLAGS_RF;
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
+}
+
+/* Does the instruction at c change nothing but rip (a jump, a conditional
+ * jump, a nop)? Then the place before it is this one with rip = c. */
+static int only_rip(struct timeline *t, uint64_t c)
+{
+	uint8_t b[4];
+	if (pt_read(&t->e.p, c, b, 4) != 4)
+		return 0;
+	int i = 0;
+	while (i < 2 && (b[i] == 0x66 || b[i] == 0xf2 || b[i] == 0x2e || b[i] == 0x3e))
+		i++;	/* operand size, bnd, branch hints */
+	uint8_t o = b[i], o2 = b[i + 1];
+	return o == 0xeb || o == 0xe9 || (o >= 0x70 && o <= 0x7f) || o == 0x90 ||
+	       (o == 0x0f && ((o2 >= 0x80 && o2 <= 0x8f) || o2 == 0x1f)) ||
+	       (o == 0xff && (o2 & 0xf8) == 0xe0);	/* jmp *%reg */
 }
 
 /* Now and then on a long move, a checkpoint: here plus m (merged into
@@ -800,7 +827,7 @@ static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct
 	return ok;
 }
 
-/* The place before p = q + RUN(last->set, 1), found through the
+/* The place before p = q + last (a run to its next stop, or a match), found through the
  * instruction that leads to p: candidates are those that end where p
  * is and the calls that return past [rsp]; each is checked in a copy,
  * then by counting its arrivals from q and stepping once. Returns 0
@@ -811,20 +838,42 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 		return -1;
 	struct user_regs_struct r;
 	pt_getregs(&t->e.p, &r);
-	int watch = last->set.nwp && !in_bps(&last->set, r.rip) && last->set.xbp != r.rip;
+	/* What stops at p: the set of a run, or an int3 where a match is. */
+	struct stopset at_p = last->set;
+	if (last->kind == MV_MATCH)
+		at_p = (struct stopset){ .nbp = 1, .bp = { last->regs.rip } };
+	int watch = at_p.nwp && !in_bps(&at_p, r.rip) && at_p.xbp != r.rip;
 	uint64_t cand[24], ret = 0;
 	int nc = 0;
 	for (int k = 15; k >= 1; k--)
-		if (pred_ok(t, r.rip - k, &r, &last->set, watch))
+		if (pred_ok(t, r.rip - k, &r, &at_p, watch))
 			cand[nc++] = r.rip - k;
 	if (pt_read(&t->e.p, r.rsp, &ret, 8) == 8 && ret > 4096)
 		for (int k = 2; k <= 7; k++)
-			if (pred_ok(t, ret - k, &r, &last->set, watch))
+			if (pred_ok(t, ret - k, &r, &at_p, watch))
 				cand[nc++] = ret - k;
+	for (int i = 0; i < nc; i++) {
+		if (!only_rip(t, cand[i]))
+			continue;
+		/* A jump: the place before is a copy of this one with rip at
+		 * it, reached from q as the first arrival there in that state. */
+		struct mark m = { 0 };
+		if (snap(t, &m.snap) < 0)
+			break;
+		m.snap.regs.rip = cand[i];
+		struct move mm = { .kind = MV_MATCH, .hash = mem_hash(t) };
+		tl_regs(t, &mm.regs);
+		mm.regs.rip = cand[i];
+		mm.regs.eflags &= ~EFLAGS_RF;
+		pos_push(q, &mm);
+		pos_set(&m.pos, q, q->n);
+		keep_mark(t, &m);
+		return 0;
+	}
 	for (int i = 0; i < nc; i++) {
 		if (go_to(t, q) < 0)
 			return -1;
-		struct stopset armed = last->set;
+		struct stopset armed = at_p;
 		armed.xbp = cand[i];
 		struct trapinfo ti;
 		uint64_t call = 0, lastc = 0;
@@ -839,7 +888,8 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			if (!stop_of(&armed, &ti, NULL))
 				continue;
 			call++;
-			if (stop_of(&last->set, &ti, NULL))
+			if (last->kind == MV_MATCH ? ti.arrived && ti.rip == last->regs.rip && state_is(t, last)
+						   : stop_of(&last->set, &ti, NULL))
 				break;
 			if (ti.arrived && ti.rip == cand[i])
 				lastc = call;
@@ -857,10 +907,11 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 		}
 		int ok = go_to(t, &x) == 0;
 		if (ok) {
-			resume(t, &last->set, 1, &ti);
+			resume(t, &at_p, 1, &ti);
 			struct move one = { .kind = MV_STEP, .n = 1 };
 			append(t, &one);
-			ok = ti.res == ENG_TRAP && stop_of(&last->set, &ti, NULL);
+			ok = ti.res == ENG_TRAP && (last->kind == MV_MATCH ? state_is(t, last)
+								 : stop_of(&last->set, &ti, NULL));
 		}
 		if (ok)
 			pos_set(q, &x, x.n);
@@ -890,7 +941,7 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 		else
 			out->n--;
 		int k = step_to(t, out, last, 256);
-		if (k == 1 && last->kind == MV_RUN)
+		if (k == 1)
 			k = via_pred(t, p, out, last);
 		if (k == 1)
 			k = step_to(t, out, last, STEP_BUDGET);
