@@ -167,14 +167,16 @@ static void monitor(const char *hex)
 		else
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
 	} else if (got >= 1 && !strcmp(word, "stats")) {
-		monitor_out("checkpoints %d, single steps %ld, stops %ld\n", T.nmarks, T.nsteps, T.nstops);
+		monitor_out("checkpoints %d (%ld KiB), single steps %ld, stops %ld\n", T.nmarks,
+			    tl_mark_kib(&T), T.nsteps, T.nstops);
 	} else {
 		monitor_out("rewind monitor commands:\n"
 			    "  monitor when          print the current event number\n"
 			    "  monitor goto N        go to just after event N (forwards or backwards)\n"
 			    "  monitor checkpoint    save this place; prints its id\n"
 			    "  monitor restart ID    return to a saved place\n"
-			    "After goto and restart, 'maint flush register-cache' makes gdb show the new place.\n");
+			    "After goto and restart, 'maint flush register-cache' and 'maint flush dcache'\n"
+			    "make gdb show the new place.\n");
 	}
 	rsp_send_str(&conn, "OK");
 }

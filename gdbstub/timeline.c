@@ -418,22 +418,6 @@ static int state_is(struct timeline *t, const struct move *m)
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
 }
 
-/* Does the instruction at c change nothing but rip (a jump, a conditional
- * jump, a nop)? Then the place before it is this one with rip = c. */
-static int only_rip(struct timeline *t, uint64_t c)
-{
-	uint8_t b[4];
-	if (pt_read(&t->e.p, c, b, 4) != 4)
-		return 0;
-	int i = 0;
-	while (i < 2 && (b[i] == 0x66 || b[i] == 0xf2 || b[i] == 0x2e || b[i] == 0x3e))
-		i++;	/* operand size, bnd, branch hints */
-	uint8_t o = b[i], o2 = b[i + 1];
-	return o == 0xeb || o == 0xe9 || (o >= 0x70 && o <= 0x7f) || o == 0x90 ||
-	       (o == 0x0f && ((o2 >= 0x80 && o2 <= 0x8f) || o2 == 0x1f)) ||
-	       (o == 0xff && (o2 & 0xf8) == 0xe0);	/* jmp *%reg */
-}
-
 /* Now and then on a long move, a checkpoint: here plus m (merged into
  * here's last move when they are one move; a move made in two parts is
  * the same move). */
@@ -555,8 +539,11 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
  * sc, record sc's stops on the way. */
 static int advance(struct timeline *t, const struct pos *p, const struct scan *sc)
 {
-	if (run_events(t, p->ev, sc) < 0)
-		goto lost;
+	if (run_events(t, p->ev, sc) < 0) {
+		snprintf(t->msg, sizeof t->msg, "event %llu is past the end of the replay, which stops after event %llu",
+			 (unsigned long long)p->ev, (unsigned long long)t->here.ev);
+		return -1;
+	}
 	for (int k = t->here.n ? t->here.n - 1 : 0; k < p->n; k++) {
 		uint64_t done = 0;
 		if (k < t->here.n) {	/* the last move is made in part */
@@ -564,7 +551,9 @@ static int advance(struct timeline *t, const struct pos *p, const struct scan *s
 			if (done == p->mv[k].n)
 				continue;
 		}
-		if (do_move(t, &p->mv[k], done, sc) < 0)
+		/* Only the stop that ends the last move is the target itself. */
+		struct scan part = { sc ? sc->u : NULL, sc && sc->final && k == p->n - 1 };
+		if (do_move(t, &p->mv[k], done, sc ? &part : NULL) < 0)
 			goto lost;
 		if (k < t->here.n)
 			t->here.mv[k].n = p->mv[k].n;
@@ -853,24 +842,6 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			if (pred_ok(t, ret - k, &r, &at_p, watch))
 				cand[nc++] = ret - k;
 	for (int i = 0; i < nc; i++) {
-		if (!only_rip(t, cand[i]))
-			continue;
-		/* A jump: the place before is a copy of this one with rip at
-		 * it, reached from q as the first arrival there in that state. */
-		struct mark m = { 0 };
-		if (snap(t, &m.snap) < 0)
-			break;
-		m.snap.regs.rip = cand[i];
-		struct move mm = { .kind = MV_MATCH, .hash = mem_hash(t) };
-		tl_regs(t, &mm.regs);
-		mm.regs.rip = cand[i];
-		mm.regs.eflags &= ~EFLAGS_RF;
-		pos_push(q, &mm);
-		pos_set(&m.pos, q, q->n);
-		keep_mark(t, &m);
-		return 0;
-	}
-	for (int i = 0; i < nc; i++) {
 		if (go_to(t, q) < 0)
 			return -1;
 		struct stopset armed = at_p;
@@ -1116,6 +1087,23 @@ int tl_checkpoint(struct timeline *t)
 	if (got != id)
 		t->nextid--;
 	return got;
+}
+
+long tl_mark_kib(struct timeline *t)
+{
+	long total = 0;
+	for (int i = 0; i < t->nmarks; i++) {
+		char path[64], line[256];
+		snprintf(path, sizeof path, "/proc/%d/smaps_rollup", t->marks[i].snap.pid);
+		FILE *f = fopen(path, "re");
+		long kb;
+		while (f && fgets(line, sizeof line, f))
+			if (sscanf(line, "Pss: %ld kB", &kb) == 1)
+				total += kb;
+		if (f)
+			fclose(f);
+	}
+	return total;
 }
 
 int tl_restart(struct timeline *t, int id)

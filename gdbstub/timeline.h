@@ -99,6 +99,8 @@ int tl_goto_event(struct timeline *t, uint64_t ev);
 /* Save the place as a checkpoint; returns its id or -1. */
 int tl_checkpoint(struct timeline *t);
 int tl_restart(struct timeline *t, int id);
+/* Memory the checkpoints hold (their proportional set size), in KiB. */
+long tl_mark_kib(struct timeline *t);
 
 /* With REWIND_TLDEBUG set, print the place to stderr. */
 void tl_show(struct timeline *t, const char *what);

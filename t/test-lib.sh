@@ -290,3 +290,36 @@ not_signalled () {
 		return 1
 	fi
 }
+
+# require_gdb: skip the whole file when there is no gdb to drive gdbstub.
+require_gdb () {
+	command -v gdb >/dev/null 2>&1 || skip_all "no gdb"
+	[ -x "$REWIND_BIN/gdbstub" ] || {
+		echo "Bail out! no gdbstub in $REWIND_BIN (run make)"
+		exit 1
+	}
+}
+
+# gdb_run PROG SCRIPT...: gdb in batch mode on PROG, sourcing each SCRIPT
+# in turn (an error ends only its own script); all it prints goes to
+# gdb.out.
+gdb_run () {
+	local prog=$1 s args=()
+	shift
+	for s in "$@"; do
+		args+=(-x "$s")
+	done
+	timeout -k 5 120 gdb -batch -nx "${args[@]}" "$prog" >gdb.out 2>&1
+}
+
+# gdb_section NAME [FILE]: the lines of FILE (gdb.out) after a script's
+# "echo @@ NAME\n" and before the next "@@ " mark.
+gdb_section () {
+	awk -v m="@@ $1" '$0 == m { on = 1; next } /^@@ / { on = 0 } on' "${2:-gdb.out}"
+}
+
+# gdb_values NAME [FILE]: the values that print showed in that section,
+# without gdb's "$N = ", one a line.
+gdb_values () {
+	gdb_section "$@" | sed -n 's/^\$[0-9]* = //p'
+}

@@ -1,6 +1,6 @@
-/* dbg.c: a program to debug backwards: it builds a linked list of random
- * length and values, a handler runs on SIGUSR1, and bug() overwrites one
- * node's next pointer; the gdb tests hunt that write. */
+/* dbg.c: a program to debug backwards: a linked list of random length and
+ * values, a SIGUSR1 handler, and bug() overwriting one node's next pointer,
+ * which the gdb tests hunt; noinline keeps real calls to finish and step into. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,13 +18,13 @@ static int used;
 static struct node *last;
 volatile long total;
 
-static long square(long x)
+static __attribute__((noinline, noipa)) long square(long x)
 {
 	long y = x * x;
 	return y;
 }
 
-static void push(long v)
+static __attribute__((noinline, noipa)) void push(long v)
 {
 	struct node *n = &pool[used++];
 	n->val = v;
@@ -32,7 +32,7 @@ static void push(long v)
 	head = n;
 }
 
-static void bug(int k)
+static __attribute__((noinline, noipa)) void bug(int k)
 {
 	struct node *n = head;
 	for (int i = 0; i < k && n->next; i++)
