@@ -77,3 +77,40 @@ bench compute "$REWIND_BPROG/compute"
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
+
+# Reverse execution in gdb: watched.c computes for about a second without a
+# syscall and writes `watched` every 100000 iterations; gdb runs to the end,
+# watches it and goes backwards. Times are for one gdb command each.
+command -v gdb >/dev/null 2>&1 || { echo "bench: no gdb; reverse execution not measured"; exit 0; }
+nat=$(median "$(secs "$REWIND_BPROG/watched")" "$(secs "$REWIND_BPROG/watched")" "$(secs "$REWIND_BPROG/watched")")
+rm -rf "$tmp/tr.watched"
+"$REWIND_BIN/rec" -o "$tmp/tr.watched" -- "$REWIND_BPROG/watched" >/dev/null 2>&1
+line=$(grep -n 'return 0;' "$(dirname "$0")/prog/watched.c" 2>/dev/null | cut -d: -f1)
+cat >rev.gdb <<GDB
+set pagination off
+python import time
+python def t(name, f): t0 = time.time(); gdb.execute(f, to_string=True); print("T %s %.3f" % (name, time.time() - t0))
+target remote | $REWIND_BIN/gdbstub $tmp/tr.watched
+break watched.c:${line:-22}
+python t("continue to the end", "continue")
+watch -l watched
+python t("reverse-continue to the last write", "reverse-continue")
+python t("reverse-continue to the write before", "reverse-continue")
+python t("reverse-continue once more", "reverse-continue")
+python t("reverse-stepi at a write", "reverse-stepi")
+python t("reverse-stepi again", "reverse-stepi")
+python t("stepi", "stepi")
+python t("reverse-stepi back", "reverse-stepi")
+python t("continue (to the next write)", "continue")
+monitor stats
+GDB
+echo
+printf 'reverse execution in gdb (watched.c: %ss natively, %s writes, no syscalls)\n' "$nat" 4000
+printf '%-38s %9s %9s\n' command seconds "x native"
+timeout 600 gdb -batch -nx -x rev.gdb "$REWIND_BPROG/watched" 2>&1 | while read -r tag rest; do
+	case $tag in
+	T) name=${rest% *}; s=${rest##* }
+	   printf '%-38s %9s %9s\n' "$name" "$s" "$(ratio "$s" "$nat")" ;;
+	checkpoints) echo "live $tag $rest" ;;
+	esac
+done
