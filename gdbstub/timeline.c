@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +23,9 @@
 #define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
 #define STEP_BUDGET 400000	/* single steps one reverse-stepi may take */
 #define MAXHITS 4096		/* hits a reverse search remembers */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
+#endif
 
 /* ---- positions ---- */
 
@@ -69,6 +74,8 @@ static int move_same(const struct move *a, const struct move *b)
 		return set_eq(&a->set, &b->set);
 	if (a->kind == MV_MATCH)
 		return !memcmp(&a->regs, &b->regs, sizeof a->regs) && a->hash == b->hash;
+	if (a->kind == MV_COUNT)
+		return a->addr == b->addr;
 	return 1;
 }
 
@@ -133,6 +140,7 @@ static void set_union(struct stopset *d, const struct stopset *a, const struct s
 struct trapinfo {
 	int res;		/* ENG_* */
 	int arrived;		/* rip is where a step landed or an int3 hit */
+	int perf;		/* a kernel count (MV_COUNT) reached its end */
 	uint64_t rip;
 	int nw;			/* watchpoints that fired */
 	uint64_t waddr[TL_MAXWP];
@@ -230,6 +238,8 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	pt_getregs(&e->p, &r);
 	if (step || (s->xbp && (dr6 & (1u << s->nwp)))) {
 		ti->arrived = 1;
+	} else if (e->trap.si_code == TRAP_PERF) {
+		ti->arrived = ti->perf = 1;
 	} else if (e->trap.si_code == SI_KERNEL) {
 		for (int k = 0; k < nins; k++)
 			if (s->bp[ins[k]] == r.rip - 1) {
@@ -361,7 +371,7 @@ struct scan {
 	int final;		/* the stop that ends the move is the target */
 };
 
-static void add_hit(struct timeline *t, const struct move *m, const struct why *w)
+static void add_hit(struct timeline *t, const struct move *pre, const struct move *m, const struct why *w)
 {
 	if (t->nhits == MAXHITS) {
 		pos_free(&t->hits[0]);
@@ -378,6 +388,8 @@ static void add_hit(struct timeline *t, const struct move *m, const struct why *
 	}
 	struct pos *h = &t->hits[t->nhits];
 	pos_set(h, &t->here, t->here.n);
+	if (pre)
+		pos_push(h, pre);
 	pos_push(h, m);
 	t->hitwhy[t->nhits++] = *w;
 }
@@ -416,6 +428,78 @@ static int state_is(struct timeline *t, const struct move *m)
 	tl_regs(t, &r);
 	r.eflags &= ~EFLAGS_RF;
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
+}
+
+/* A hardware breakpoint at addr in pid that the kernel counts without
+ * stopping; with a period, the tracee gets SIGTRAP (TRAP_PERF) at that
+ * execution, before it runs. Returns the perf fd or -1. */
+static int perf_bp(pid_t pid, uint64_t addr, uint64_t period)
+{
+	struct perf_event_attr a = { 0 };
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.size = sizeof a;
+	a.bp_type = HW_BREAKPOINT_X;
+	a.bp_addr = addr;
+	a.bp_len = sizeof(long);
+	a.exclude_kernel = a.exclude_hv = 1;
+	a.remove_on_exec = 1;
+	if (period) {
+		a.sample_period = period;
+		a.sigtrap = 1;
+	}
+	return syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static uint64_t perf_count(int fd)
+{
+	uint64_t v = 0;
+	return read(fd, &v, sizeof v) == sizeof v ? v : 0;
+}
+
+/* Make a COUNT move (see do_move). */
+static int do_count(struct timeline *t, const struct move *m, uint64_t done, const struct scan *sc)
+{
+	struct stopset none = { 0 };
+	const struct stopset *u = sc ? sc->u : &none;
+	struct trapinfo ti;
+	struct why w = { 0 };
+	struct user_regs_struct r;
+	pt_getregs(&t->e.p, &r);
+	if (r.rip == m->addr) {	/* not counted: step off it */
+		resume(t, u, 1, &ti);
+		if (ti.res != ENG_TRAP)
+			return -1;
+		struct move one = { .kind = MV_STEP, .n = 1 };
+		if (sc && stop_of(u, &ti, &w) && done == 0)
+			add_hit(t, NULL, &one, &w);
+		pt_getregs(&t->e.p, &r);
+	}
+	int fd = perf_bp(t->e.p.pid, m->addr, m->n - done);
+	if (fd < 0) {
+		snprintf(t->msg, sizeof t->msg, "perf_event_open: %s", strerror(errno));
+		return -1;
+	}
+	uint64_t lastc = 0, j = 0;
+	for (;;) {
+		resume(t, u, in_bps(u, r.rip), &ti);
+		if (ti.res != ENG_TRAP)
+			break;
+		r.rip = ti.rip;
+		if (ti.perf)
+			break;
+		if (!sc || !stop_of(u, &ti, &w))
+			continue;
+		/* A hit on the way: the executions counted so far, then the
+		 * stops of u since the last of them. */
+		uint64_t c = perf_count(fd);
+		j = c == lastc ? j + 1 : 1;
+		lastc = c;
+		struct move pre = { .kind = MV_COUNT, .n = c, .addr = m->addr };
+		struct move run = { .kind = MV_RUN, .n = j, .set = *u };
+		add_hit(t, c ? &pre : NULL, &run, &w);
+	}
+	close(fd);
+	return ti.res == ENG_TRAP ? 0 : -1;
 }
 
 /* Now and then on a long move, a checkpoint: here plus m (merged into
@@ -457,11 +541,13 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 				return -1;
 			struct move part = { .kind = MV_STEP, .n = i + 1 - done };
 			if (sc && stop_of(u, &ti, &w) && (w.why == WHY_WATCH || i + 1 < m->n || !sc->final))
-				add_hit(t, &part, &w);
+				add_hit(t, NULL, &part, &w);
 			mark_mid(t, &part);
 		}
 		return 0;
 	}
+	if (m->kind == MV_COUNT)
+		return do_count(t, m, done, sc);
 	if (m->kind == MV_MATCH) {
 		if (state_is(t, m))
 			return 0;
@@ -496,7 +582,7 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 			hit.kind = MV_RUN;
 			hit.n = call;
 			hit.set = armed;
-			add_hit(t, &hit, &w);
+			add_hit(t, NULL, &hit, &w);
 		}
 		if (last)
 			return 0;
@@ -526,7 +612,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 		} else if (ti.res == ENG_TRAP) {
 			if (sc && stop_of(sc->u, &ti, &w)) {
 				struct move hit = { .kind = MV_RUN, .n = ++c, .set = *sc->u };
-				add_hit(t, &hit, &w);
+				add_hit(t, NULL, &hit, &w);
 			}
 		} else {
 			return -1;
@@ -625,7 +711,8 @@ void tl_show(struct timeline *t, const char *what)
 		(unsigned long long)r.rip);
 	for (int i = 0; i < t->here.n; i++)
 		fprintf(stderr, " %s(%llu)", t->here.mv[i].kind == MV_STEP ? "step" :
-			t->here.mv[i].kind == MV_RUN ? "run" : "match", (unsigned long long)t->here.mv[i].n);
+			t->here.mv[i].kind == MV_RUN ? "run" : t->here.mv[i].kind == MV_COUNT ? "count" : "match",
+			(unsigned long long)t->here.mv[i].n);
 	fprintf(stderr, "\n");
 }
 
@@ -769,6 +856,16 @@ int tl_step(struct timeline *t, struct why *w)
 	}
 }
 
+/* Is the stop ti the one that ends move last (a run's, or a match)? */
+static int reached(struct timeline *t, const struct move *last, const struct trapinfo *ti)
+{
+	if (last->kind == MV_MATCH)
+		return ti->arrived && ti->rip == last->regs.rip && state_is(t, last);
+	if (last->kind == MV_COUNT)
+		return ti->arrived && ti->rip == last->addr;
+	return stop_of(&last->set, ti, NULL);
+}
+
 /* Single-step from q until the stop that ends move last; on it, q gets
  * the steps but one. Returns 0, 1 if not within budget steps, or -1. */
 static int step_to(struct timeline *t, struct pos *q, const struct move *last, long budget)
@@ -782,9 +879,7 @@ static int step_to(struct timeline *t, struct pos *q, const struct move *last, l
 			break;
 		struct move one = { .kind = MV_STEP, .n = 1 };
 		append(t, &one);
-		int there = last->kind == MV_MATCH ? ti.rip == last->regs.rip && state_is(t, last)
-						   : stop_of(&last->set, &ti, NULL);
-		if (!there)
+		if (!reached(t, last, &ti))
 			continue;
 		if (s > 1) {
 			struct move m = { .kind = MV_STEP, .n = s - 1 };
@@ -816,10 +911,12 @@ static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct
 	return ok;
 }
 
+
 /* The place before p = q + last (a run to its next stop, or a match), found through the
  * instruction that leads to p: candidates are those that end where p
  * is and the calls that return past [rsp]; each is checked in a copy,
- * then by counting its arrivals from q and stepping once. Returns 0
+ * then by counting its executions from q in the kernel and stepping
+ * once from the last. Returns 0
  * with q updated, 1 if no candidate holds, or -1. */
 static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, const struct move *last)
 {
@@ -844,45 +941,48 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 	for (int i = 0; i < nc; i++) {
 		if (go_to(t, q) < 0)
 			return -1;
-		struct stopset armed = at_p;
-		armed.xbp = cand[i];
-		struct trapinfo ti;
-		uint64_t call = 0, lastc = 0;
+		/* Count its executions up to p in the kernel, not stopping. */
+		struct trapinfo ti = { .res = ENG_TRAP };
 		pt_getregs(&t->e.p, &r);
-		int atq = r.rip == cand[i];
 		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
-		for (;;) {
-			pt_getregs(&t->e.p, &r);
-			resume(t, &armed, in_bps(&armed, r.rip), &ti);
-			if (ti.res != ENG_TRAP)
-				break;
-			if (!stop_of(&armed, &ti, NULL))
+		if (r.rip == cand[i]) {	/* not counted, as in a COUNT move */
+			resume(t, &at_p, 1, &ti);
+			if (ti.res != ENG_TRAP || reached(t, last, &ti))
 				continue;
-			call++;
-			if (last->kind == MV_MATCH ? ti.arrived && ti.rip == last->regs.rip && state_is(t, last)
-						   : stop_of(&last->set, &ti, NULL))
-				break;
-			if (ti.arrived && ti.rip == cand[i])
-				lastc = call;
+			r.rip = ti.rip;
 		}
+		int fd = perf_bp(t->e.p.pid, cand[i], 0), end = -1;
+		if (fd < 0)
+			continue;
+		if (last->kind == MV_COUNT && (end = perf_bp(t->e.p.pid, last->addr, 1)) < 0) {
+			close(fd);
+			continue;
+		}
+		while (ti.res == ENG_TRAP) {
+			resume(t, &at_p, in_bps(&at_p, r.rip), &ti);
+			r.rip = ti.rip;
+			if (ti.res == ENG_TRAP && reached(t, last, &ti))
+				break;
+		}
+		uint64_t n = perf_count(fd);
+		close(fd);
+		if (end >= 0)
+			close(end);
 		if (getenv("REWIND_TLDEBUG"))
-			fprintf(stderr, "[tl] candidate %llx: %llu stops, last arrival %llu, res %d\n",
-				(unsigned long long)cand[i], (unsigned long long)call, (unsigned long long)lastc, ti.res);
-		if (ti.res != ENG_TRAP || (!lastc && !atq))
+			fprintf(stderr, "[tl] candidate %llx: %llu executions\n", (unsigned long long)cand[i],
+				(unsigned long long)n);
+		if (ti.res != ENG_TRAP || !n)
 			continue;
 		struct pos x = { 0 };
 		pos_set(&x, q, q->n);
-		if (lastc) {
-			struct move m = { .kind = MV_RUN, .n = lastc, .set = armed };
-			pos_push(&x, &m);
-		}
+		struct move m = { .kind = MV_COUNT, .n = n, .addr = cand[i] };
+		pos_push(&x, &m);
 		int ok = go_to(t, &x) == 0;
-		if (ok) {
+		if (ok) {	/* its last execution must lead to p */
 			resume(t, &at_p, 1, &ti);
 			struct move one = { .kind = MV_STEP, .n = 1 };
 			append(t, &one);
-			ok = ti.res == ENG_TRAP && (last->kind == MV_MATCH ? state_is(t, last)
-								 : stop_of(&last->set, &ti, NULL));
+			ok = ti.res == ENG_TRAP && reached(t, last, &ti);
 		}
 		if (ok)
 			pos_set(q, &x, x.n);
@@ -907,7 +1007,7 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 		}
 		/* From the stop before the last one: step to it if it is
 		 * near, else find the instruction that leads to it. */
-		if (last->kind == MV_RUN && last->n > 1)
+		if ((last->kind == MV_RUN || last->kind == MV_COUNT) && last->n > 1)
 			out->mv[out->n - 1].n--;
 		else
 			out->n--;

@@ -24,12 +24,15 @@ struct stopset {
 /* A move from one place to a later one inside the same event interval.
  * Without counters, time inside an interval is told by what can be
  * counted: single steps, stops of a set of breakpoints (arrivals at an
- * address, or hits of a watchpoint), or the first arrival at an address
- * with given registers and memory (after an interrupt). */
-enum { MV_STEP = 1, MV_RUN, MV_MATCH };
+ * address, or hits of a watchpoint), executions of one instruction
+ * counted by the kernel (no stop each), or the first arrival at an
+ * address with given registers and memory (after an interrupt). An
+ * execution at the place a move starts from is not counted. */
+enum { MV_STEP = 1, MV_RUN, MV_MATCH, MV_COUNT };
 struct move {
 	int kind;
-	uint64_t n;		/* STEP: steps; RUN: stops of set */
+	uint64_t n;		/* STEP: steps; RUN: stops of set; COUNT: executions */
+	uint64_t addr;		/* COUNT: of the instruction here */
 	struct stopset set;	/* RUN */
 	struct user_regs_struct regs;	/* MATCH */
 	uint64_t hash;		/* MATCH: of writable memory */
