@@ -23,6 +23,7 @@
 #define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
 #define STEP_BUDGET 400000	/* single steps one reverse-stepi may take */
 #define MAXHITS 4096		/* hits a reverse search remembers */
+#define COUNT_CHUNK 20000	/* executions counted between checkpoints */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
 #endif
@@ -456,50 +457,60 @@ static uint64_t perf_count(int fd)
 	return read(fd, &v, sizeof v) == sizeof v ? v : 0;
 }
 
-/* Make a COUNT move (see do_move). */
+static void mark_mid(struct timeline *t, const struct move *m);
+
+/* Make a COUNT move (see do_move), in chunks with a checkpoint now and
+ * then between them. */
 static int do_count(struct timeline *t, const struct move *m, uint64_t done, const struct scan *sc)
 {
 	struct stopset none = { 0 };
 	const struct stopset *u = sc ? sc->u : &none;
-	struct trapinfo ti;
+	struct trapinfo ti = { .res = ENG_TRAP };
 	struct why w = { 0 };
-	struct user_regs_struct r;
-	pt_getregs(&t->e.p, &r);
-	if (r.rip == m->addr) {	/* not counted: step off it */
-		resume(t, u, 1, &ti);
+	uint64_t got = done, lastc = 0, j = 0;
+	while (got < m->n) {
+		struct move pre = { .kind = MV_COUNT, .n = got - done, .addr = m->addr };
+		struct user_regs_struct r;
+		pt_getregs(&t->e.p, &r);
+		if (r.rip == m->addr) {	/* not counted: step off it */
+			resume(t, u, 1, &ti);
+			if (ti.res != ENG_TRAP)
+				return -1;
+			struct move one = { .kind = MV_STEP, .n = 1 };
+			if (sc && stop_of(u, &ti, &w))
+				add_hit(t, pre.n ? &pre : NULL, &one, &w);
+			r.rip = ti.rip;
+		}
+		uint64_t chunk = m->n - got < COUNT_CHUNK ? m->n - got : COUNT_CHUNK;
+		int fd = perf_bp(t->e.p.pid, m->addr, chunk);
+		if (fd < 0) {
+			snprintf(t->msg, sizeof t->msg, "perf_event_open: %s", strerror(errno));
+			return -1;
+		}
+		for (;;) {
+			resume(t, u, in_bps(u, r.rip), &ti);
+			if (ti.res != ENG_TRAP || ti.perf)
+				break;
+			r.rip = ti.rip;
+			if (!sc || !stop_of(u, &ti, &w))
+				continue;
+			/* A hit on the way: the executions counted so far, then
+			 * the stops of u since the last of them. */
+			pre.n = got - done + perf_count(fd);
+			j = pre.n == lastc ? j + 1 : 1;
+			lastc = pre.n;
+			struct move run = { .kind = MV_RUN, .n = j, .set = *u };
+			add_hit(t, pre.n ? &pre : NULL, &run, &w);
+		}
+		close(fd);
 		if (ti.res != ENG_TRAP)
 			return -1;
-		struct move one = { .kind = MV_STEP, .n = 1 };
-		if (sc && stop_of(u, &ti, &w) && done == 0)
-			add_hit(t, NULL, &one, &w);
-		pt_getregs(&t->e.p, &r);
+		got += chunk;
+		pre.n = got - done;
+		if (got < m->n)
+			mark_mid(t, &pre);
 	}
-	int fd = perf_bp(t->e.p.pid, m->addr, m->n - done);
-	if (fd < 0) {
-		snprintf(t->msg, sizeof t->msg, "perf_event_open: %s", strerror(errno));
-		return -1;
-	}
-	uint64_t lastc = 0, j = 0;
-	for (;;) {
-		resume(t, u, in_bps(u, r.rip), &ti);
-		if (ti.res != ENG_TRAP)
-			break;
-		r.rip = ti.rip;
-		if (ti.perf)
-			break;
-		if (!sc || !stop_of(u, &ti, &w))
-			continue;
-		/* A hit on the way: the executions counted so far, then the
-		 * stops of u since the last of them. */
-		uint64_t c = perf_count(fd);
-		j = c == lastc ? j + 1 : 1;
-		lastc = c;
-		struct move pre = { .kind = MV_COUNT, .n = c, .addr = m->addr };
-		struct move run = { .kind = MV_RUN, .n = j, .set = *u };
-		add_hit(t, c ? &pre : NULL, &run, &w);
-	}
-	close(fd);
-	return ti.res == ENG_TRAP ? 0 : -1;
+	return 0;
 }
 
 /* Now and then on a long move, a checkpoint: here plus m (merged into
@@ -951,21 +962,39 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 				continue;
 			r.rip = ti.rip;
 		}
-		int fd = perf_bp(t->e.p.pid, cand[i], 0), end = -1;
-		if (fd < 0)
+		int end = -1;
+		if (last->kind == MV_COUNT && (end = perf_bp(t->e.p.pid, last->addr, 1)) < 0)
 			continue;
-		if (last->kind == MV_COUNT && (end = perf_bp(t->e.p.pid, last->addr, 1)) < 0) {
-			close(fd);
-			continue;
-		}
+		uint64_t n = 0;
+		pos_set(&t->here, q, q->n);
 		while (ti.res == ENG_TRAP) {
-			resume(t, &at_p, in_bps(&at_p, r.rip), &ti);
-			r.rip = ti.rip;
-			if (ti.res == ENG_TRAP && reached(t, last, &ti))
+			/* In chunks: the end of one is a place worth a checkpoint. */
+			int fd = perf_bp(t->e.p.pid, cand[i], COUNT_CHUNK);
+			if (fd < 0) {
+				ti.res = ENG_EXIT;
 				break;
+			}
+			int at = 0;
+			for (;;) {
+				resume(t, &at_p, in_bps(&at_p, r.rip), &ti);
+				r.rip = ti.rip;
+				if (ti.res != ENG_TRAP || (at = reached(t, last, &ti)) || ti.perf)
+					break;
+			}
+			n += at || ti.res != ENG_TRAP ? perf_count(fd) : COUNT_CHUNK;
+			close(fd);
+			if (at)
+				break;
+			if (ti.res == ENG_TRAP) {
+				struct move part = { .kind = MV_COUNT, .n = n, .addr = cand[i] };
+				mark_mid(t, &part);
+				resume(t, &at_p, 1, &ti);	/* off it, as a COUNT does */
+				r.rip = ti.rip;
+				if (ti.res == ENG_TRAP && reached(t, last, &ti))
+					break;
+			}
 		}
-		uint64_t n = perf_count(fd);
-		close(fd);
+		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
 		if (end >= 0)
 			close(end);
 		if (getenv("REWIND_TLDEBUG"))
