@@ -23,6 +23,7 @@
 #define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
 #define STEP_BUDGET 400000	/* single steps one reverse-stepi may take */
 #define MAXHITS 4096		/* hits a reverse search remembers */
+#define TICK_MARK 0.25		/* seconds of continue without a stop between checkpoints */
 #define COUNT_CHUNK 20000	/* executions counted between checkpoints */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
@@ -80,12 +81,13 @@ static int move_same(const struct move *a, const struct move *b)
 	return 1;
 }
 
-/* Is a at or before b on the way b is reached? (a's moves lead into
- * b's.) Positions whose moves went different ways are not compared. */
+/* Is a at or before b on the way b is reached? (An earlier event's
+ * interval is before; in one interval, a's moves lead into b's.)
+ * Positions whose moves went different ways are not compared. */
 static int pos_le(const struct pos *a, const struct pos *b)
 {
 	if (a->ev != b->ev)
-		return a->ev < b->ev && a->n == 0;
+		return a->ev < b->ev;
 	if (a->n > b->n)
 		return 0;
 	for (int i = 0; i < a->n; i++) {
@@ -787,7 +789,24 @@ static int event_stops(struct timeline *t, struct why *w)
 	return 0;
 }
 
+int tl_tick(struct timeline *t)
+{
+	if (t->marking && now() - t->last_mark > TICK_MARK)
+		t->tick = 1;
+	return t->tick;
+}
+
+static int cont(struct timeline *t, struct why *w);
+
 int tl_cont(struct timeline *t, struct why *w)
+{
+	t->marking = 1;
+	int k = cont(t, w);
+	t->marking = t->tick = 0;
+	return k;
+}
+
+static int cont(struct timeline *t, struct why *w)
 {
 	memset(w, 0, sizeof *w);
 	t->nhits = 0;
@@ -807,10 +826,19 @@ int tl_cont(struct timeline *t, struct why *w)
 			continue;
 		}
 		if (ti.res == ENG_INTR) {
+			/* Ctrl-C, or a checkpoint due on a long stretch without
+			 * a syscall: either way the place is a match. */
 			struct move m = { .kind = MV_MATCH };
 			tl_regs(t, &m.regs);
+			m.regs.eflags &= ~EFLAGS_RF;
 			m.hash = mem_hash(t);
 			append(t, &m);
+			if (t->tick) {
+				t->tick = 0;
+				add_mark(t, 0);
+				continue;
+			}
+			t->marking = 0;
 			w->why = WHY_INTR;
 			return 0;
 		}
