@@ -63,7 +63,7 @@ static void pos_free(struct pos *p)
 
 static int set_eq(const struct stopset *a, const struct stopset *b)
 {
-	return a->nbp == b->nbp && a->nwp == b->nwp && a->xbp == b->xbp &&
+	return a->nbp == b->nbp && a->nwp == b->nwp &&
 	       !memcmp(a->bp, b->bp, a->nbp * sizeof a->bp[0]) &&
 	       !memcmp(a->wp, b->wp, a->nwp * sizeof a->wp[0]);
 }
@@ -119,8 +119,6 @@ static int later(const struct pos *a, const struct pos *b)
 static void set_union(struct stopset *d, const struct stopset *a, const struct stopset *b)
 {
 	*d = *a;
-	if (b && b->xbp)
-		d->xbp = b->xbp;
 	for (int i = 0; b && i < b->nbp; i++) {
 		int j = 0;
 		while (j < d->nbp && d->bp[j] != b->bp[i])
@@ -163,7 +161,7 @@ static uint64_t get_dr(pid_t pid, int i)
 }
 
 /* Debug registers for the watchpoints of s (x86 has no read-only kind:
- * read watchpoints watch every access) and its instruction breakpoint.
+ * read watchpoints watch every access).
  * The kernel makes each change costly, so *c remembers what pid has and
  * only changes are written. */
 static void arm_wp(pid_t pid, const struct stopset *s, struct drstate *c)
@@ -175,10 +173,6 @@ static void arm_wp(pid_t pid, const struct stopset *s, struct drstate *c)
 		want.dr7 |= 1ull << (2 * i);
 		want.dr7 |= (uint64_t)(s->wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
 		want.dr7 |= (uint64_t)lenbits[s->wp[i].len] << (18 + 4 * i);
-	}
-	if (s->xbp && s->nwp < TL_MAXWP) {
-		want.addr[s->nwp] = s->xbp;
-		want.dr7 |= 1ull << (2 * s->nwp);	/* RW 00, LEN 00: execution */
 	}
 	set_dr(pid, 6, 0);
 	if (c && !memcmp(c, &want, sizeof want))
@@ -212,10 +206,6 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
 	arm_wp(e->p.pid, s, &t->dr);
-	if (s->xbp == r.rip) {	/* resume flag: not stopped again by it at once */
-		r.eflags |= 0x10000;
-		pt_setregs(&e->p, &r);
-	}
 	for (int i = 0; !step && i < s->nbp; i++) {
 		static const uint8_t cc = 0xcc;
 		if (s->bp[i] == r.rip || pt_read(&e->p, s->bp[i], &saved[nins], 1) != 1 ||
@@ -239,7 +229,7 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		return;
 	t->nstops++;
 	pt_getregs(&e->p, &r);
-	if (step || (s->xbp && (dr6 & (1u << s->nwp)))) {
+	if (step) {
 		ti->arrived = 1;
 	} else if (e->trap.si_code == TRAP_PERF) {
 		ti->arrived = ti->perf = 1;
@@ -276,7 +266,7 @@ static int stop_of(const struct stopset *s, const struct trapinfo *ti, struct wh
 				}
 				return 1;
 			}
-	if (ti->arrived && (in_bps(s, ti->rip) || (s->xbp && s->xbp == ti->rip))) {
+	if (ti->arrived && in_bps(s, ti->rip)) {
 		if (w)
 			w->why = WHY_BP;
 		return 1;
@@ -967,7 +957,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 	struct stopset at_p = last->set;
 	if (last->kind == MV_MATCH)
 		at_p = (struct stopset){ .nbp = 1, .bp = { last->regs.rip } };
-	int watch = at_p.nwp && !in_bps(&at_p, r.rip) && at_p.xbp != r.rip;
+	int watch = at_p.nwp && !in_bps(&at_p, r.rip);
 	uint64_t cand[24], ret = 0;
 	int nc = 0;
 	for (int k = 15; k >= 1; k--)

@@ -16,9 +16,6 @@ struct stopset {
 	int nbp, nwp;
 	uint64_t bp[TL_MAXBP];
 	struct { uint64_t addr; int len, type; } wp[TL_MAXWP];	/* type: 2 write, 3 read, 4 access */
-	uint64_t xbp;	/* a hardware instruction breakpoint, or 0: unlike an
-			   int3 it is safe at an address that may be inside an
-			   instruction */
 };
 
 /* A move from one place to a later one inside the same event interval.
