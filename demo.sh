@@ -46,3 +46,17 @@ show replay -M
 
 step "The trace directory:"
 show ls -l "$REWIND_DIR/latest-trace/"
+
+if command -v gdb >/dev/null 2>&1; then
+	step "Debug a recording backwards: dbg corrupts a list pointer; gdb watches it"
+	echo "   and reverse-continue stops on the line that wrote it."
+	dbg=$(dirname "$prog")/dbg
+	show rec -o "$REWIND_DIR/dbg.trace" "$dbg"
+	line=$(grep -n 'printf("seed' "$(dirname "$0")/t/prog/dbg.c" | cut -d: -f1)
+	printf '$ gdb -batch -ex "target remote | gdbstub dbg.trace" -ex "break %s" -ex continue \\\n' "$line"
+	printf '      -ex "watch -l last->next" -ex reverse-continue -ex "monitor when" dbg\n'
+	gdb -batch -nx -ex 'set pagination off' -ex 'handle SIGUSR1 nostop noprint' \
+		-ex "target remote | gdbstub $REWIND_DIR/dbg.trace" -ex "break $line" -ex continue \
+		-ex 'watch -l last->next' -ex reverse-continue -ex 'monitor when' "$dbg" 2>&1 |
+		grep -v '^warning: remote target does not support file transfer'
+fi
