@@ -59,12 +59,12 @@ static void emit(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t
 		write_all(2, data, len);
 }
 
-/* Only a continue can be interrupted (by Ctrl-C, or for a checkpoint);
- * searches backwards run to their end. */
+/* Only a continue can be interrupted by Ctrl-C; searches backwards run
+ * to their end. */
 static int interrupted(void *ctx)
 {
 	(void)ctx;
-	return T.marking && (rsp_poll_interrupt(&conn) || tl_tick(&T));
+	return T.continuing && rsp_poll_interrupt(&conn);
 }
 
 static void tick(int sig)

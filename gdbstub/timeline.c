@@ -21,9 +21,10 @@
 
 #define MAXMARKS 64		/* periodic and stop checkpoints kept */
 #define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
-#define STEP_BUDGET 400000	/* single steps one reverse-stepi may take */
+#define STEP_BUDGET 100000	/* single steps one reverse-stepi may take */
+#define STOP_BUDGET 20000	/* and stops on the way to a matched place */
+#define MATCH_BUDGET 200000	/* stops to find an interrupt's place again */
 #define MAXHITS 4096		/* hits a reverse search remembers */
-#define TICK_MARK 0.25		/* seconds of continue without a stop between checkpoints */
 #define COUNT_CHUNK 20000	/* executions counted between checkpoints */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
@@ -571,6 +572,10 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 		if (!stop_of(&armed, &ti, NULL))
 			continue;
 		call++;
+		if (m->kind == MV_MATCH && call > MATCH_BUDGET) {
+			snprintf(t->msg, sizeof t->msg, "the place of an interrupt inside a loop is too costly to find again");
+			return -1;
+		}
 		int last;
 		if (m->kind == MV_MATCH)
 			last = ti.arrived && ti.rip == m->regs.rip && state_is(t, m);
@@ -653,7 +658,8 @@ static int advance(struct timeline *t, const struct pos *p, const struct scan *s
 lost:
 	t->here.ev = UINT64_MAX;	/* unknown: the next move starts from a checkpoint */
 	t->here.n = 0;
-	snprintf(t->msg, sizeof t->msg, "lost the way to event %llu (move %d); the replay is not where it was",
+	if (!t->msg[0])
+		snprintf(t->msg, sizeof t->msg, "lost the way to event %llu (move %d); the replay is not where it was",
 		 (unsigned long long)p->ev, p->n);
 	return -1;
 }
@@ -683,6 +689,10 @@ static void append(struct timeline *t, const struct move *m)
 		return;
 	}
 	if (last && m->kind == MV_RUN && last->kind == MV_RUN && set_eq(&last->set, &m->set)) {
+		last->n += m->n;
+		return;
+	}
+	if (last && m->kind == MV_COUNT && last->kind == MV_COUNT && last->addr == m->addr) {
 		last->n += m->n;
 		return;
 	}
@@ -779,25 +789,19 @@ static int event_stops(struct timeline *t, struct why *w)
 	return 0;
 }
 
-int tl_tick(struct timeline *t)
-{
-	if (t->marking && now() - t->last_mark > TICK_MARK)
-		t->tick = 1;
-	return t->tick;
-}
-
 static int cont(struct timeline *t, struct why *w);
 
 int tl_cont(struct timeline *t, struct why *w)
 {
-	t->marking = 1;
+	t->continuing = 1;
 	int k = cont(t, w);
-	t->marking = t->tick = 0;
+	t->continuing = 0;
 	return k;
 }
 
 static int cont(struct timeline *t, struct why *w)
 {
+	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
 	t->nhits = 0;
 	for (;;) {
@@ -816,19 +820,13 @@ static int cont(struct timeline *t, struct why *w)
 			continue;
 		}
 		if (ti.res == ENG_INTR) {
-			/* Ctrl-C, or a checkpoint due on a long stretch without
-			 * a syscall: either way the place is a match. */
+			/* Ctrl-C: the place is a match of registers and memory. */
 			struct move m = { .kind = MV_MATCH };
 			tl_regs(t, &m.regs);
 			m.regs.eflags &= ~EFLAGS_RF;
 			m.hash = mem_hash(t);
 			append(t, &m);
-			if (t->tick) {
-				t->tick = 0;
-				add_mark(t, 0);
-				continue;
-			}
-			t->marking = 0;
+			add_mark(t, 0);
 			w->why = WHY_INTR;
 			return 0;
 		}
@@ -854,6 +852,7 @@ static int cont(struct timeline *t, struct why *w)
 
 int tl_step(struct timeline *t, struct why *w)
 {
+	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
 	t->nhits = 0;
 	for (;;) {
@@ -983,7 +982,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 		int end = -1;
 		if (last->kind == MV_COUNT && (end = perf_bp(t->e.p.pid, last->addr, 1)) < 0)
 			continue;
-		uint64_t n = 0;
+		uint64_t n = 0, stops = 0;
 		pos_set(&t->here, q, q->n);
 		while (ti.res == ENG_TRAP) {
 			/* In chunks: the end of one is a place worth a checkpoint. */
@@ -998,6 +997,10 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 				r.rip = ti.rip;
 				if (ti.res != ENG_TRAP || (at = reached(t, last, &ti)) || ti.perf)
 					break;
+				if (++stops > STOP_BUDGET) {	/* p's own address is too hot */
+					ti.res = ENG_EXIT;
+					break;
+				}
 			}
 			n += at || ti.res != ENG_TRAP ? perf_count(fd) : COUNT_CHUNK;
 			close(fd);
@@ -1059,11 +1062,17 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 		else
 			out->n--;
 		int k = step_to(t, out, last, 256);
-		if (k == 1)
+		/* A matched place (after an interrupt) is found again only by
+		 * stopping at each arrival at its address: too slow to search. */
+		if (k == 1 && last->kind != MV_MATCH)
 			k = via_pred(t, p, out, last);
-		if (k == 1)
+		if (k == 1 && last->kind != MV_MATCH)
 			k = step_to(t, out, last, STEP_BUDGET);
-		if (k == 1)
+		if (k == 1 && last->kind == MV_MATCH)
+			snprintf(t->msg, sizeof t->msg,
+				 "rewind cannot step back from the place an interrupt stopped at; "
+				 "step forwards first, or reverse-continue to a breakpoint");
+		else if (k == 1)
 			snprintf(t->msg, sizeof t->msg,
 				 "the instruction before this one is more than %d instructions after the last "
 				 "place rewind can count from; it cannot step back there", STEP_BUDGET);
@@ -1129,7 +1138,9 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 
 int tl_rstep(struct timeline *t, struct why *w)
 {
+	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
+	add_mark(t, 0);	/* to come back to at once if the search fails */
 	struct pos target = { 0 }, from = { 0 };
 	pos_set(&from, &t->here, t->here.n);
 	int k = back1(t, &from, &target);
@@ -1168,7 +1179,9 @@ static int go_hit(struct timeline *t, int i, struct why *w)
 
 int tl_rcont(struct timeline *t, struct why *w)
 {
+	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
+	add_mark(t, 0);	/* to come back to at once if the search fails */
 	/* Searched before with the same set, and at one of its hits: the
 	 * one before is known. */
 	if (t->nhits && set_eq(&t->hitset, &t->user) && t->hitat > 0 && t->hitat < t->nhits) {
@@ -1216,6 +1229,7 @@ int tl_rcont(struct timeline *t, struct why *w)
 
 int tl_goto_event(struct timeline *t, uint64_t ev)
 {
+	t->msg[0] = 0;
 	struct pos p = { .ev = ev < t->first ? t->first : ev };
 	int k = go_to(t, &p);
 	t->nhits = 0;

@@ -81,8 +81,7 @@ struct timeline {
 	int nhits, capnhits, hitat;
 	struct stopset hitset;
 	long nsteps, nstops;	/* counters for statistics */
-	int marking;		/* in a continue: checkpoints may be due */
-	int tick;		/* one is due: the interrupt that comes is ours */
+	int continuing;		/* in a continue, which Ctrl-C may interrupt */
 	struct drstate dr;
 };
 
@@ -96,9 +95,6 @@ int tl_cont(struct timeline *t, struct why *w);
 int tl_step(struct timeline *t, struct why *w);
 int tl_rcont(struct timeline *t, struct why *w);
 int tl_rstep(struct timeline *t, struct why *w);
-/* Called when the wait for the replay is interrupted during a continue:
- * is a checkpoint due (then the replay is stopped for it)? */
-int tl_tick(struct timeline *t);
 /* Go to just after event ev. */
 int tl_goto_event(struct timeline *t, uint64_t ev);
 /* Save the place as a checkpoint; returns its id or -1. */
