@@ -113,6 +113,7 @@ static void move(int (*fn)(struct timeline *, struct why *))
 	ticking(1);
 	int k = fn(&T, &w);
 	ticking(0);
+	tl_flush(&T);
 	tl_show(&T, fn == tl_cont ? "cont" : fn == tl_step ? "step" : fn == tl_rcont ? "rcont" : "rstep");
 	if (k < 0) {
 		char msg[600];
@@ -152,7 +153,9 @@ static void monitor(const char *hex)
 		monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
 	} else if (got == 2 && !strcmp(word, "goto") && arg >= 0) {
 		running = 1;
-		if (tl_goto_event(&T, arg) < 0)
+		int k = tl_goto_event(&T, arg);
+		tl_flush(&T);
+		if (k < 0)
 			monitor_out("rewind: %s\n", T.msg);
 		else
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
@@ -517,7 +520,9 @@ int main(int argc, char **argv)
 	T.e.emit = emit;
 	tid = T.e.cur.tid;
 	T.e.interrupt = interrupted;
-	if (go >= 0 && tl_goto_event(&T, go) < 0)
+	int gone = go >= 0 ? tl_goto_event(&T, go) : 0;
+	tl_flush(&T);
+	if (gone < 0)
 		die(EXIT_USAGE, "-g %lld: %s", go, T.msg);
 	rsp_init(&conn, in, out);
 	serve();

@@ -197,30 +197,70 @@ static int in_bps(const struct stopset *s, uint64_t a)
 	return 0;
 }
 
+/* Take the int3 at t->ins.addr[k] out, unless the program's own bytes
+ * replaced it meanwhile. */
+static void int3_remove(struct timeline *t, int k)
+{
+	uint8_t b;
+	if (pt_read(&t->e.p, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
+		pt_write(&t->e.p, t->ins.addr[k], &t->ins.saved[k], 1);
+	t->ins.n--;
+	t->ins.addr[k] = t->ins.addr[t->ins.n];
+	t->ins.saved[k] = t->ins.saved[t->ins.n];
+}
+
+void tl_flush(struct timeline *t)
+{
+	if (t->ins.pid != t->e.p.pid)
+		t->ins.n = 0;
+	while (t->ins.n)
+		int3_remove(t, t->ins.n - 1);
+}
+
+/* Make the int3s in the tracee those of s, but none at rip. They stay
+ * between resumes (putting them in and out each time doubled the cost of
+ * a stop); tl_flush() takes them out before anyone else reads memory. */
+static void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
+{
+	if (t->ins.pid != t->e.p.pid) {
+		t->ins.pid = t->e.p.pid;
+		t->ins.n = 0;
+	}
+	for (int k = t->ins.n - 1; k >= 0; k--)
+		if (t->ins.addr[k] == rip || !in_bps(s, t->ins.addr[k]))
+			int3_remove(t, k);
+	for (int i = 0; i < s->nbp; i++) {
+		static const uint8_t cc = 0xcc;
+		int k = 0;
+		while (k < t->ins.n && t->ins.addr[k] != s->bp[i])
+			k++;
+		if (k < t->ins.n || s->bp[i] == rip || pt_read(&t->e.p, s->bp[i], &t->ins.saved[k], 1) != 1 ||
+		    pt_write(&t->e.p, s->bp[i], &cc, 1) < 0)
+			continue;
+		t->ins.addr[t->ins.n++] = s->bp[i];
+	}
+}
+
 /* Resume once (step or continue) with s armed; int3s are not put at rip,
  * so a continue from a breakpoint's address must step first. */
 static void resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
 {
 	struct engine *e = &t->e;
-	uint8_t saved[TL_MAXBP];
-	int ins[TL_MAXBP], nins = 0;
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
 	arm_wp(e->p.pid, s, &t->dr);
-	for (int i = 0; !step && i < s->nbp; i++) {
-		static const uint8_t cc = 0xcc;
-		if (s->bp[i] == r.rip || pt_read(&e->p, s->bp[i], &saved[nins], 1) != 1 ||
-		    pt_write(&e->p, s->bp[i], &cc, 1) < 0)
-			continue;
-		ins[nins++] = i;
-	}
+	int3_sync(t, s, r.rip);
 	memset(ti, 0, sizeof *ti);
 	ti->res = eng_resume(e, step);
-	for (int k = 0; k < nins; k++) {
-		uint8_t now_b;
-		if (pt_read(&e->p, s->bp[ins[k]], &now_b, 1) == 1 && now_b == 0xcc)
-			pt_write(&e->p, s->bp[ins[k]], &saved[k], 1);
-	}
+	if (ti->res == ENG_EVENT)	/* the event may have remapped code */
+		for (int k = t->ins.n - 1; k >= 0; k--) {
+			uint8_t b;
+			if (pt_read(&e->p, t->ins.addr[k], &b, 1) != 1 || b != 0xcc) {
+				t->ins.n--;
+				t->ins.addr[k] = t->ins.addr[t->ins.n];
+				t->ins.saved[k] = t->ins.saved[t->ins.n];
+			}
+		}
 	if (step)
 		t->nsteps++;
 	if (ti->res == ENG_EXIT)
@@ -235,8 +275,8 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	} else if (e->trap.si_code == TRAP_PERF) {
 		ti->arrived = ti->perf = 1;
 	} else if (e->trap.si_code == SI_KERNEL) {
-		for (int k = 0; k < nins; k++)
-			if (s->bp[ins[k]] == r.rip - 1) {
+		for (int k = 0; k < t->ins.n; k++)
+			if (t->ins.addr[k] == r.rip - 1) {
 				r.rip--;
 				pt_setregs(&e->p, &r);
 				ti->arrived = 1;
@@ -290,6 +330,7 @@ static int snap(struct timeline *t, struct eng_snap *s)
 {
 	struct stopset none = { 0 };
 	arm_wp(t->e.p.pid, &none, &t->dr);
+	tl_flush(t);
 	return eng_snap(&t->e, s);
 }
 
@@ -353,7 +394,7 @@ static int best_mark(struct timeline *t, const struct pos *p)
 static void restore(struct timeline *t, int i)
 {
 	eng_restore(&t->e, &t->marks[i].snap);
-	t->dr.pid = 0;
+	t->dr.pid = t->ins.pid = 0;
 	pos_set(&t->here, &t->marks[i].pos, t->marks[i].pos.n);
 }
 
@@ -748,6 +789,7 @@ void tl_open(struct timeline *t, const char *dir)
 
 void tl_close(struct timeline *t)
 {
+	tl_flush(t);
 	while (t->nmarks)
 		drop_mark(t, t->nmarks - 1);
 	free(t->marks);

@@ -82,6 +82,12 @@ struct timeline {
 	struct stopset hitset;
 	long nsteps, nstops;	/* counters for statistics */
 	int continuing;		/* in a continue, which Ctrl-C may interrupt */
+	struct {		/* the int3s in the tracee's code, and their bytes */
+		pid_t pid;
+		int n;
+		uint64_t addr[TL_MAXBP];
+		uint8_t saved[TL_MAXBP];
+	} ins;
 	struct drstate dr;
 };
 
@@ -102,6 +108,10 @@ int tl_checkpoint(struct timeline *t);
 int tl_restart(struct timeline *t, int id);
 /* Memory the checkpoints hold (their proportional set size), in KiB. */
 long tl_mark_kib(struct timeline *t);
+
+/* Take the stub's int3s out of the program's code (they stay in while
+ * the replay moves); call before memory is read for gdb. */
+void tl_flush(struct timeline *t);
 
 /* With REWIND_TLDEBUG set, print the place to stderr. */
 void tl_show(struct timeline *t, const char *what);
