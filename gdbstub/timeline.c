@@ -25,7 +25,10 @@
 #define STOP_BUDGET 20000	/* and stops on the way to a matched place */
 #define MATCH_BUDGET 200000	/* stops to find an interrupt's place again */
 #define MAXHITS 4096		/* hits a reverse search remembers */
-#define COUNT_CHUNK 20000	/* executions counted between checkpoints */
+#define COUNT_CHUNK 20000
+#define WATCH_CHUNK 100		/* watchpoint hits counted between checkpoints */	/* executions counted between checkpoints */
+#define PERF_WATCH 1		/* cookie bit: a watchpoint's count */
+#define PERF_END 2		/* cookie bit: the count that ends a move */
 #ifndef TRAP_PERF
 #define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
 #endif
@@ -78,7 +81,7 @@ static int move_same(const struct move *a, const struct move *b)
 	if (a->kind == MV_MATCH)
 		return !memcmp(&a->regs, &b->regs, sizeof a->regs) && a->hash == b->hash;
 	if (a->kind == MV_COUNT)
-		return a->addr == b->addr;
+		return a->addr == b->addr && a->wtype == b->wtype && a->wlen == b->wlen;
 	return 1;
 }
 
@@ -143,6 +146,7 @@ struct trapinfo {
 	int res;		/* ENG_* */
 	int arrived;		/* rip is where a step landed or an int3 hit */
 	int perf;		/* a kernel count (MV_COUNT) reached its end */
+	uint64_t cookie;	/* which count (its perf sig_data) */
 	uint64_t rip;
 	int nw;			/* watchpoints that fired */
 	uint64_t waddr[TL_MAXWP];
@@ -273,7 +277,10 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	if (step) {
 		ti->arrived = 1;
 	} else if (e->trap.si_code == TRAP_PERF) {
-		ti->arrived = ti->perf = 1;
+		/* The count's sig_data follows si_addr in the siginfo. */
+		memcpy(&ti->cookie, (const char *)&e->trap + 24, 8);
+		ti->perf = 1;
+		ti->arrived = !(ti->cookie & PERF_WATCH);
 	} else if (e->trap.si_code == SI_KERNEL) {
 		for (int k = 0; k < t->ins.n; k++)
 			if (t->ins.addr[k] == r.rip - 1) {
@@ -465,24 +472,33 @@ static int state_is(struct timeline *t, const struct move *m)
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
 }
 
-/* A hardware breakpoint at addr in pid that the kernel counts without
- * stopping; with a period, the tracee gets SIGTRAP (TRAP_PERF) at that
- * execution, before it runs. Returns the perf fd or -1. */
-static int perf_bp(pid_t pid, uint64_t addr, uint64_t period)
+/* A hardware breakpoint that the kernel counts without stopping: on the
+ * execution of the instruction at addr (wtype 0; counted before it runs),
+ * or on writes (2) or any access (3, 4) of wlen bytes at addr (counted
+ * after). With a period, the tracee gets SIGTRAP (TRAP_PERF) at that
+ * count, with cookie as its si_perf_data. Returns the perf fd or -1. */
+static int perf_bp(pid_t pid, uint64_t addr, int wtype, int wlen, uint64_t period, uint64_t cookie)
 {
 	struct perf_event_attr a = { 0 };
 	a.type = PERF_TYPE_BREAKPOINT;
 	a.size = sizeof a;
-	a.bp_type = HW_BREAKPOINT_X;
+	a.bp_type = wtype == 0 ? HW_BREAKPOINT_X : wtype == 2 ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
 	a.bp_addr = addr;
-	a.bp_len = sizeof(long);
+	a.bp_len = wtype == 0 ? sizeof(long) : (uint64_t)wlen;
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.remove_on_exec = 1;
 	if (period) {
 		a.sample_period = period;
 		a.sigtrap = 1;
+		a.sig_data = cookie | (wtype ? PERF_WATCH : 0);
 	}
 	return syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The count a COUNT move makes. */
+static int perf_move(struct timeline *t, const struct move *m, uint64_t period, uint64_t cookie)
+{
+	return perf_bp(t->e.p.pid, m->addr, m->wtype, m->wlen, period, cookie);
 }
 
 static uint64_t perf_count(int fd)
@@ -497,43 +513,61 @@ static void mark_mid(struct timeline *t, const struct move *m);
  * then between them. */
 static int do_count(struct timeline *t, const struct move *m, uint64_t done, const struct scan *sc)
 {
-	struct stopset none = { 0 };
-	const struct stopset *u = sc ? sc->u : &none;
+	struct stopset u = { 0 };
+	if (sc)
+		u = *sc->u;
+	/* A watchpoint of u that this move counts is not armed twice (both
+	 * would fire at once and one SIGTRAP be lost): its hits are the
+	 * counts. */
+	int mine = 0;
+	for (int i = 0; m->wtype && i < u.nwp; i++)
+		if (u.wp[i].addr == m->addr && u.wp[i].len == m->wlen && u.wp[i].type == m->wtype) {
+			u.wp[i] = u.wp[--u.nwp];
+			mine = 1;
+			break;
+		}
 	struct trapinfo ti = { .res = ENG_TRAP };
-	struct why w = { 0 };
-	uint64_t got = done, lastc = 0, j = 0;
+	struct why w = { 0 }, ww = { .why = WHY_WATCH, .addr = m->addr, .wtype = m->wtype };
+	uint64_t got = done, lastc = 0, j = 0, hits = 0;
 	while (got < m->n) {
-		struct move pre = { .kind = MV_COUNT, .n = got - done, .addr = m->addr };
+		struct move pre = *m;
+		pre.n = got - done;
 		struct user_regs_struct r;
 		pt_getregs(&t->e.p, &r);
-		if (r.rip == m->addr) {	/* not counted: step off it */
-			resume(t, u, 1, &ti);
+		if (!m->wtype && r.rip == m->addr) {	/* not counted: step off it */
+			resume(t, &u, 1, &ti);
 			if (ti.res != ENG_TRAP)
 				return -1;
 			struct move one = { .kind = MV_STEP, .n = 1 };
-			if (sc && stop_of(u, &ti, &w))
+			if (sc && stop_of(&u, &ti, &w))
 				add_hit(t, pre.n ? &pre : NULL, &one, &w);
 			r.rip = ti.rip;
 		}
 		uint64_t chunk = m->n - got < COUNT_CHUNK ? m->n - got : COUNT_CHUNK;
-		int fd = perf_bp(t->e.p.pid, m->addr, chunk);
+		int fd = perf_move(t, m, chunk, PERF_END);
 		if (fd < 0) {
 			snprintf(t->msg, sizeof t->msg, "perf_event_open: %s", strerror(errno));
 			return -1;
 		}
 		for (;;) {
-			resume(t, u, in_bps(u, r.rip), &ti);
-			if (ti.res != ENG_TRAP || ti.perf)
+			resume(t, &u, in_bps(&u, r.rip), &ti);
+			int end = ti.res != ENG_TRAP || (ti.perf && (ti.cookie & PERF_END));
+			pre.n = got - done + (end ? chunk : perf_count(fd));
+			for (; mine && ti.res == ENG_TRAP && hits < pre.n; hits++) {
+				struct move h = *m;
+				h.n = hits + 1;
+				add_hit(t, NULL, &h, &ww);
+			}
+			if (end)
 				break;
 			r.rip = ti.rip;
-			if (!sc || !stop_of(u, &ti, &w))
+			if (!sc || !stop_of(&u, &ti, &w))
 				continue;
-			/* A hit on the way: the executions counted so far, then
-			 * the stops of u since the last of them. */
-			pre.n = got - done + perf_count(fd);
+			/* A hit on the way: the counts so far, then the stops of
+			 * u since the last of them. */
 			j = pre.n == lastc ? j + 1 : 1;
 			lastc = pre.n;
-			struct move run = { .kind = MV_RUN, .n = j, .set = *u };
+			struct move run = { .kind = MV_RUN, .n = j, .set = u };
 			add_hit(t, pre.n ? &pre : NULL, &run, &w);
 		}
 		close(fd);
@@ -638,36 +672,69 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 	}
 }
 
-/* Replay events (nothing armed but sc's set) until event ev is done. */
+/* Replay events (nothing armed but sc's set) until event ev is done.
+ * With one watchpoint in sc's set, the kernel counts its hits instead
+ * of stopping at each (a stop costs some 50 times more), stopping only
+ * every WATCH_CHUNK hits for a checkpoint; the hits are recorded as
+ * counts all the same. */
 static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 {
-	struct stopset none = { 0 };
+	struct stopset none = { 0 }, u = sc ? *sc->u : none;
 	struct trapinfo ti;
 	struct why w = { 0 };
-	uint64_t c = 0;
+	struct move wm = { .kind = MV_COUNT };
+	int wfd = -1;
+	uint64_t c = 0, counted = 0;
+	if (sc && u.nwp == 1) {
+		wm.addr = u.wp[0].addr;
+		wm.wtype = u.wp[0].type;
+		wm.wlen = u.wp[0].len;
+		if ((wfd = perf_move(t, &wm, WATCH_CHUNK, 0)) >= 0)
+			u.nwp = 0;
+	}
+	int rc = 0;
 	while (t->here.ev < ev) {
 		const struct trace_rec *nx = eng_peek(&t->e);
-		if (!nx || nx->kind == TR_EXIT)
-			return -1;
-		const struct stopset *u = sc ? sc->u : &none;
+		if (!nx || nx->kind == TR_EXIT) {
+			rc = -1;
+			break;
+		}
 		struct user_regs_struct r;
 		pt_getregs(&t->e.p, &r);
-		resume(t, u, in_bps(u, r.rip), &ti);
+		resume(t, &u, in_bps(&u, r.rip), &ti);
+		/* The watchpoint's hits so far come before this stop. */
+		for (uint64_t k = wfd >= 0 ? perf_count(wfd) : 0; counted < k;) {
+			struct why ww = { .why = WHY_WATCH, .addr = wm.addr, .wtype = wm.wtype };
+			wm.n = ++counted;
+			add_hit(t, NULL, &wm, &ww);
+		}
 		if (ti.res == ENG_EVENT) {
 			t->here.ev = t->e.cur.event;
 			t->here.n = 0;
-			c = 0;
+			c = counted = 0;
 			maybe_mark(t);
+			if (wfd >= 0) {	/* counts start again after each event */
+				close(wfd);
+				wfd = perf_move(t, &wm, WATCH_CHUNK, 0);
+				if (wfd < 0)
+					u = *sc->u;
+			}
+		} else if (ti.res == ENG_TRAP && ti.perf) {
+			wm.n = counted;
+			mark_mid(t, &wm);
 		} else if (ti.res == ENG_TRAP) {
-			if (sc && stop_of(sc->u, &ti, &w)) {
-				struct move hit = { .kind = MV_RUN, .n = ++c, .set = *sc->u };
+			if (sc && stop_of(&u, &ti, &w)) {
+				struct move hit = { .kind = MV_RUN, .n = ++c, .set = u };
 				add_hit(t, NULL, &hit, &w);
 			}
 		} else {
-			return -1;
+			rc = -1;
+			break;
 		}
 	}
-	return 0;
+	if (wfd >= 0)
+		close(wfd);
+	return rc;
 }
 
 /* Replay forwards from here to p, which lies ahead on here's way. With
@@ -926,14 +993,33 @@ int tl_step(struct timeline *t, struct why *w)
 	}
 }
 
-/* Is the stop ti the one that ends move last (a run's, or a match)? */
+/* What stops where move m ends, as breakpoints and watchpoints: a run's
+ * set, an int3 where a match is, the watchpoint a count counts. */
+static struct stopset end_set(const struct move *m)
+{
+	struct stopset s = { 0 };
+	if (m->kind == MV_RUN)
+		s = m->set;
+	else if (m->kind == MV_MATCH)
+		s.bp[s.nbp++] = m->regs.rip;
+	else if (m->kind == MV_COUNT && m->wtype) {
+		s.wp[0].addr = m->addr;
+		s.wp[0].len = m->wlen;
+		s.wp[0].type = m->wtype;
+		s.nwp = 1;
+	}
+	return s;
+}
+
+/* Is the stop ti the one that ends move last (armed with end_set())? */
 static int reached(struct timeline *t, const struct move *last, const struct trapinfo *ti)
 {
 	if (last->kind == MV_MATCH)
 		return ti->arrived && ti->rip == last->regs.rip && state_is(t, last);
-	if (last->kind == MV_COUNT)
+	if (last->kind == MV_COUNT && !last->wtype)
 		return ti->arrived && ti->rip == last->addr;
-	return stop_of(&last->set, ti, NULL);
+	struct stopset s = end_set(last);
+	return stop_of(&s, ti, NULL);
 }
 
 /* Single-step from q until the stop that ends move last; on it, q gets
@@ -943,8 +1029,9 @@ static int step_to(struct timeline *t, struct pos *q, const struct move *last, l
 	if (go_to(t, q) < 0)
 		return -1;
 	struct trapinfo ti;
+	struct stopset at_p = end_set(last);
 	for (long s = 1; s <= budget; s++) {
-		resume(t, &last->set, 1, &ti);
+		resume(t, &at_p, 1, &ti);
 		if (ti.res != ENG_TRAP)
 			break;
 		struct move one = { .kind = MV_STEP, .n = 1 };
@@ -994,10 +1081,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 		return -1;
 	struct user_regs_struct r;
 	pt_getregs(&t->e.p, &r);
-	/* What stops at p: the set of a run, or an int3 where a match is. */
-	struct stopset at_p = last->set;
-	if (last->kind == MV_MATCH)
-		at_p = (struct stopset){ .nbp = 1, .bp = { last->regs.rip } };
+	struct stopset at_p = end_set(last);
 	int watch = at_p.nwp && !in_bps(&at_p, r.rip);
 	uint64_t cand[24], ret = 0;
 	int nc = 0;
@@ -1011,6 +1095,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 	for (int i = 0; i < nc; i++) {
 		if (go_to(t, q) < 0)
 			return -1;
+		add_mark(t, 0);	/* each candidate starts here */
 		/* Count its executions up to p in the kernel, not stopping. */
 		struct trapinfo ti = { .res = ENG_TRAP };
 		pt_getregs(&t->e.p, &r);
@@ -1022,13 +1107,13 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			r.rip = ti.rip;
 		}
 		int end = -1;
-		if (last->kind == MV_COUNT && (end = perf_bp(t->e.p.pid, last->addr, 1)) < 0)
+		if (last->kind == MV_COUNT && !last->wtype && (end = perf_move(t, last, 1, PERF_END)) < 0)
 			continue;
 		uint64_t n = 0, stops = 0;
 		pos_set(&t->here, q, q->n);
 		while (ti.res == ENG_TRAP) {
 			/* In chunks: the end of one is a place worth a checkpoint. */
-			int fd = perf_bp(t->e.p.pid, cand[i], COUNT_CHUNK);
+			int fd = perf_bp(t->e.p.pid, cand[i], 0, 0, COUNT_CHUNK, 0);
 			if (fd < 0) {
 				ti.res = ENG_EXIT;
 				break;

@@ -28,8 +28,10 @@ struct stopset {
 enum { MV_STEP = 1, MV_RUN, MV_MATCH, MV_COUNT };
 struct move {
 	int kind;
-	uint64_t n;		/* STEP: steps; RUN: stops of set; COUNT: executions */
-	uint64_t addr;		/* COUNT: of the instruction here */
+	uint64_t n;		/* STEP: steps; RUN: stops of set; COUNT: executions,
+				   or hits of a watchpoint */
+	uint64_t addr;		/* COUNT: of the instruction, or watched, here */
+	int wtype, wlen;	/* COUNT: 0, or a watchpoint's type and length */
 	struct stopset set;	/* RUN */
 	struct user_regs_struct regs;	/* MATCH */
 	uint64_t hash;		/* MATCH: of writable memory */

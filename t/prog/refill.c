@@ -12,10 +12,10 @@ int main(void)
 {
 	char path[] = "refillXXXXXX", buf[8192];
 	int fd = mkstemp(path);
-	unsigned r;
-	getrandom(&r, sizeof r, 0);
+	if (getrandom(buf, sizeof buf, 0) != sizeof buf)
+		return 1;
 	for (size_t i = 0; i < sizeof buf; i++)
-		buf[i] = 'a' + (r + i * 7) % 26;
+		buf[i] = 'a' + (unsigned char)buf[i] % 26;
 	if (fd < 0 || write(fd, buf, sizeof buf) != sizeof buf)
 		return 1;
 	char *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
