@@ -15,7 +15,7 @@ PKG_LIBS = $(shell pkg-config --libs $(DEPS) 2>/dev/null)
 CFLAGS += $(CFLAGS_BASE) $(PKG_CFLAGS) -Ilib
 LDLIBS += $(PKG_LIBS)
 
-TOOLS = rec replay tdump tpack gdbstub
+TOOLS = rec replay tdump tpack gdbstub tseek
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 TPROG_SRC = $(wildcard t/prog/*.c)

@@ -6,6 +6,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "files.h"
+#include "seek.h"
 #include "sys.h"
 #include "util.h"
 
@@ -718,47 +719,81 @@ static int wait_pid(pid_t pid, int *st)
 	return 0;
 }
 
-/* Make the stopped process p (registers r) clone itself with no exit
- * signal, by running a syscall instruction written over the one at
- * r->rip; both come back with memory and registers as they were. The
- * child stays stopped (SIGSTOP). Returns its pid or -1. */
-static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
+int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
+	       const uint64_t a[6], uint64_t *ret, pid_t *child)
 {
 	static const uint8_t insn[2] = { 0x0f, 0x05 };
 	uint8_t save[2];
-	if (pt_read(p, r->rip, save, 2) != 2 || pt_write(p, r->rip, insn, 2) < 0)
+	int wrote = 0, ok = 0;
+	if (pt_read(p, at, save, 2) != 2)
 		return -1;
+	if (memcmp(save, insn, 2)) {
+		if (pt_write(p, at, insn, 2) < 0)
+			return -1;
+		wrote = 1;
+	}
 	struct user_regs_struct inj = *r;
+	inj.rip = at;
 	inj.orig_rax = -1;	/* no syscall restart, and a pending call is skipped */
-	inj.rax = SYS_clone;
-	inj.rdi = inj.rsi = inj.rdx = inj.r10 = inj.r8 = 0;
+	inj.rax = nr;
+	pt_set_args(&inj, a);
 	pt_setregs(p, &inj);
-	ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS | PTRACE_O_TRACECLONE);
-	pid_t child = -1;
+	if (child) {
+		*child = -1;
+		ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS | PTRACE_O_TRACECLONE);
+	}
+	/* The filter traces every call: a seccomp stop, then (clone) the
+	 * clone event, then the syscall-exit stop. */
 	int st, how = RESUME_CONT;
 	for (int i = 0; i < 3; i++) {
 		pt_resume(p, how, 0);
 		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
 			break;
-		if (pt_classify(st) == PS_SIGNAL)
-			break;	/* not the clone: give up, the caller goes on without */
-		if ((st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
+		int k = pt_classify(st);
+		if (k == PS_SIGNAL)
+			break;	/* not our call: give up, the caller goes on without */
+		if (child && (st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
 			unsigned long msg;
 			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
-			child = msg;
+			*child = msg;
 		}
-		if (pt_classify(st) == PS_SYSEXIT)
+		if (k == PS_SYSEXIT) {
+			struct user_regs_struct o;
+			pt_getregs(p, &o);
+			*ret = o.rax;
+			ok = 1;
 			break;
+		}
 		how = RESUME_SYSCALL;
 	}
-	ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS);
-	pt_write(p, r->rip, save, 2);
+	if (child)
+		ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS);
+	if (wrote)
+		pt_write(p, at, save, 2);
 	pt_setregs(p, r);
+	return ok ? 0 : -1;
+}
+
+/* Make the stopped process p (registers r) clone itself with no exit
+ * signal, through a syscall instruction written over the one at r->rip;
+ * both come back with memory and registers as they were. The child stays
+ * stopped (SIGSTOP). Returns its pid or -1. */
+static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
+{
+	uint8_t save[2];
+	if (pt_read(p, r->rip, save, 2) != 2)
+		return -1;
+	static const uint64_t a[6];
+	uint64_t ret;
+	pid_t child = -1;
+	int st;
+	eng_inject(p, r, r->rip, SYS_clone, a, &ret, &child);
 	if (child < 0 || wait_pid(child, &st) < 0) {
 		if (child > 0)
 			kill(child, SIGKILL);
 		return -1;
 	}
+	/* The child was copied with the syscall instruction in place. */
 	struct pt_proc c = { child, -1 };
 	pt_reopen_mem(&c);
 	pt_write(&c, r->rip, save, 2);
@@ -844,4 +879,37 @@ void eng_snap_free(struct eng_snap *s)
 	free(s->curbuf);
 	free(s->aheadbuf);
 	memset(s, 0, sizeof *s);
+}
+
+uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev)
+{
+	eng_open(e, dir);
+	struct seek_entry *ents = NULL;
+	char why[4600];
+	int n = seek_index(dir, &ents, why, sizeof why);
+	if (n < 0) {
+		warnx_("%s; replaying from the start", why);
+		return 0;
+	}
+	int best = -1;
+	for (int i = 0; i < n; i++)
+		if (ents[i].event > 1 && ents[i].event <= ev &&
+		    (best < 0 || ents[i].event > ents[best].event))
+			best = i;
+	uint64_t at = 0;
+	if (best >= 0) {
+		/* Start the program the normal way, then make it the
+		 * checkpoint's process. */
+		if (eng_resume(e, 0) != ENG_EVENT || e->cur.event != 1)
+			snprintf(why, sizeof why, "%s: the program did not start at event 1", e->dir);
+		else if (seek_apply(e, dir, &ents[best], why, sizeof why) == 0)
+			at = ents[best].event;
+		if (!at) {
+			warnx_("%s; replaying from the start", why);
+			eng_close(e);
+			eng_open(e, dir);
+		}
+	}
+	free(ents);
+	return at;
 }

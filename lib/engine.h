@@ -87,6 +87,25 @@ void eng_snap_free(struct eng_snap *s);
  * current event. */
 void eng_regs(struct engine *e, struct user_regs_struct *r);
 
+/* Open the trace in dir like eng_open(), then, when tseek(1) left a
+ * checkpoint at or before event ev (and after event 1) in dir/seek, make
+ * the replay that checkpoint's: e->cur is its event. A damaged or stale
+ * index or checkpoint is named in one line on stderr and the replay
+ * starts from the beginning. Returns the checkpoint's event, or 0 when
+ * the replay starts from the beginning. Set e->emit and the other
+ * callbacks after this call. */
+uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev);
+
+/* Make the stopped process p (registers r) run syscall nr with args a
+ * through the syscall instruction at address at (written there for the
+ * call when the bytes differ, then put back). The call passes the
+ * seccomp stop like any other. With child non-NULL, clone events are
+ * traced and *child gets the new process. Afterwards p is at the call's
+ * syscall-exit stop with registers r. Returns 0 with *ret the call's
+ * result (rax), or -1. */
+int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
+	       const uint64_t a[6], uint64_t *ret, pid_t *child);
+
 /* Kill the tracee. */
 void eng_close(struct engine *e);
 

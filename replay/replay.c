@@ -103,10 +103,19 @@ int main(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	struct engine e;
-	eng_open(&e, trace_pick(optind < argc ? argv[optind] : NULL));
+	const char *dir = trace_pick(optind < argc ? argv[optind] : NULL);
+	/* Seeking starts at the nearest checkpoint tseek left, so the output
+	 * before it is not written again; a plain replay always starts at
+	 * the beginning. */
+	uint64_t at = to > 1 ? eng_open_at(&e, dir, to) : (eng_open(&e, dir), 0);
 	e.emit = emit;
 	if (to == 0) {
 		printf("-- stopped after event 0 --\n");
+		eng_close(&e);
+		return 0;
+	}
+	if (at && at == (uint64_t)to) {
+		print_stop(&e);
 		eng_close(&e);
 		return 0;
 	}

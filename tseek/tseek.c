@@ -1,0 +1,144 @@
+/* tseek: replays a trace once and leaves persistent checkpoints and an
+ * index in TRACE/seek, so replay --to and gdbstub -g start near any event
+ * (tseek(1)); --list prints the index. */
+#include "engine.h"
+#include "cpu.h"
+#include "seek.h"
+#include "sys.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static void __attribute__((noreturn)) usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: tseek [--every N | --interval SECONDS] [--force] [TRACE]\n"
+		"       tseek --list [TRACE]\n");
+	exit(status);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int list(const char *dir)
+{
+	struct seek_entry *ents;
+	char why[4600];
+	int n = seek_index(dir, &ents, why, sizeof why);
+	if (n < 0)
+		die(EXIT_TRACE, "%s", why);
+	char path[4400];
+	snprintf(path, sizeof path, "%s/%s/index", dir, SEEK_DIR);
+	if (n == 0 && access(path, F_OK) < 0)
+		die(EXIT_TRACE, "%s: no index; run tseek on the trace first", path);
+	printf("%-12s %-24s %s\n", "event", "file", "bytes");
+	for (int i = 0; i < n; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s/cp-%llu", SEEK_DIR, (unsigned long long)ents[i].event);
+		printf("%-12llu %-24s %llu\n", (unsigned long long)ents[i].event, name,
+		       (unsigned long long)ents[i].size);
+	}
+	free(ents);
+	return 0;
+}
+
+/* The next event ends the program: the last place for a checkpoint. */
+static int last_chance(struct engine *e)
+{
+	const struct trace_rec *nx = eng_peek(e);
+	if (!nx || nx->kind == TR_EXIT)
+		return 1;
+	if (nx->kind != TR_SYSCALL || nx->size < 2)
+		return 0;
+	int nr = get16(nx->p);
+	return nr == SYS_exit_group || nr == SYS_exit;
+}
+
+int main(int argc, char **argv)
+{
+	progname = "tseek";
+	long long every = -1;
+	double interval = 1.0;
+	int do_list = 0;
+	static const struct option lo[] = {
+		{ "every", required_argument, 0, 'e' },
+		{ "interval", required_argument, 0, 'i' },
+		{ "list", no_argument, 0, 'l' },
+		{ "force", no_argument, 0, 'f' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if ((every = parse_num(optarg)) <= 0) {
+				fprintf(stderr, "tseek: --every wants a positive number of events, not '%s'\n", optarg);
+				usage(EXIT_USAGE);
+			}
+			break;
+		case 'i': {
+			char *end;
+			interval = strtod(optarg, &end);
+			if (*end || end == optarg || !(interval > 0)) {
+				fprintf(stderr, "tseek: --interval wants a positive number of seconds, not '%s'\n", optarg);
+				usage(EXIT_USAGE);
+			}
+			break;
+		}
+		case 'l':
+			do_list = 1;
+			break;
+		case 'f':
+			cpu_force = 1;
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	if (argc - optind > 1)
+		usage(EXIT_USAGE);
+	const char *dir = trace_pick(optind < argc ? argv[optind] : NULL);
+	if (do_list)
+		return list(dir);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	int tty = isatty(2);
+	struct engine e;
+	eng_open(&e, dir);
+	struct seek_store *s = seek_create(dir);
+	double t0 = now(), last = t0;
+	uint64_t since = 0, taken = 0;
+	while (eng_step(&e)) {
+		since++;
+		int due = every > 0 ? since >= (uint64_t)every : now() - last >= interval;
+		if ((due || last_chance(&e)) && e.cur.event > 1 && seek_capture(s, &e) == 0) {
+			since = 0;
+			last = now();
+			taken++;
+			if (tty)
+				fprintf(stderr, "\rtseek: event %llu, %llu checkpoints",
+					(unsigned long long)e.cur.event, (unsigned long long)taken);
+		}
+	}
+	eng_close(&e);
+	uint64_t bytes;
+	int n = seek_finish(s, &bytes);
+	if (tty)
+		fprintf(stderr, "\rtseek: %d checkpoints, %.1f MiB, in %.1f s\n", n, bytes / 1048576.0,
+			now() - t0);
+	return 0;
+}
