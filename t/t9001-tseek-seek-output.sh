@@ -1,0 +1,47 @@
+#!/bin/bash
+# t9001-tseek-seek-output.sh: the output of a replay that starts at a
+# checkpoint is, byte for byte, the rest of a full replay's output, on
+# both streams, and each line comes from the same event.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog lines random
+
+# upto FILE: the lines of a replay -M output written at events up to $n.
+upto () { awk -v n="$n" "{ e = substr(\$1, 2, length(\$1) - 2) + 0 } e <= n + 0" "$1"; }
+
+test_expect_success 'record lines 40 mix (stdout and stderr)' '
+	differs_natively "$T/lines" 40 mix &&
+	rec_replay_cmp "$T/lines" 40 mix &&
+	run_tool replay -M "$trace" >full.M 2>full.M.err &&
+	run_tool tdump "$trace" >dump &&
+	awk "\$3 == \"syscall\" && \$4 ~ /^write\\(/ { print \$1 }" dump >writes &&
+	n=$(sed -n 35p writes) && test -n "$n" &&
+	run_tool tseek --every 12 "$trace"
+'
+test_expect_success 'replay -M --to a late write from a checkpoint: the rest of the output' '
+	run_tool replay -M --to $n "$trace" >seek.M 2>seek.M.err &&
+	grep -q "^\[$n\] " full.M full.M.err &&
+	sed "/^-- stopped after event /,\$d" seek.M >out &&
+	test -s out && test -s seek.M.err &&
+	test $(wc -l <out) -lt 20 &&
+	upto full.M >upto && upto full.M.err >upto.err &&
+	tail -n $(wc -l <out) upto >want &&
+	test_cmp_bytes want out &&
+	tail -n $(wc -l <seek.M.err) upto.err >want.err &&
+	test_cmp_bytes want.err seek.M.err
+'
+test_expect_success 'random: registers at every event agree with and without the index' '
+	differs_natively "$T/random" &&
+	rec_replay_cmp "$T/random" &&
+	tr2=$trace &&
+	run_tool tdump "$tr2" >dump2 &&
+	last2=$(awk "\$3 == \"syscall\" { e = \$1 } END { print e }" dump2) &&
+	for n in $(seq 2 $last2); do
+		run_tool replay --to $n "$tr2" 2>/dev/null | sed -n "/^-- stopped/,\$p" >b.$n || return 1
+	done &&
+	run_tool tseek --every 2 "$tr2" &&
+	for n in $(seq 2 $last2); do
+		run_tool replay --to $n "$tr2" 2>err.$n | sed -n "/^-- stopped/,\$p" >a.$n || return 1
+		test ! -s err.$n && test_cmp_bytes b.$n a.$n || return 1
+	done
+'
+test_done
