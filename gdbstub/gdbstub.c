@@ -433,7 +433,7 @@ static int serve(void)
 static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
 {
 	struct timeline t;
-	tl_open(&t, trace);	/* checks the trace and finds the executable */
+	tl_open(&t, trace, 0);	/* checks the trace and finds the executable */
 	char exe[4200], self[4096], cmd[9000], qtrace[4400];
 	snprintf(exe, sizeof exe, "%s", t.e.exe);
 	tl_close(&t);
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "%s", err);
 		in = out = fd;
 	}
-	tl_open(&T, trace);
+	tl_open(&T, trace, go > 1 ? (uint64_t)go : 0);
 	T.e.emit = emit;
 	tid = T.e.cur.tid;
 	T.e.interrupt = interrupted;

@@ -842,12 +842,13 @@ void tl_regs(struct timeline *t, struct user_regs_struct *r)
 	eng_regs(&t->e, r);
 }
 
-void tl_open(struct timeline *t, const char *dir)
+void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 {
 	memset(t, 0, sizeof *t);
-	eng_open(&t->e, dir);
+	/* From a tseek checkpoint, history begins there. */
+	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);
 	t->e.debug = 1;
-	if (eng_resume(&t->e, 0) != ENG_EVENT)
+	if (!at && eng_resume(&t->e, 0) != ENG_EVENT)
 		die(EXIT_TRACE, "%s: the program did not start", dir);
 	t->here.ev = t->first = t->e.cur.event;
 	t->pass[0] = t->pass[1] = 0;

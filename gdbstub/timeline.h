@@ -93,8 +93,10 @@ struct timeline {
 	struct drstate dr;
 };
 
-/* Open the trace and replay up to its first event. */
-void tl_open(struct timeline *t, const char *dir);
+/* Open the trace and replay up to its first event; with ev > 1, start
+ * instead at the latest tseek checkpoint at or before event ev, if the
+ * trace has one (history then begins there). */
+void tl_open(struct timeline *t, const char *dir, uint64_t ev);
 void tl_close(struct timeline *t);
 
 /* The moves gdb asks for. Each returns 0 with *w saying why it stopped,
