@@ -78,6 +78,28 @@ bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
 
+# Seeking: ticks.c computes for about 10 s with a write every 10 ms; the
+# time of replay --to its last event from the start and from tseek's
+# nearest checkpoint, the index's size, and tseek's own time (one run
+# each: these are long).
+rm -rf "$tmp/tr.ticks"
+"$REWIND_BIN/rec" -o "$tmp/tr.ticks" -- "$REWIND_BPROG/ticks" >/dev/null 2>&1
+last=$("$REWIND_BIN/tdump" "$tmp/tr.ticks" | awk '$3 == "syscall" { e = $1 } END { print e }')
+nat=$(secs "$REWIND_BPROG/ticks")
+plain=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.ticks")
+ts=$(secs "$REWIND_BIN/tseek" "$tmp/tr.ticks")
+seek=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.ticks")
+size=$(du -sb "$tmp/tr.ticks/seek" 2>/dev/null | cut -f1)
+ncp=$("$REWIND_BIN/tseek" --list "$tmp/tr.ticks" 2>/dev/null | grep -c ' seek/cp-')
+echo
+printf 'seeking (ticks.c: %ss natively, a write every 10 ms; replay --to %s, the last event)\n' "$nat" "$last"
+printf '%-38s %9s\n' what value
+printf '%-38s %9ss\n' "replay --to, no index" "$plain"
+printf '%-38s %9ss\n' "replay --to, with the index" "$seek"
+printf '%-38s %9s\n' "speed-up" "$(ratio "$plain" "$seek")"
+printf '%-38s %9ss\n' "tseek (default --interval 1)" "$ts"
+printf '%-38s %9s\n' "index on disk ($ncp checkpoints)" "$(human "${size:-0}")"
+
 # Reverse execution in gdb: watched.c computes for about a second without a
 # syscall and writes `watched` every 100000 iterations; gdb runs to the end,
 # watches it and goes backwards. Times are for one gdb command each.
