@@ -370,16 +370,94 @@ static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct
 	close(fd);
 }
 
+/* The file to execve for the exec record e->cur: the trace's copy of the
+ * executable (into e->exe). The kernel loads the ELF interpreter from the
+ * path the executable names; when the file there is no longer the
+ * recorded one but the trace holds a copy (tpack), a copy of the
+ * executable is made whose PT_INTERP names a short link to it, in a
+ * directory *tmp that the caller removes after the exec. */
+static const char *exec_file(struct engine *e, char *tmp, size_t tmplen)
+{
+	static char path[4200];
+	struct trace_item exe, in;
+	tmp[0] = 0;
+	if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe))
+		bad_record(e, "execve without its file");
+	snprintf(e->exe, sizeof e->exe, "%s", blob_path(e, &exe, 0));
+	snprintf(path, sizeof path, "%s", e->exe);
+	struct files_ref f;
+	const char *why;
+	char blob[4200];
+	if (!find_item(&e->cur, IT_FILE, IF_INTERP, &in) || files_ref(&in, &f) < 0 ||
+	    files_same(f.path, &f, &why) == 0)
+		return path;
+	files_blob(blob, sizeof blob, e->dir, f.hash);
+	char *abs = realpath(blob, NULL);	/* the link must work from /tmp */
+	if (!abs || files_same(abs, &f, &why) != 0) {
+		free(abs);
+		return path;	/* not in the trace: finish_exec() names it */
+	}
+	snprintf(blob, sizeof blob, "%s", abs);
+	free(abs);
+	/* Read the executable, point its PT_INTERP at tmp/l, write tmp/x. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *img = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !(img = malloc(st.st_size ? st.st_size : 1)) ||
+	    read(fd, img, st.st_size) != st.st_size)
+		die(EXIT_TRACE, "%s: cannot read: %s", path, strerror(errno));
+	close(fd);
+	snprintf(tmp, tmplen, "/tmp/rwi-XXXXXX");
+	if (!mkdtemp(tmp))
+		die(EXIT_TRACE, "mkdtemp: %s", strerror(errno));
+	char link[64], copy[64];
+	snprintf(link, sizeof link, "%s/l", tmp);
+	snprintf(copy, sizeof copy, "%s/x", tmp);
+	uint64_t phoff = st.st_size >= 64 ? get64(img + 32) : 0;
+	uint16_t phentsize = st.st_size >= 64 ? get16(img + 54) : 0, phnum = st.st_size >= 64 ? get16(img + 56) : 0;
+	int done = 0;
+	for (int i = 0; i < phnum && phentsize >= 56 && phoff + (i + 1) * (uint64_t)phentsize <= (uint64_t)st.st_size; i++) {
+		const uint8_t *ph = img + phoff + i * phentsize;
+		uint64_t off = get64(ph + 8), sz = get64(ph + 32);
+		if (get32(ph) != 3 /* PT_INTERP */ || off + sz > (uint64_t)st.st_size || sz <= strlen(link))
+			continue;
+		memset(img + off, 0, sz);
+		memcpy(img + off, link, strlen(link));
+		done = 1;
+	}
+	if (!done || symlink(blob, link) < 0 || (fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0500)) < 0 ||
+	    write_all(fd, img, st.st_size) < 0 || close(fd) < 0)
+		die(EXIT_TRACE, "%s: cannot make a copy that loads the trace's %s: %s", path, f.path,
+		    done ? strerror(errno) : "no PT_INTERP long enough");
+	free(img);
+	snprintf(path, sizeof path, "%s", copy);
+	return path;
+}
+
+/* Remove what exec_file() made, once the kernel has mapped it. */
+static void exec_done(const char *tmp)
+{
+	char p[80];
+	if (!tmp[0])
+		return;
+	snprintf(p, sizeof p, "%s/x", tmp);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/l", tmp);
+	unlink(p);
+	rmdir(tmp);
+}
+
 /* After execve: check the interpreter the kernel mapped, then put back
- * the recorded stack and registers. */
-static void finish_exec(struct engine *e)
+ * the recorded stack and registers. moved: it came from the trace. */
+static void finish_exec(struct engine *e, int moved)
 {
 	struct trace_item it, regs, stack;
 	size_t off = trace_fixed_size(TR_SYSCALL);
 	while (trace_item(&e->cur, &off, &it) > 0)
 		if (it.tag == IT_FILE && it.flags == IF_INTERP) {
 			blob_path(e, &it, 0);	/* the trace is whole */
-			blob_path(e, &it, 1);	/* and the kernel mapped the same bytes */
+			if (!moved)
+				blob_path(e, &it, 1);	/* and the kernel mapped the same bytes */
 		}
 	if (!find_item(&e->cur, IT_REGS, -1, &regs) || !find_item(&e->cur, IT_STACK, -1, &stack) ||
 	    regs.len != sizeof(struct user_regs_struct) || stack.len < 8)
@@ -412,8 +490,8 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 		bad_record(e, "first execve lacks its file, arguments or stack");
 	if (sc->ret != 0)
 		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
-	char *path = strdup(blob_path(e, &exe, 0));
-	snprintf(e->exe, sizeof e->exe, "%s", path);
+	char tmp[64];
+	char *path = strdup(exec_file(e, tmp, sizeof tmp));
 	char *strs[2] = { xmalloc(argv_it.len), xmalloc(env_it.len + stack.len + 64) };
 	char **vec[2];
 	const struct trace_item *src[2] = { &argv_it, &env_it };
@@ -440,9 +518,10 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	e->started = 1;
 	struct user_regs_struct r;
 	run_call(e, &r);
+	exec_done(tmp);
 	if ((int64_t)r.rax != 0)
 		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
-	finish_exec(e);
+	finish_exec(e, tmp[0] != 0);
 	free(path);
 	for (int v = 0; v < 2; v++) {
 		free(strs[v]);
@@ -538,11 +617,8 @@ static void replay_syscall(struct engine *e, int k)
 		pt_setregs(&e->p, &r);
 		break;
 	case C_EXECVE: {
-		struct trace_item exe;
-		if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe))
-			bad_record(e, "execve without its file");
-		const char *path = blob_path(e, &exe, 0);
-		snprintf(e->exe, sizeof e->exe, "%s", path);
+		char tmp[64];
+		const char *path = exec_file(e, tmp, sizeof tmp);
 		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
 		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
 			diverge(e, "cannot place the executable's path on the stack");
@@ -555,9 +631,10 @@ static void replay_syscall(struct engine *e, int k)
 		pt_set_args(&r, a);
 		pt_setregs(&e->p, &r);
 		run_call(e, &r);
+		exec_done(tmp);
 		if ((int64_t)r.rax != 0)
 			diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
-		finish_exec(e);
+		finish_exec(e, tmp[0] != 0);
 		return;
 	}
 	default:

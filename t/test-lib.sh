@@ -102,8 +102,10 @@ test_expect_success () {
 	REPLAY_CMD=
 	local log=$scratch/.log.$test_count
 	if [ -n "$TEST_VERBOSE" ]; then
-		{ eval "$2"; } </dev/null 2>&1 | tee "$log" | say_comment
-		local st=${PIPESTATUS[0]}
+		# Not a pipe: the test runs in this shell, so what it sets
+		# (such as $trace) is there for the next test.
+		{ eval "$2"; } </dev/null > >(tee "$log" | say_comment) 2>&1
+		local st=$?
 	else
 		{ eval "$2"; } </dev/null >"$log" 2>&1
 		local st=$?
