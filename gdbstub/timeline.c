@@ -1316,7 +1316,7 @@ int tl_rcont(struct timeline *t, struct why *w)
 		int k = go_hit(t, t->hitat - 1, w);
 		return k < 0 ? -1 : 0;
 	}
-	struct pos target = { 0 }, from = { 0 };
+	struct pos target = { 0 }, from = { 0 }, start = { 0 };
 	pos_set(&target, &t->here, t->here.n);
 	pos_set(&from, &t->here, t->here.n);
 	t->hitset = t->user;
@@ -1336,6 +1336,8 @@ int tl_rcont(struct timeline *t, struct why *w)
 			w->why = WHY_BEGIN;
 			break;
 		}
+		/* The search may add and thin checkpoints: keep m's place. */
+		pos_set(&start, &t->marks[m].pos, t->marks[m].pos.n);
 		restore(t, m);
 		struct scan sc = { &t->user, 1 };
 		if (advance(t, &target, &sc) < 0) {
@@ -1346,12 +1348,13 @@ int tl_rcont(struct timeline *t, struct why *w)
 			rc = go_hit(t, t->nhits - 1, w);
 			break;
 		}
-		pos_set(&target, &t->marks[m].pos, t->marks[m].pos.n);
+		pos_set(&target, &start, start.n);
 	}
 	if (rc < 0)
 		go_to(t, &from);
 	pos_free(&target);
 	pos_free(&from);
+	pos_free(&start);
 	return rc < 0 ? -1 : 0;
 }
 
