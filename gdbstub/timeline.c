@@ -201,16 +201,32 @@ static int in_bps(const struct stopset *s, uint64_t a)
 	return 0;
 }
 
-/* Take the int3 at t->ins.addr[k] out, unless the program's own bytes
- * replaced it meanwhile. */
-static void int3_remove(struct timeline *t, int k)
+/* Drop entry k of the int3s in the code (the last takes its slot). */
+static void int3_forget(struct timeline *t, int k)
 {
-	uint8_t b;
-	if (pt_read(&t->e.p, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
-		pt_write(&t->e.p, t->ins.addr[k], &t->ins.saved[k], 1);
 	t->ins.n--;
 	t->ins.addr[k] = t->ins.addr[t->ins.n];
 	t->ins.saved[k] = t->ins.saved[t->ins.n];
+}
+
+/* Is the int3 at t->ins.addr[k] still there? If not, forget it: the
+ * program's own bytes replaced it (an event remapped the code). */
+static int int3_there(struct timeline *t, int k)
+{
+	uint8_t b;
+	if (pt_read(&t->e.p, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
+		return 1;
+	int3_forget(t, k);
+	return 0;
+}
+
+/* Take the int3 at t->ins.addr[k] out. */
+static void int3_remove(struct timeline *t, int k)
+{
+	if (int3_there(t, k)) {
+		pt_write(&t->e.p, t->ins.addr[k], &t->ins.saved[k], 1);
+		int3_forget(t, k);
+	}
 }
 
 void tl_flush(struct timeline *t)
@@ -257,14 +273,8 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	memset(ti, 0, sizeof *ti);
 	ti->res = eng_resume(e, step);
 	if (ti->res == ENG_EVENT)	/* the event may have remapped code */
-		for (int k = t->ins.n - 1; k >= 0; k--) {
-			uint8_t b;
-			if (pt_read(&e->p, t->ins.addr[k], &b, 1) != 1 || b != 0xcc) {
-				t->ins.n--;
-				t->ins.addr[k] = t->ins.addr[t->ins.n];
-				t->ins.saved[k] = t->ins.saved[t->ins.n];
-			}
-		}
+		for (int k = t->ins.n - 1; k >= 0; k--)
+			int3_there(t, k);
 	if (step)
 		t->nsteps++;
 	if (ti->res == ENG_EXIT)
@@ -944,19 +954,12 @@ static int cont(struct timeline *t, struct why *w)
 			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
 			return -1;
 		}
+		if (!stop_of(&t->user, &ti, w) && !step)
+			continue;	/* an int3 of ours that is not gdb's */
 		struct move m = { .kind = step ? MV_STEP : MV_RUN, .n = 1, .set = t->user, .land = ti.rip };
-		if (!stop_of(&t->user, &ti, w)) {
-			if (!step)
-				continue;	/* an int3 of ours that is not gdb's */
-			append(t, &m);
-			continue;
-		}
-		if (step) {	/* the step off a breakpoint stopped: count it as a run */
-			append(t, &m);
-			return 0;
-		}
 		append(t, &m);
-		return 0;
+		if (w->why)
+			return 0;
 	}
 }
 
