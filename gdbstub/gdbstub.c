@@ -47,9 +47,11 @@ static int from_gdb(int g)
 }
 
 /* The program's output, shown once however often the replay passes it. */
-static void emit(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t len)
+static void emit(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,
+		 size_t len)
 {
 	(void)ctx;
+	(void)pid;
 	if (ev <= emitted || (stream != 1 && stream != 2))
 		return;
 	emitted = ev;

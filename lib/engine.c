@@ -6,6 +6,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "files.h"
+#include "pos.h"
 #include "seek.h"
 #include "sys.h"
 #include "util.h"
@@ -13,6 +14,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +51,52 @@ static const char *sysname(long nr)
 }
 
 static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it);
+
+/* Make task i the current one: its state moves into the engine's
+ * fields, the previous one's back into its slot. */
+static void switch_task(struct engine *e, int i)
+{
+	if (i == e->ti)
+		return;
+	struct eng_task *o = &e->tasks[e->ti], *n = &e->tasks[i];
+	o->p = e->p;
+	o->stop = e->stop;
+	o->pending_sig = e->pending_sig;
+	o->raised = e->raised;
+	o->how = e->how;
+	e->p = n->p;
+	e->stop = n->stop;
+	e->pending_sig = n->pending_sig;
+	e->raised = n->raised;
+	e->how = n->how;
+	e->ti = i;
+}
+
+static int find_task(struct engine *e, uint32_t rtid)
+{
+	for (int i = 0; i < e->ntasks; i++)
+		if (e->tasks[i].rtid == rtid && e->tasks[i].state != ET_GONE)
+			return i;
+	return -1;
+}
+
+static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
+{
+	e->tasks = xrealloc(e->tasks, (e->ntasks + 1) * sizeof *e->tasks);
+	struct eng_task *t = &e->tasks[e->ntasks];
+	memset(t, 0, sizeof *t);
+	t->rtid = rtid;
+	t->rtgid = rtgid;
+	t->p.pid = pid;
+	t->p.memfd = -1;
+	t->stop = PS_SIGNAL;
+	return e->ntasks++;
+}
+
+static struct eng_task *cur_task(struct engine *e)
+{
+	return &e->tasks[e->ti];
+}
 
 void eng_open(struct engine *e, const char *dir)
 {
@@ -226,13 +275,16 @@ static int wait_stop(struct engine *e, int *st)
 				die(EXIT_TRACE, "wait: %s", strerror(errno));
 			if (!e->stopping && e->interrupt(e->ctx)) {
 				e->stopping = 1;
-				syscall(SYS_tgkill, e->p.pid, e->p.pid, SIGSTOP);
+				syscall(SYS_tkill, e->p.pid, SIGSTOP);
 			}
 			continue;
 		}
 		int k = pt_classify(*st);
 		if (k == PS_EXITED) {
-			e->done = 1;
+			if (e->ntasks <= 1)
+				e->done = 1;
+			else
+				cur_task(e)->state = ET_GONE;
 			return k;
 		}
 		if (k != PS_SIGNAL)
@@ -246,7 +298,12 @@ static int wait_stop(struct engine *e, int *st)
 			e->stopping = 0;
 			return PS_INTR;
 		}
-		if (si.si_code <= 0 && si.si_pid != getpid()) {
+		/* Only faults and what we raise: the signals this run's
+		 * children and timers send happened in some other run. */
+		int fault = (si.si_signo == SIGSEGV || si.si_signo == SIGBUS || si.si_signo == SIGILL ||
+			     si.si_signo == SIGFPE || si.si_signo == SIGTRAP || si.si_signo == SIGSYS) &&
+			    si.si_code > 0;
+		if (!fault && si.si_pid != getpid()) {
 			pt_resume(&e->p, e->how, 0);
 			continue;
 		}
@@ -339,7 +396,7 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
 					(unsigned long long)get64(it.p));
 		} else if (it.tag == IT_EMIT && e->emit) {
-			e->emit(e->ctx, rec->event, it.flags, it.p, it.len);
+			e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it.flags, it.p, it.len);
 		}
 	}
 	if (k < 0)
@@ -516,6 +573,7 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	}
 	pt_spawn(&e->p, path, vec[0], vec[1], NULL);
 	e->started = 1;
+	e->ti = add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;
 	run_call(e, &r);
 	exec_done(tmp);
@@ -529,63 +587,167 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	}
 }
 
-static void replay_syscall(struct engine *e, int k)
+/* The clone flags and the parent and child tid pointers of a clone-like
+ * call with arguments a. */
+static uint64_t clone_args(struct engine *e, long nr, const uint64_t a[6], uint64_t *ptid,
+			   uint64_t *ctid)
 {
-	struct trace_syscall sc;
-	if (trace_syscall(&e->cur, &sc) < 0)
+	*ptid = *ctid = 0;
+	if (nr == SYS_clone) {
+		*ptid = a[2];
+		*ctid = a[3];
+		return a[0];
+	}
+	if (nr == SYS_clone3) {
+		uint64_t ca[4] = { 0 };	/* flags, pidfd, child_tid, parent_tid */
+		pt_read(&e->p, a[0], ca, sizeof ca);
+		*ctid = ca[2];
+		*ptid = ca[3];
+		return ca[0];
+	}
+	return nr == SYS_vfork ? CLONE_VM | CLONE_VFORK : 0;
+}
+
+/* Perform the clone-like call the current thread is at the entry of:
+ * the new thread or process joins the tasks under the recorded id sc->ret
+ * (the kernel gives it another one) and waits at its first stop. A vfork
+ * parent stays in the kernel until its child execs or exits. */
+static void clone_start(struct engine *e, const struct trace_syscall *sc)
+{
+	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
+	int st;
+	e->how = RESUME_SYSCALL;
+	pt_resume(&e->p, RESUME_SYSCALL, 0);
+	int k = wait_stop(e, &st);
+	int ev = st >> 16;
+	if (k != PS_OTHER || (ev != PTRACE_EVENT_CLONE && ev != PTRACE_EVENT_FORK &&
+			      ev != PTRACE_EVENT_VFORK))
+		diverge(e, "expected a new thread or process, got %s", describe_stop(e, k, st));
+	unsigned long child = 0;
+	ptrace(PTRACE_GETEVENTMSG, e->p.pid, 0, &child);
+	int cst;
+	while (waitpid(child, &cst, __WALL) < 0 && errno == EINTR)
+		;
+	if (!WIFSTOPPED(cst))
+		diverge(e, "the new thread %lu did not start", child);
+	struct eng_task *me = cur_task(e);
+	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
+	int ci = add_task(e, rtid, rtgid, child);
+	pt_reopen_mem(&e->tasks[ci].p);
+	/* The kernel wrote this run's thread id where the program asked;
+	 * the program saw the recorded one. */
+	if (flags & CLONE_PARENT_SETTID)
+		pt_write(&e->p, ptid, &rtid, 4);
+	if (flags & CLONE_CHILD_SETTID)
+		pt_write(&e->tasks[ci].p, ctid, &rtid, 4);
+	pt_resume(&e->p, RESUME_SYSCALL, 0);
+	cur_task(e)->state = ET_KERNEL;
+	e->stop = PS_OTHER;
+}
+
+/* The end of a clone-like call: its syscall-exit stop (a vfork parent
+ * gets there once its child has execed or exited), where the program
+ * sees the recorded id. */
+static void clone_finish(struct engine *e, const struct trace_syscall *sc,
+			 struct user_regs_struct *r)
+{
+	int st;
+	int k = wait_stop(e, &st);
+	if (k != PS_SYSEXIT)
+		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+	e->stop = PS_SYSEXIT;
+	cur_task(e)->state = ET_STOPPED;
+	pt_getregs(&e->p, r);
+	r->rax = sc->ret;
+	pt_setregs(&e->p, r);
+}
+
+/* The entry of the current thread's syscall e->cur, which its stop k
+ * begins: it must be the recorded call with the recorded arguments. */
+static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_syscall *sc)
+{
+	if (trace_syscall(&e->cur, sc) < 0)
 		bad_record(e, "short syscall record");
-	const struct sys_entry *s = sys_lookup(sc.nr);
+	const struct sys_entry *s = sys_lookup(sc->nr);
 	if (!s)
 		bad_record(e, "unknown syscall number");
 	if (!e->started) {
 		if (s->class != C_EXECVE)
 			bad_record(e, "the trace does not start with execve");
-		spawn(e, &sc);
-		return;
+		return s;
 	}
 	char want[64];
 	snprintf(want, sizeof want, "syscall %s", s->name);
 	expect(e, k, PS_SECCOMP, want);
-	struct user_regs_struct r, r0;
+	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
-	r0 = r;
-	if ((long)r.orig_rax != sc.nr)
+	if ((long)r.orig_rax != sc->nr)
 		diverge(e, "expected syscall %s, got syscall %s", s->name, sysname(r.orig_rax));
 	uint64_t a[6];
 	pt_args(&r, a);
 	for (int i = 0; i < s->nargs; i++)
-		if (a[i] != sc.args[i])
+		if (a[i] != sc->args[i])
 			diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
-				(unsigned long long)a[i], (unsigned long long)sc.args[i]);
+				(unsigned long long)a[i], (unsigned long long)sc->args[i]);
 	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s->name };
 	cap_inputs(&e->p, s, a, check_arg, &ac);
+	return s;
+}
 
-	int cls = s->class;
-	if (cls == C_EXIT)
+/* Give the current thread, at the entry of the call e->cur (whole, or
+ * merged from its entry and end), the call's result. */
+static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
+{
+	if (!e->started) {
+		spawn(e, sc);
 		return;
+	}
+	struct user_regs_struct r, r0;
+	pt_getregs(&e->p, &r);
+	r0 = r;
+	uint64_t a[6];
+	pt_args(&r, a);
+	int cls = s->class;
+	if (cls == C_EXIT) {
+		/* With other threads about, it must go now: they wait for
+		 * its end (a join), or die with it (exit_group). */
+		if (e->ntasks > 1) {
+			e->how = RESUME_CONT;
+			pt_resume(&e->p, RESUME_CONT, 0);
+			cur_task(e)->state = ET_EXITING;
+		}
+		return;
+	}
 	if (e->cur.flags & TRF_NORETURN) {
 		/* The program died inside the call: only SIGKILL does that
 		 * without a signal stop (kill(getpid(), SIGKILL)). */
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
+	if (cls == C_CLONE && sc->ret > 0) {
+		if (cur_task(e)->state != ET_KERNEL)
+			clone_start(e, sc);
+		clone_finish(e, sc, &r);
+		return;
+	}
 	/* A failed call changed nothing: answer it. rt_sigreturn "returns"
 	 * the interrupted rax, which may look like an error. */
-	if (cls != C_EMU && sc.ret < 0 && !cap_is_restart(sc.ret) && sc.nr != SYS_rt_sigreturn)
+	if (cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && sc->nr != SYS_rt_sigreturn)
 		cls = C_EMU;
 	switch (cls) {
+	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
 		apply_mem(e, &e->cur);
 		r.orig_rax = -1;
-		r.rax = sc.ret;
+		r.rax = sc->ret;
 		pt_setregs(&e->p, &r);
-		if (cap_is_restart(sc.ret)) {
+		if (cap_is_restart(sc->ret)) {
 			/* The kernel restarts a call only if orig_rax is the
 			 * call, so run the skipped call to its exit and put
 			 * the number back there. */
 			run_call(e, &r);
-			r.orig_rax = sc.nr;
-			r.rax = sc.ret;
+			r.orig_rax = sc->nr;
+			r.rax = sc->ret;
 			pt_setregs(&e->p, &r);
 		}
 		return;
@@ -593,24 +755,24 @@ static void replay_syscall(struct engine *e, int k)
 		/* Make the recorded signal pending, then let the kernel do
 		 * the mask juggling of a real rt_sigsuspend. */
 		const struct trace_rec *next = peek_next(e, 0);
-		if (next->kind == TR_SIGNAL && next->size >= 4) {
-			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(next->p));
+		if (next->kind == TR_SIGNAL && next->size >= 4 && next->tid == e->cur.tid) {
+			syscall(SYS_tkill, e->p.pid, get32(next->p));
 			e->raised = 1;
 		}
 		run_call(e, &r);
-		if ((int64_t)r.rax != sc.ret)
+		if ((int64_t)r.rax != sc->ret)
 			diverge(e, "rt_sigsuspend returned %lld, the trace has %lld",
-				(long long)r.rax, (long long)sc.ret);
+				(long long)r.rax, (long long)sc->ret);
 		return;
 	}
 	case C_MMAP:
-		if (!(sc.args[3] & MAP_ANONYMOUS)) {
+		if (!(sc->args[3] & MAP_ANONYMOUS)) {
 			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
 			       MAP_PRIVATE | MAP_ANONYMOUS;
 			a[4] = -1;
 			a[5] = 0;
 		}
-		a[0] = sc.ret;
+		a[0] = sc->ret;
 		if (!(a[3] & MAP_FIXED))
 			a[3] |= MAP_FIXED_NOREPLACE;
 		pt_set_args(&r, a);
@@ -622,7 +784,7 @@ static void replay_syscall(struct engine *e, int k)
 		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
 		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
 			diverge(e, "cannot place the executable's path on the stack");
-		if (sc.nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
+		if (sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
 			a[1] = a[2];
 			a[2] = a[3];
 			r.orig_rax = SYS_execve;
@@ -643,17 +805,145 @@ static void replay_syscall(struct engine *e, int k)
 	/* Performed: run it, check the result, give back the registers the
 	 * program passed (we may have changed the arguments). */
 	run_call(e, &r);
-	if ((int64_t)r.rax != sc.ret)
+	if ((int64_t)r.rax != sc->ret)
 		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
-			(unsigned long long)r.rax, (unsigned long long)sc.ret);
+			(unsigned long long)r.rax, (unsigned long long)sc->ret);
 	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	if (cls == C_MMAP) {
 		r0.rax = r.rax;
 		pt_setregs(&e->p, &r0);
 		struct trace_item it;
 		if (find_item(&e->cur, IT_FILE, IF_MAP, &it))
-			fill_map(e, sc.ret, sc.args[1], &it);
+			fill_map(e, sc->ret, sc->args[1], &it);
 	}
+}
+
+static void replay_syscall(struct engine *e, int k)
+{
+	struct trace_syscall sc;
+	const struct sys_entry *s = sys_enter(e, k, &sc);
+	if (!(e->cur.flags & TRF_ENTRY)) {
+		sys_finish(e, s, &sc);
+		return;
+	}
+	/* Only the entry: other threads run before the call ends. A new
+	 * thread must exist for them; everything else waits for the end. */
+	struct eng_task *t = cur_task(e);
+	if (t->entrycap < e->cur.size) {
+		t->entrycap = e->cur.size;
+		t->entry = xrealloc(t->entry, t->entrycap);
+	}
+	memcpy(t->entry, e->cur.p, e->cur.size);
+	t->entrylen = e->cur.size;
+	t->state = ET_INCALL;
+	if (s->class == C_CLONE)
+		clone_start(e, &sc);
+}
+
+/* The end of the current thread's call whose entry came earlier: the
+ * entry and this record make the whole call in e->cur. */
+static void replay_sysret(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	size_t fixed = trace_fixed_size(TR_SYSRET);
+	if (e->cur.size < fixed)
+		bad_record(e, "short syscall end record");
+	if ((t->state != ET_INCALL && t->state != ET_KERNEL) || t->entrylen < trace_fixed_size(TR_SYSCALL) ||
+	    get16(t->entry) != get16(e->cur.p))
+		diverge(e, "the end of a syscall that thread %u did not begin", t->rtid);
+	size_t n = t->entrylen + e->cur.size - fixed;
+	uint8_t *p = xmalloc(n);
+	memcpy(p, t->entry, t->entrylen);
+	memcpy(p + 56, e->cur.p + 8, 8);	/* ret */
+	memcpy(p + t->entrylen, e->cur.p + fixed, e->cur.size - fixed);
+	free(e->curbuf);
+	e->curbuf = p;
+	e->curcap = n;
+	e->cur.kind = TR_SYSCALL;
+	e->cur.flags = 0;
+	e->cur.size = n;
+	e->cur.p = p;
+	struct trace_syscall sc;
+	trace_syscall(&e->cur, &sc);
+	if (t->state == ET_INCALL)
+		t->state = ET_STOPPED;
+	sys_finish(e, sys_lookup(sc.nr), &sc);
+}
+
+/* A thread or process ended (the last one: final). One killed by
+ * SIGKILL from another process got no stop to replay; it is sent here. */
+static int replay_task_exit(struct engine *e, int final)
+{
+	struct eng_task *t = cur_task(e);
+	int want = (int)get32(e->cur.p), st = t->status;
+	if (t->state != ET_GONE) {
+		if (WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL)
+			kill(e->p.pid, SIGKILL);
+		if (t->state == ET_STOPPED)	/* with the fatal signal, if any */
+			pt_resume(&e->p, RESUME_CONT, e->pending_sig);
+		e->pending_sig = 0;
+		while (waitpid(e->p.pid, &st, __WALL) < 0)
+			if (errno != EINTR)
+				diverge(e, "thread %u is gone: %s", t->rtid, strerror(errno));
+		if (!WIFEXITED(st) && !WIFSIGNALED(st))
+			diverge(e, "expected thread %u to end, got %s", t->rtid,
+				describe_stop(e, pt_classify(st), st));
+		t->state = ET_GONE;
+	}
+	e->status = st;
+	if (st != want)
+		diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
+	if (final)
+		e->done = 1;
+	return final ? ENG_EXIT : ENG_EVENT;
+}
+
+/* The current thread was stopped between syscalls: run it to the first
+ * arrival at the recorded address where its registers and memory match
+ * the recorded ones. A hardware breakpoint (debug register 0) stops it
+ * there; each arrival costs one stop. */
+static void replay_preempt(struct engine *e)
+{
+	struct pos want;
+	struct trace_item regs, hashes;
+	if (e->cur.size < trace_fixed_size(TR_PREEMPT) || !find_item(&e->cur, IT_REGS, -1, &regs) ||
+	    regs.len != sizeof want.regs || !find_item(&e->cur, IT_HASHES, -1, &hashes))
+		bad_record(e, "preemption without its state");
+	memset(&want, 0, sizeof want);
+	memcpy(&want.regs, regs.p, sizeof want.regs);
+	want.nb = hashes.len / sizeof *want.b;
+	want.b = xmalloc(hashes.len + 1);
+	memcpy(want.b, hashes.p, want.nb * sizeof *want.b);
+	uint64_t rip = get64(e->cur.p);
+	size_t dr = offsetof(struct user, u_debugreg);
+	long dr7 = ptrace(PTRACE_PEEKUSER, e->p.pid, dr + 7 * 8, 0);
+	long dr0 = ptrace(PTRACE_PEEKUSER, e->p.pid, dr, 0);
+	if (ptrace(PTRACE_POKEUSER, e->p.pid, dr, rip) < 0 ||
+	    ptrace(PTRACE_POKEUSER, e->p.pid, dr + 7 * 8, 1) < 0)
+		diverge(e, "cannot set a breakpoint at 0x%llx: %s", (unsigned long long)rip,
+			strerror(errno));
+	for (unsigned long hits = 0;; hits++) {
+		int st;
+		e->how = RESUME_CONT;
+		pt_resume(&e->p, RESUME_CONT, e->pending_sig);
+		e->pending_sig = 0;
+		int k = wait_stop(e, &st);
+		struct user_regs_struct r;
+		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
+			diverge(e, "expected thread %u to come back to 0x%llx, got %s", cur_task(e)->rtid,
+				(unsigned long long)rip, describe_stop(e, k, st));
+		pt_getregs(&e->p, &r);
+		if (r.rip == rip && pos_match(&e->p, &r, &want))
+			break;
+		if (hits > 100000000)
+			diverge(e, "thread %u never came back to its state at 0x%llx", cur_task(e)->rtid,
+				(unsigned long long)rip);
+	}
+	ptrace(PTRACE_POKEUSER, e->p.pid, dr + 7 * 8, dr7);
+	ptrace(PTRACE_POKEUSER, e->p.pid, dr, dr0);
+	ptrace(PTRACE_POKEUSER, e->p.pid, dr + 6 * 8, 0);
+	e->stop = PS_SIGNAL;
+	free(want.b);
 }
 
 static void replay_signal(struct engine *e, int k)
@@ -703,13 +993,23 @@ static int dispatch(struct engine *e, int k)
 	case TR_RDTSC:
 		replay_rdtsc(e, k);
 		break;
-	case TR_EXIT: {
+	case TR_EXIT:
+	case TR_TASKEXIT:
+		if (e->cur.size < 8)
+			bad_record(e, "short exit record");
+		if (k < 0 || e->ntasks > 1)
+			return replay_task_exit(e, e->cur.kind == TR_EXIT);
 		int want = (int)get32(e->cur.p);
 		expect(e, k, PS_EXITED, "the program's exit");
 		if (e->status != want)
 			diverge(e, "expected exit status 0x%x, got 0x%x", want, e->status);
 		return ENG_EXIT;
-	}
+	case TR_SYSRET:
+		replay_sysret(e);
+		break;
+	case TR_PREEMPT:
+		replay_preempt(e);
+		break;
 	case TR_START:
 		bad_record(e, "second start record");
 	default:
@@ -724,9 +1024,22 @@ int eng_resume(struct engine *e, int step)
 		return ENG_EXIT;
 	const struct trace_rec *nx = peek_next(e, 0);
 	int kind = nx->kind;
-	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC && kind != TR_EXIT)) {
+	if (e->started && kind != TR_START) {
+		int i = find_task(e, nx->tid);
+		if (i < 0) {
+			load_next(e);
+			bad_record(e, "an event of a thread that does not exist");
+		}
+		switch_task(e, i);
+	}
+	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
+			    (kind != TR_EXIT || e->ntasks > 1))) {
 		load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
+	}
+	if (cur_task(e)->state != ET_STOPPED) {
+		load_next(e);
+		diverge(e, "thread %u is inside a syscall", cur_task(e)->rtid);
 	}
 	int trapsig = 0;
 	if (kind == TR_SIGNAL) {
@@ -734,7 +1047,7 @@ int eng_resume(struct engine *e, int step)
 			bad_record(e, "short signal record");
 		trapsig = get32(nx->p) == SIGTRAP;
 		if ((get32(nx->p + 4) & TRS_ASYNC) && !e->raised) {
-			syscall(SYS_tgkill, e->p.pid, e->p.pid, get32(nx->p));
+			syscall(SYS_tkill, e->p.pid, get32(nx->p));
 			e->raised = 1;
 		}
 	}
@@ -785,8 +1098,6 @@ void eng_close(struct engine *e)
 	free(e->aheadbuf);
 }
 
-#define PT_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
-
 /* Wait for pid's next stop. */
 static int wait_pid(pid_t pid, int *st)
 {
@@ -815,10 +1126,8 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	inj.rax = nr;
 	pt_set_args(&inj, a);
 	pt_setregs(p, &inj);
-	if (child) {
+	if (child)
 		*child = -1;
-		ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS | PTRACE_O_TRACECLONE);
-	}
 	/* The filter traces every call: a seccomp stop, then (clone) the
 	 * clone event, then the syscall-exit stop. */
 	int st, how = RESUME_CONT;
@@ -843,8 +1152,6 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 		}
 		how = RESUME_SYSCALL;
 	}
-	if (child)
-		ptrace(PTRACE_SETOPTIONS, p->pid, 0, PT_OPTS);
 	if (wrote)
 		pt_write(p, at, save, 2);
 	pt_setregs(p, r);
@@ -875,7 +1182,7 @@ static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
 	pt_reopen_mem(&c);
 	pt_write(&c, r->rip, save, 2);
 	close(c.memfd);
-	ptrace(PTRACE_SETOPTIONS, child, 0, PT_OPTS);
+	ptrace(PTRACE_SETOPTIONS, child, 0, PT_OPTIONS);
 	pt_setregs(&c, r);
 	return child;
 }
@@ -890,6 +1197,8 @@ static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_re
 
 int eng_snap(struct engine *e, struct eng_snap *s)
 {
+	if (e->ntasks > 1)
+		return -1;	/* a fork copies one thread of one process */
 	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping)
 		return -1;
 	struct user_regs_struct r;

@@ -10,6 +10,26 @@
 #include "pt.h"
 #include "trace.h"
 
+/* A thread of the replayed tree. The engine's own p, stop, pending_sig,
+ * raised and how fields are those of the current thread (the one the
+ * last event was about); the others wait here. */
+struct eng_task {
+	uint32_t rtid, rtgid;	/* recorded thread and process ids */
+	struct pt_proc p;
+	int stop, pending_sig, raised, how;
+	int state;		/* ET_* */
+	int status;		/* wait status once gone */
+	uint8_t *entry;		/* the TRF_ENTRY record of the call it is in */
+	size_t entrylen, entrycap;
+};
+enum {
+	ET_STOPPED,		/* at a stop, where its last event left it */
+	ET_INCALL,		/* at the entry of a call whose end is to come */
+	ET_KERNEL,		/* resumed inside a call (a vfork waiting for its child) */
+	ET_EXITING,		/* resumed into exit or exit_group */
+	ET_GONE,
+};
+
 struct engine {
 	struct pt_proc p;
 	struct trace_reader r;
@@ -35,10 +55,13 @@ struct engine {
 	int (*interrupt)(void *ctx);
 	int stopping;		/* we sent the tracee SIGSTOP to interrupt it */
 	int how;		/* how the tracee was last resumed (RESUME_*) */
-	/* Called with the bytes the program wrote to stdout (1) or
-	 * stderr (2) at event ev. */
-	void (*emit)(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t len);
+	/* Called with the bytes the program (process pid, as recorded)
+	 * wrote to stdout (1) or stderr (2) at event ev. */
+	void (*emit)(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,
+		     size_t len);
 	void *ctx;
+	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
+	int ntasks, ti;		/* ti: the current one */
 };
 
 /* Open the trace in dir and check its start record. Dies with status 125

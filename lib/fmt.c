@@ -636,6 +636,12 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			sn_puts(b, ", ");
 		put_arg(b, &c, i);
 	}
+	if (rec->flags & TRF_ENTRY) {
+		sn_puts(b, ") ...");
+		if (js)
+			sn_printf(js, ",\"name\":\"%s\",\"nr\":%u,\"entry\":true", c.e->name, c.sc.nr);
+		return "syscall";
+	}
 	sn_puts(b, ") = ");
 	put_ret(b, &c);
 	if (js) {
@@ -665,6 +671,11 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 	struct trace_item it;
 
 	while (trace_item(rec, &off, &it) > 0) {
+		if (it.tag == IT_CHAOS && it.len >= 8) {
+			sn_printf(b, "%schaos=%llu", b->len ? " " : "", (unsigned long long)get64(it.p));
+			if (js)
+				sn_printf(js, ",\"chaos\":%llu", (unsigned long long)get64(it.p));
+		}
 		if (it.tag != IT_CWD && it.tag != IT_CPU)
 			continue;
 		if (it.tag == IT_CWD) {
@@ -765,12 +776,103 @@ static const char *show_exit(const struct trace_rec *rec, struct sn_buf *b, stru
 	return "exit";
 }
 
+/* Entries of syscalls whose end (TR_SYSRET) is still to come, by
+ * thread, so that the end prints as the whole call. */
+static struct { uint32_t tid; uint8_t *p; size_t len; } pend[64];
+
+static void remember_entry(const struct trace_rec *rec)
+{
+	int k = -1;
+	for (int i = 0; i < 64 && k < 0; i++)
+		if (pend[i].p && pend[i].tid == rec->tid)
+			k = i;
+	for (int i = 0; i < 64 && k < 0; i++)
+		if (!pend[i].p)
+			k = i;
+	if (k < 0)
+		k = rec->tid % 64;	/* more threads in calls than slots */
+	free(pend[k].p);
+	pend[k].tid = rec->tid;
+	pend[k].p = xmalloc(rec->size);
+	memcpy(pend[k].p, rec->p, rec->size);
+	pend[k].len = rec->size;
+}
+
+/* The end of a syscall: shown as the whole call when its entry was seen,
+ * else by name and result. */
+static const char *show_sysret(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
+{
+	size_t fixed = trace_fixed_size(TR_SYSRET), sfixed = trace_fixed_size(TR_SYSCALL);
+	uint16_t nr = get16(rec->p);
+	int64_t ret = (int64_t)get64(rec->p + 8);
+	for (int i = 0; i < 64; i++) {
+		if (pend[i].tid != rec->tid || !pend[i].p || pend[i].len < sfixed ||
+		    get16(pend[i].p) != nr)
+			continue;
+		size_t n = pend[i].len + rec->size - fixed;
+		uint8_t *p = xmalloc(n);
+		memcpy(p, pend[i].p, pend[i].len);
+		memcpy(p + 56, &ret, 8);
+		memcpy(p + pend[i].len, rec->p + fixed, rec->size - fixed);
+		struct trace_rec whole = *rec;
+		whole.kind = TR_SYSCALL;
+		whole.flags = 0;
+		whole.size = n;
+		whole.p = p;
+		show_syscall(&whole, b, js);
+		free(p);
+		free(pend[i].p);
+		pend[i].p = NULL;
+		pend[i].tid = 0;
+		return "sysret";
+	}
+	static struct call c;
+	c.e = sys_lookup(nr);
+	if (!c.e) {
+		sn_printf(b, "syscall_%u = %lld", nr, (long long)ret);
+		return "sysret";
+	}
+	c.sc.ret = ret;
+	c.noreturn = 0;
+	sn_printf(b, "%s = ", c.e->name);
+	put_ret(b, &c);
+	if (js)
+		sn_printf(js, ",\"name\":\"%s\",\"nr\":%u,\"ret\":%lld", c.e->name, nr, (long long)ret);
+	return "sysret";
+}
+
+static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
+{
+	uint64_t rip = get64(rec->p);
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	struct trace_item it;
+	uint64_t mem = 0;
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_HASHES)
+			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
+				mem += get64(it.p + k + 8);
+	sn_printf(b, "at %#llx (state: registers, %llu KiB of memory hashed)",
+		  (unsigned long long)rip, (unsigned long long)mem / 1024);
+	if (js)
+		sn_printf(js, ",\"rip\":%llu", (unsigned long long)rip);
+	return "preempt";
+}
+
 const char *fmt_event(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js, int raw)
 {
 	opt_raw = raw;
 	switch (rec->kind) {
 	case TR_SYSCALL:
+		if (rec->flags & TRF_ENTRY && rec->size >= trace_fixed_size(TR_SYSCALL))
+			remember_entry(rec);
 		return show_syscall(rec, b, js);
+	case TR_SYSRET:
+		return show_sysret(rec, b, js);
+	case TR_PREEMPT:
+		return show_preempt(rec, b, js);
+	case TR_TASKEXIT:
+		show_exit(rec, b, js);
+		return "task-exit";
 	case TR_START:
 		return show_start(rec, b, js);
 	case TR_SIGNAL:

@@ -71,9 +71,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 	int st;
 	if (pt_wait(p, &st, NULL) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP)
 		die(EXIT_TRACE, "tracee did not stop at start");
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
-		   PTRACE_O_EXITKILL) < 0)
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, PT_OPTIONS) < 0)
 		die(EXIT_TRACE, "ptrace(SETOPTIONS): %s", strerror(errno));
 	/* Let the child through its own last syscalls up to the execve. */
 	for (int sig = 0;;) {

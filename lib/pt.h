@@ -5,8 +5,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/user.h>
+
+/* The ptrace options of every tracee: seccomp stops, exec, syscall-exit
+ * stops marked, every new thread and process traced too, and killed if
+ * the tracer dies. */
+#define PT_OPTIONS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | \
+		    PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
+		    PTRACE_O_TRACEVFORK)
 
 struct pt_proc {
 	pid_t pid;

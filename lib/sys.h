@@ -18,6 +18,8 @@ enum sys_class {
 	C_EXIT,		/* exit, exit_group: performed, never returns */
 	C_SUSPEND,	/* rt_sigsuspend: performed with the recorded
 			   signal made pending first */
+	C_CLONE,	/* clone, fork, vfork, clone3: performed; the new
+			   thread or process is recorded and replayed too */
 	C_NOSYS,	/* the seccomp filter answers ENOSYS in both runs */
 	C_UNSUP,	/* not supported yet: rec stops and names it */
 };

@@ -8,7 +8,7 @@
  *   name   the kernel's name for it, without "sys_"
  *   class  how replay treats it (enum sys_class in sys.h): C_EMU answered
  *          from the trace, C_EXEC performed again, C_MMAP, C_EXECVE,
- *          C_EXIT, C_SUSPEND, C_NOSYS (ENOSYS in both runs), C_UNSUP
+ *          C_EXIT, C_SUSPEND, C_CLONE (performed, new task), C_NOSYS (ENOSYS in both runs), C_UNSUP
  *          (rec stops and names it)
  *   ret    how the return value reads (enum sys_ret): R_INT, R_HEX
  *          (addresses), R_FD (a new descriptor), R_NONE (never returns)
@@ -133,9 +133,9 @@ SYS(54,  setsockopt,      C_EMU,    R_INT, FD, INT, INT, IBUF(4), UINT)
 SYS(55,  getsockopt,      C_EMU,    R_INT, FD, INT, INT, SOCKADDR_OUT(4), OUT(4))
 
 /* Processes. */
-SYS(56,  clone,           C_UNSUP,  R_INT, HEX, PTR, PTR, PTR, HEX)
-SYS(57,  fork,            C_UNSUP,  R_INT)
-SYS(58,  vfork,           C_UNSUP,  R_INT)
+SYS(56,  clone,           C_CLONE,  R_INT, HEX, PTR, PTR, PTR, HEX)
+SYS(57,  fork,            C_CLONE,  R_INT)
+SYS(58,  vfork,           C_CLONE,  R_INT)
 SYS(59,  execve,          C_EXECVE, R_INT, STR, STRV, STRV)
 SYS(60,  exit,            C_EXIT,   R_NONE, INT)
 SYS(61,  wait4,           C_EMU,    R_INT, INT, OUT(4), HEX, OUT(144))
@@ -458,7 +458,7 @@ SYS(431, fsconfig,        C_EMU,    R_INT, FD, UINT, STR, PTR, INT)
 SYS(432, fsmount,         C_EMU,    R_FD,  FD, HEX, HEX)
 SYS(433, fspick,          C_EMU,    R_FD,  FD, STR, HEX)
 SYS(434, pidfd_open,      C_EMU,    R_FD,  INT, HEX)
-SYS(435, clone3,          C_UNSUP,  R_INT, PTR, UINT)
+SYS(435, clone3,          C_CLONE,  R_INT, PTR, UINT)
 SYS(436, close_range,     C_EMU,    R_INT, UINT, UINT, HEX)
 SYS(437, openat2,         C_EMU,    R_FD,  FD, STR, PTR, UINT)
 SYS(438, pidfd_getfd,     C_EMU,    R_FD,  FD, INT, HEX)

@@ -222,6 +222,9 @@ size_t trace_fixed_size(int kind)
 	case TR_SIGNAL: return 8 + 128;
 	case TR_RDTSC: return 24;
 	case TR_EXIT: return 8;
+	case TR_SYSRET: return 16;
+	case TR_TASKEXIT: return 8;
+	case TR_PREEMPT: return 16;
 	}
 	return 0;
 }

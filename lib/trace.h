@@ -23,10 +23,20 @@ enum trace_kind {
 	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
 	TR_RDTSC = 4,	/* u64 rip, u64 tsc, u32 aux, u32 insn (0 rdtsc, 1 rdtscp) */
 	TR_EXIT = 5,	/* i32 wait status, u32 0: the program ended */
+	TR_SYSRET = 6,	/* u16 nr, u16 0, u32 0, i64 ret; items: the end of
+			   the thread's syscall whose TR_SYSCALL (flag
+			   TRF_ENTRY) came earlier, other threads ran between */
+	TR_TASKEXIT = 7, /* i32 wait status, u32 0: a thread or process other
+			   than the recorded program's first ended */
+	TR_PREEMPT = 8,	/* u64 rip, u64 0; items IT_REGS, IT_HASHES: the
+			   thread was stopped there, between syscalls, so that
+			   another could run or a signal be delivered */
 };
 
 /* TR_SYSCALL record flags. */
 #define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */
+#define TRF_ENTRY 2	/* only the call's entry: ret is 0, and its result
+			   and outputs are in a later TR_SYSRET of the thread */
 
 /* TR_SIGNAL flags. */
 #define TRS_ASYNC 1	/* sent from outside the instruction stream; replay
@@ -52,6 +62,9 @@ enum trace_tag {
 			   stdout or stderr; replay writes them again */
 	IT_CWD = 7,	/* bytes: the working directory */
 	IT_CPU = 8,	/* bytes: "vendor model flags" text of the CPU */
+	IT_HASHES = 9,	/* (u64 addr, u64 len, u64 hash) per block of the
+			   process's writable memory at a TR_PREEMPT */
+	IT_CHAOS = 10,	/* u64: the seed of rec --chaos (start record) */
 };
 
 #define IF_EXE 1	/* the executable of an execve */

@@ -3,6 +3,7 @@
  * rec(1) and rewind-trace(5)). */
 #include "cap.h"
 #include "cpu.h"
+#include "pos.h"
 #include "pt.h"
 #include "sys.h"
 #include "trace.h"
@@ -18,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -31,31 +34,83 @@
 
 extern char **environ;
 
-#define NFD 1024
+/* A thread of the recorded tree. One runs user code at a time; any
+ * number may be inside syscalls. */
+struct task {
+	struct pt_proc p;	/* p.pid is the thread id */
+	pid_t tgid;
+	int state;		/* T_* */
+	int sig;		/* signal to deliver when resumed */
+	int fresh;		/* its first stop (SIGSTOP) is still to come */
+	int stopping;		/* we sent it SIGSTOP to preempt it */
+	/* The syscall it is in (T_KERNEL). */
+	long nr;
+	uint64_t a[6];
+	struct trace_writer stage;	/* the call's entry record, built
+					   before it is known whether other
+					   records come before its end */
+	int open;		/* the entry is not written yet */
+	uint64_t seq;		/* entry order among open ones */
+	int at_exit;		/* the last stop was a syscall exit */
+	struct user_regs_struct exit_regs;
+	siginfo_t stash[64];	/* async signals held for a syscall boundary */
+	int nstash;
+	int injected;		/* signal number raised at the last entry */
+};
+enum { T_NEW, T_READY, T_RUN, T_KERNEL };
 
 static struct {
-	struct pt_proc p;
 	struct trace_writer w;
 	char dir[4096];
 	uint64_t event;
-	uint8_t fdk[NFD];	/* 1 or 2 if the fd is rec's stdout or stderr */
-	siginfo_t stash[64];	/* async signals held for the next syscall */
-	int nstash;
-	int injected;		/* signal number raised at the last exit stop */
-	int at_exit;		/* the last stop was a syscall exit */
-	struct user_regs_struct exit_regs;
+	struct task **tasks;
+	int ntasks;
+	pid_t root;		/* the recorded program's first process */
+	int root_status;
+	uint64_t seq;
+	struct stat out[3];	/* rec's stdout and stderr, to know the program's writes to them */
+	int have_out[3];
+	int chaos;
+	uint64_t seed, rng;
+	int next;		/* round-robin place */
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
-	struct shared { dev_t dev; ino_t ino; uint64_t addr, len; } *shared;	/* MAP_SHARED files */
+	struct shared { pid_t tgid; dev_t dev; ino_t ino; uint64_t addr, len; } *shared;	/* MAP_SHARED files */
 	int nshared;
 } R;
 
+/* The task whose stop is being handled. */
+static struct task *cur;
+
+/* Timeslices are counted in ticks of the interval timer. */
+#define TICK_US 5000
+#define SLICE_TICKS 4
+static volatile pid_t run_tid;		/* the thread running user code */
+static volatile int run_ticks;		/* since it was scheduled */
+static volatile int seg_ticks;		/* since its last syscall */
+static volatile int slice_ticks = SLICE_TICKS;
+static volatile sig_atomic_t want_switch;	/* others wait, or a signal is held */
+static volatile sig_atomic_t preempting;	/* SIGSTOP sent to run_tid */
+static int ticks_to_flush;
+
 static volatile sig_atomic_t flush_due, term_sig;
 
+/* Every tick: flush once a second, and stop a thread that has run its
+ * timeslice without a syscall while another waits. */
 static void on_alarm(int sig)
 {
 	(void)sig;
-	flush_due = 1;
+	if (++ticks_to_flush >= 1000000 / TICK_US) {
+		ticks_to_flush = 0;
+		flush_due = 1;
+	}
+	if (!run_tid)
+		return;
+	run_ticks++;
+	if (want_switch && !preempting && ++seg_ticks >= slice_ticks) {
+		preempting = 1;
+		syscall(SYS_tgkill, run_tid, run_tid, SIGSTOP);
+	}
 }
 
 /* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
@@ -66,7 +121,7 @@ static void on_term(int sig)
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--] PROG [ARGS...]\n");
+	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...]\n");
 	exit(status);
 }
 
@@ -87,7 +142,8 @@ static void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int s
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	flush_or_die();
-	pt_kill(&R.p);
+	for (int i = 0; i < R.ntasks; i++)
+		kill(R.tasks[i]->p.pid, SIGKILL);
 	die(status, "%s", msg);
 }
 
@@ -197,7 +253,7 @@ static int fd_writable(int fd)
 {
 	char path[64], line[256];
 	unsigned flags = 0;
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", R.p.pid, fd);
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, fd);
 	FILE *f = fopen(path, "re");
 	while (f && fgets(line, sizeof line, f))
 		if (sscanf(line, "flags: %o", &flags) == 1)
@@ -263,8 +319,7 @@ static void store_file(const char *src, const char *path, int flags, uint64_t of
 
 static void item_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
 {
-	(void)ctx;
-	tw_item(&R.w, IT_ARG, arg, &full, 8, data, len);
+	tw_item(ctx, IT_ARG, arg, &full, 8, data, len);
 }
 
 static void item_mem(void *ctx, uint64_t addr, const void *data, size_t len)
@@ -273,9 +328,14 @@ static void item_mem(void *ctx, uint64_t addr, const void *data, size_t len)
 	tw_item(&R.w, IT_MEM, 0, &addr, 8, data, len);
 }
 
+static void flush_entries(uint64_t before);
+
+/* Start a record of the current task, after the entries of syscalls
+ * that began before it. */
 static void begin(int kind, int flags)
 {
-	tw_begin(&R.w, kind, flags, R.event++, R.p.pid);
+	flush_entries(UINT64_MAX);
+	tw_begin(&R.w, kind, flags, R.event++, cur->p.pid);
 }
 
 /* After a successful execve: the new executable and interpreter, the
@@ -284,8 +344,8 @@ static void begin(int kind, int flags)
 static void record_exec(struct user_regs_struct *regs)
 {
 	char src[64], path[4096];
-	pt_reopen_mem(&R.p);
-	snprintf(src, sizeof src, "/proc/%d/exe", R.p.pid);
+	pt_reopen_mem(&cur->p);
+	snprintf(src, sizeof src, "/proc/%d/exe", cur->p.pid);
 	ssize_t n = readlink(src, path, sizeof path - 1);
 	if (n < 0)
 		die(EXIT_TRACE, "%s: %s", src, strerror(errno));
@@ -295,7 +355,7 @@ static void record_exec(struct user_regs_struct *regs)
 	char mpath[64], line[4500];
 	uint64_t stack_top = 0;
 	int have_interp = 0;
-	snprintf(mpath, sizeof mpath, "/proc/%d/maps", R.p.pid);
+	snprintf(mpath, sizeof mpath, "/proc/%d/maps", cur->p.pid);
 	FILE *f = fopen(mpath, "re");
 	if (!f)
 		die(EXIT_TRACE, "%s: %s", mpath, strerror(errno));
@@ -310,7 +370,7 @@ static void record_exec(struct user_regs_struct *regs)
 			stack_top = hi;
 		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
 			char fsrc[128];
-			snprintf(fsrc, sizeof fsrc, "/proc/%d/map_files/%lx-%lx", R.p.pid, lo, hi);
+			snprintf(fsrc, sizeof fsrc, "/proc/%d/map_files/%lx-%lx", cur->p.pid, lo, hi);
 			store_file(fsrc, name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
@@ -321,22 +381,22 @@ static void record_exec(struct user_regs_struct *regs)
 
 	/* Hide AT_SYSINFO_EHDR: walk argc, argv, envp to the auxv. */
 	uint64_t sp = regs->rsp, argc, v;
-	pt_read(&R.p, sp, &argc, 8);
+	pt_read(&cur->p, sp, &argc, 8);
 	uint64_t a = sp + 8 * (argc + 2);
-	while (pt_read(&R.p, a, &v, 8) == 8 && v)
+	while (pt_read(&cur->p, a, &v, 8) == 8 && v)
 		a += 8;
 	for (a += 8;; a += 16) {
 		uint64_t av[2];
-		if (pt_read(&R.p, a, av, 16) != 16 || av[0] == AT_NULL)
+		if (pt_read(&cur->p, a, av, 16) != 16 || av[0] == AT_NULL)
 			break;
 		if (av[0] == AT_SYSINFO_EHDR) {
 			uint64_t ign = AT_IGNORE;
-			pt_write(&R.p, a, &ign, 8);
+			pt_write(&cur->p, a, &ign, 8);
 		}
 	}
 	size_t len = stack_top - sp;
 	uint8_t *stack = xmalloc(len);
-	if (pt_read(&R.p, sp, stack, len) != (ssize_t)len)
+	if (pt_read(&cur->p, sp, stack, len) != (ssize_t)len)
 		die(EXIT_TRACE, "cannot read the initial stack");
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
@@ -347,7 +407,7 @@ static void record_exec(struct user_regs_struct *regs)
 static void save_mem(uint64_t from, uint64_t to)
 {
 	uint8_t *buf = xmalloc(to - from);
-	ssize_t n = pt_read(&R.p, from, buf, to - from);
+	ssize_t n = pt_read(&cur->p, from, buf, to - from);
 	if (n > 0)
 		tw_item(&R.w, IT_MEM, 0, &from, 8, buf, n);
 	free(buf);
@@ -359,7 +419,7 @@ static void save_mem(uint64_t from, uint64_t to)
 static void file_pages(uint64_t lo, uint64_t hi)
 {
 	char path[64], line[4500];
-	snprintf(path, sizeof path, "/proc/%d/maps", R.p.pid);
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
 	FILE *f = fopen(path, "re");
 	while (f && fgets(line, sizeof line, f)) {
 		unsigned long a, b, ino;
@@ -386,30 +446,30 @@ static void shared_pages(long nr, const uint64_t a[6], int64_t ret)
 		return;
 	char src[64];
 	struct stat st;
-	snprintf(src, sizeof src, "/proc/%d/fd/%d", R.p.pid, (int)a[fd]);
+	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[fd]);
 	if (stat(src, &st) < 0)
 		return;
 	for (int i = 0; i < R.nshared; i++)
-		if (R.shared[i].dev == st.st_dev && R.shared[i].ino == st.st_ino)
+		if (R.shared[i].tgid == cur->tgid && R.shared[i].dev == st.st_dev &&
+		    R.shared[i].ino == st.st_ino)
 			save_mem(R.shared[i].addr, R.shared[i].addr + R.shared[i].len);
 }
 
-/* Track which fds are rec's stdout and stderr, so their writes are kept
- * for replay to print. */
-static void track_fds(const struct sys_entry *e, long nr, const uint64_t a[6], int64_t ret)
+/* 1 or 2 when the program's fd is rec's stdout or stderr (the same
+ * open file), else 0. */
+static int out_kind(uint64_t fd)
 {
-	if (ret < 0)
-		return;
-	if (nr == SYS_close && a[0] < NFD)
-		R.fdk[a[0]] = 0;
-	else if (nr == SYS_close_range)
-		for (uint64_t fd = a[0]; fd <= a[1] && fd < NFD; fd++)
-			R.fdk[fd] = 0;
-	else if (ret < NFD && (nr == SYS_dup || nr == SYS_dup2 || nr == SYS_dup3 ||
-			       (nr == SYS_fcntl && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))))
-		R.fdk[ret] = a[0] < NFD ? R.fdk[a[0]] : 0;
-	else if (e->ret == R_FD && ret < NFD)
-		R.fdk[ret] = 0;
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", cur->p.pid, (int)fd);
+	if (fd > INT32_MAX || stat(path, &st) < 0)
+		return 0;
+	int k = 0;
+	for (int s = 2; s >= 1; s--)
+		if (R.have_out[s] && R.out[s].st_dev == st.st_dev && R.out[s].st_ino == st.st_ino &&
+		    (!k || (int)fd == s))
+			k = s;
+	return k;
 }
 
 /* Where the ret bytes a copying call (sendfile, copy_file_range) took
@@ -420,11 +480,11 @@ static int64_t copied_from(uint64_t fd, uint64_t offp, int64_t ret)
 	char path[64], line[256];
 	int64_t pos = -1;
 	if (offp) {
-		if (pt_read(&R.p, offp, &pos, 8) != 8)
+		if (pt_read(&cur->p, offp, &pos, 8) != 8)
 			return -1;
 		return pos - ret;
 	}
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", R.p.pid, (int)fd);
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, (int)fd);
 	FILE *f = fopen(path, "re");
 	while (f && fgets(line, sizeof line, f))
 		if (sscanf(line, "pos: %" SCNd64, &pos) == 1)
@@ -452,20 +512,22 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	else if (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_sendto && nr != SYS_sendmsg &&
 		 nr != SYS_writev && nr != SYS_pwritev && nr != SYS_pwritev2)
 		return;
-	int k = a[out] < NFD ? R.fdk[a[out]] : 0;
-	if (!k || ret <= 0)
+	if (ret <= 0)
+		return;
+	int k = out_kind(a[out]);
+	if (!k)
 		return;
 	uint8_t *buf = xmalloc(ret);
 	ssize_t n = -1;
 	uint64_t full;
 	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto) {
-		n = pt_read(&R.p, a[1], buf, ret);
+		n = pt_read(&cur->p, a[1], buf, ret);
 	} else if (nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2) {
-		n = cap_gather_iov(&R.p, a[1], a[2], buf, ret, &full);
+		n = cap_gather_iov(&cur->p, a[1], a[2], buf, ret, &full);
 	} else if (in >= 0) {
 		int64_t from = copied_from(a[in], a[offp], ret);
 		char path[64];
-		snprintf(path, sizeof path, "/proc/%d/fd/%d", R.p.pid, (int)a[in]);
+		snprintf(path, sizeof path, "/proc/%d/fd/%d", cur->p.pid, (int)a[in]);
 		int fd = from < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			n = pread(fd, buf, ret, from);
@@ -482,14 +544,70 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	free(buf);
 }
 
-static int wait_stop(int *st)
+static struct task *find_task(pid_t tid)
 {
-	int intr = 0;
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->p.pid == tid)
+			return R.tasks[i];
+	return NULL;
+}
+
+static struct task *add_task(pid_t tid, pid_t tgid)
+{
+	struct task *t = calloc(1, sizeof *t);
+	if (!t)
+		die(EXIT_TRACE, "out of memory");
+	t->p.pid = tid;
+	t->p.memfd = -1;
+	t->tgid = tgid;
+	t->state = T_NEW;
+	t->fresh = 1;
+	R.tasks = xrealloc(R.tasks, (R.ntasks + 1) * sizeof *R.tasks);
+	R.tasks[R.ntasks++] = t;
+	return t;
+}
+
+static void drop_task(struct task *t)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i] == t) {
+			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
+			R.ntasks--;
+			break;
+		}
+	if (run_tid == t->p.pid)
+		run_tid = 0;
+	if (t->p.memfd >= 0)
+		close(t->p.memfd);
+	free(t->stage.buf);
+	free(t);
+}
+
+/* Write the entries of syscalls still in the kernel that began before
+ * seq as TRF_ENTRY records, oldest first: a record of another thread
+ * comes after them. */
+static void flush_entries(uint64_t before)
+{
 	for (;;) {
-		if (!term_sig && pt_wait(&R.p, st, &intr) >= 0)
-			return pt_classify(*st);
-		if (!term_sig && errno != EINTR && !intr)
-			die(EXIT_TRACE, "wait: %s", strerror(errno));
+		struct task *o = NULL;
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i]->open && R.tasks[i]->seq < before &&
+			    (!o || R.tasks[i]->seq < o->seq))
+				o = R.tasks[i];
+		if (!o)
+			return;
+		o->open = 0;
+		tw_begin(&R.w, TR_SYSCALL, TRF_ENTRY, R.event++, o->p.pid);
+		tw_put(&R.w, o->stage.buf, o->stage.len);
+		tw_end(&R.w);
+	}
+}
+
+/* Wait for the next stop of any task (or of tid, when not -1; with
+ * nohang, 0 if there is none yet). Flushes and takes SIGTERM between. */
+static pid_t wait_any(pid_t tid, int *st, int nohang)
+{
+	for (;;) {
 		if (term_sig)
 			stop_recording(128 + term_sig, "killed by signal %d; the trace %s ends early",
 				       term_sig, R.dir);
@@ -497,13 +615,17 @@ static int wait_stop(int *st)
 			flush_due = 0;
 			flush_or_die();
 		}
-		intr = 0;
+		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
+		if (pid >= 0)
+			return pid;
+		if (errno != EINTR)
+			die(EXIT_TRACE, "wait: %s", strerror(errno));
 	}
 }
 
-static void record_exit(int st)
+static void record_exit(int kind, int st)
 {
-	begin(TR_EXIT, 0);
+	begin(kind, 0);
 	tw_put32(&R.w, st);
 	tw_put32(&R.w, 0);
 	tw_end(&R.w);
@@ -516,71 +638,106 @@ static int exit_code(int st)
 
 static void __attribute__((noreturn)) finish(int st)
 {
-	record_exit(st);
+	record_exit(TR_EXIT, st);
 	if (tw_close(&R.w) < 0)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
+	for (int i = 0; i < R.ntasks; i++)	/* what the program left running */
+		kill(R.tasks[i]->p.pid, SIGKILL);
 	exit(exit_code(st));
 }
 
-/* Handle a seccomp stop: run the call to its exit and record it; ends
- * rec if the program exited inside the call. */
-static void do_syscall(void)
+static uint64_t rnd(void)
+{
+	R.rng ^= R.rng << 13;
+	R.rng ^= R.rng >> 7;
+	R.rng ^= R.rng << 17;
+	return R.rng;
+}
+
+/* The thread clone/fork made starts with a SIGSTOP; once it and its
+ * parent's event are both seen, it may run. */
+static void new_task(pid_t tid, struct task *parent, int thread)
+{
+	struct task *t = find_task(tid);
+	if (!t)
+		t = add_task(tid, thread ? parent->tgid : tid);
+	t->tgid = thread ? parent->tgid : tid;
+	pt_reopen_mem(&t->p);
+	if (!t->fresh)
+		t->state = T_READY;
+}
+
+/* The clone flags of the call t is in. */
+static uint64_t clone_flags(struct task *t)
+{
+	uint64_t f = 0;
+	if (t->nr == SYS_clone)
+		return t->a[0];
+	if (t->nr == SYS_vfork)
+		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+	if (t->nr == SYS_clone3 && pt_read(&t->p, t->a[0], &f, 8) == 8)
+		return f;
+	return SIGCHLD;
+}
+
+static void handle(int st);
+
+/* A vfork parent returns when its child's execve has replaced the
+ * memory they shared, before that execve ends. Replay performs the
+ * execve when it ends, so record that end first. */
+static void vfork_child_exec(void)
+{
+	struct task *parent = cur;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		while (t->state == T_KERNEL && sys_lookup(t->nr)->class == C_EXECVE) {
+			int st;
+			pid_t tid = t->p.pid;
+			wait_any(tid, &st, 0);
+			cur = t;
+			handle(st);
+			if (!find_task(tid))
+				break;
+		}
+	}
+	cur = parent;
+}
+
+/* The end of the syscall cur is in: its result and outputs, as the rest
+ * of its record (nothing came between) or as a TR_SYSRET. */
+static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
-	uint64_t a[6];
-	int st;
-	R.at_exit = 0;
-	pt_getregs(&R.p, &regs);
-	long nr = regs.orig_rax;
-	pt_args(&regs, a);
-	const struct sys_entry *e = sys_lookup(nr);
-	if (!e || e->class == C_UNSUP)
-		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
-			       "cannot record yet; the trace %s ends before it",
-			       e ? e->name : "unknown", nr, R.dir);
-	begin(TR_SYSCALL, e->class == C_EXIT ? TRF_NORETURN : 0);
-	size_t fixed = R.w.len - R.w.recstart;	/* a flush may move the record */
-	tw_put16(&R.w, nr);
-	tw_put16(&R.w, 0);
-	tw_put32(&R.w, 0);
-	tw_put(&R.w, a, sizeof a);
-	tw_put64(&R.w, 0);	/* ret, patched below */
-	cap_inputs(&R.p, e, a, item_arg, NULL);
-	if (e->class == C_EXIT) {
-		tw_end(&R.w);
-		return;
-	}
-	/* Raise one held signal now: it is delivered when this call ends
-	 * (or interrupts it if it blocks, as it would have natively), at a
-	 * syscall boundary, where replay can raise it again. */
-	if (R.nstash && !R.injected) {
-		R.injected = R.stash[0].si_signo;
-		syscall(SYS_tgkill, R.p.pid, R.p.pid, R.injected);
-	}
-	pt_resume(&R.p, 1, 0);
-	int k = wait_stop(&st);
-	if (k == PS_EXEC) {
-		pt_resume(&R.p, 1, 0);
-		k = wait_stop(&st);
-	}
-	if (k == PS_EXITED) {
-		memcpy(R.w.buf + R.w.recstart + 2, &(uint16_t){ TRF_NORETURN }, 2);
-		tw_end(&R.w);
-		finish(st);
-	}
-	if (k != PS_SYSEXIT)
-		die(EXIT_TRACE, "unexpected stop 0x%x inside syscall %s", st, e->name);
-	pt_getregs(&R.p, &regs);
+	pt_getregs(&cur->p, &regs);
+	const struct sys_entry *e = sys_lookup(cur->nr);
+	long nr = cur->nr;
+	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
-	memcpy(R.w.buf + R.w.recstart + fixed + 56, &ret, 8);
-	cap_outputs(&R.p, e, a, ret, item_mem, NULL);
+	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
+		vfork_child_exec();
+	/* A whole call goes where it began; an end goes after every call
+	 * that began before it. */
+	flush_entries(cur->open ? cur->seq : UINT64_MAX);
+	if (cur->open) {
+		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, cur->p.pid);
+		memcpy(cur->stage.buf + 56, &ret, 8);
+		tw_put(&R.w, cur->stage.buf, cur->stage.len);
+		cur->open = 0;
+	} else {
+		tw_begin(&R.w, TR_SYSRET, 0, R.event++, cur->p.pid);
+		tw_put16(&R.w, nr);
+		tw_put16(&R.w, 0);
+		tw_put32(&R.w, 0);
+		tw_put64(&R.w, ret);
+	}
+	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
 		record_exec(&regs);
 	if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
 		char src[64];
 		struct stat fst;
-		snprintf(src, sizeof src, "/proc/%d/fd/%d", R.p.pid, (int)a[4]);
+		snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 		if (stat(src, &fst) == 0 && S_ISREG(fst.st_mode)) {
 			char path[4096];
 			ssize_t n = readlink(src, path, sizeof path - 1);
@@ -588,7 +745,8 @@ static void do_syscall(void)
 			store_file(src, path, IF_MAP, a[5], fd_writable(a[4]));
 			if ((a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE) {
 				R.shared = xrealloc(R.shared, (R.nshared + 1) * sizeof *R.shared);
-				R.shared[R.nshared++] = (struct shared){ fst.st_dev, fst.st_ino, ret, a[1] };
+				R.shared[R.nshared++] = (struct shared){ cur->tgid, fst.st_dev, fst.st_ino,
+									 ret, a[1] };
 			}
 		} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
 			stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
@@ -601,16 +759,68 @@ static void do_syscall(void)
 		file_pages(ret, ret + a[2]);
 	shared_pages(nr, a, ret);
 	for (int i = 0; nr == SYS_munmap && ret == 0 && i < R.nshared; i++)
-		if (R.shared[i].addr >= a[0] && R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
+		if (R.shared[i].tgid == cur->tgid && R.shared[i].addr >= a[0] &&
+		    R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
 			R.shared[i--] = R.shared[--R.nshared];
-	track_fds(e, nr, a, ret);
 	tw_end(&R.w);
-	if (flush_due) {
-		flush_due = 0;
-		flush_or_die();
+	cur->state = T_READY;
+	cur->at_exit = 1;
+	cur->exit_regs = regs;
+}
+
+/* cur stopped at a syscall entry: its run of user code ends. Stage the
+ * record, and let the kernel run the call while another thread runs. */
+static void syscall_entry(void)
+{
+	struct user_regs_struct regs;
+	pt_getregs(&cur->p, &regs);
+	long nr = regs.orig_rax;
+	const struct sys_entry *e = sys_lookup(nr);
+	if (!e || e->class == C_UNSUP)
+		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
+			       "cannot record yet; the trace %s ends before it",
+			       e ? e->name : "unknown", nr, R.dir);
+	if (e->class == C_EXECVE && cur->tgid != cur->p.pid)
+		stop_recording(EXIT_TRACE, "a thread other than the main one called %s, which "
+			       "rewind cannot record yet; the trace %s ends before it", e->name, R.dir);
+	cur->nr = nr;
+	pt_args(&regs, cur->a);
+	struct trace_writer *s = &cur->stage;
+	s->len = 0;
+	tw_put16(s, nr);
+	tw_put16(s, 0);
+	tw_put32(s, 0);
+	tw_put(s, cur->a, sizeof cur->a);
+	tw_put64(s, 0);		/* ret, filled in at the end */
+	cap_inputs(&cur->p, e, cur->a, item_arg, s);
+	cur->at_exit = 0;
+	if (e->class == C_EXIT) {
+		begin(TR_SYSCALL, TRF_NORETURN);
+		tw_put(&R.w, s->buf, s->len);
+		tw_end(&R.w);
+		cur->state = T_KERNEL;
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		return;
 	}
-	R.at_exit = 1;
-	R.exit_regs = regs;
+	/* Raise one held signal now: it is delivered when this call ends
+	 * (or interrupts it if it blocks, as it would have natively), at a
+	 * syscall boundary, where replay can raise it again. */
+	if (cur->nstash && !cur->injected) {
+		cur->injected = cur->stash[0].si_signo;
+		syscall(SYS_tgkill, cur->tgid, cur->p.pid, cur->injected);
+	}
+	cur->open = 1;
+	cur->seq = R.seq++;
+	cur->state = T_KERNEL;
+	pt_resume(&cur->p, RESUME_SYSCALL, 0);
+	if (e->class == C_CLONE) {
+		/* The new thread exists at once: take its id now, so that
+		 * the entry names it even when its end comes much later (a
+		 * vfork parent waits for its child). */
+		int st;
+		wait_any(cur->p.pid, &st, 0);
+		handle(st);
+	}
 }
 
 static int is_sync(const siginfo_t *si)
@@ -628,7 +838,7 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 {
 	uint8_t insn[3];
 	if (si->si_signo != SIGSEGV || si->si_code != SI_KERNEL ||
-	    pt_read(&R.p, regs->rip, insn, 3) != 3 || insn[0] != 0x0f)
+	    pt_read(&cur->p, regs->rip, insn, 3) != 3 || insn[0] != 0x0f)
 		return 0;
 	int isp = insn[1] == 0x01 && insn[2] == 0xf9;
 	if (insn[1] != 0x31 && !isp)
@@ -641,7 +851,7 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	if (isp)
 		regs->rcx = aux;
 	regs->rip += isp ? 3 : 2;
-	pt_setregs(&R.p, regs);
+	pt_setregs(&cur->p, regs);
 	begin(TR_RDTSC, 0);
 	tw_put64(&R.w, rip);
 	tw_put64(&R.w, tsc);
@@ -651,45 +861,119 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
-/* A signal-delivery-stop. Returns the signal to deliver (0 for none). */
+static void record_signal(int sig, int flags, const siginfo_t *si)
+{
+	begin(TR_SIGNAL, 0);
+	tw_put32(&R.w, sig);
+	tw_put32(&R.w, flags);
+	tw_put(&R.w, si, 128);
+	tw_end(&R.w);
+}
+
+/* cur was stopped by our SIGSTOP between syscalls: record where, so that
+ * replay stops it at the same state, then deliver what it held. */
+static void preempted(struct user_regs_struct *regs)
+{
+	struct pos ps;
+	if (pos_take(&cur->p, regs, &ps) < 0)
+		stop_recording(EXIT_TRACE, "cannot read the memory map of thread %d", cur->p.pid);
+	begin(TR_PREEMPT, 0);
+	tw_put64(&R.w, regs->rip);
+	tw_put64(&R.w, 0);
+	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
+	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+	tw_end(&R.w);
+	pos_free(&ps);
+	if (cur->nstash) {
+		/* Delivered here: replay raises it at the same place. */
+		siginfo_t si = cur->stash[0];
+		memmove(&cur->stash[0], &cur->stash[1], --cur->nstash * sizeof si);
+		record_signal(si.si_signo, TRS_ASYNC, &si);
+		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
+		cur->sig = si.si_signo;
+	}
+	cur->state = T_READY;
+}
+
+/* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
+ * running (resumed), 0 if it stopped running. */
 static int do_signal(int sig)
 {
 	siginfo_t si;
 	struct user_regs_struct regs;
-	if (ptrace(PTRACE_GETSIGINFO, R.p.pid, 0, &si) < 0)
-		return 0;	/* group-stop: resume */
-	pt_getregs(&R.p, &regs);
-	if (do_rdtsc(&si, &regs))
+	if (ptrace(PTRACE_GETSIGINFO, cur->p.pid, 0, &si) < 0) {
+		pt_resume(&cur->p, RESUME_CONT, 0);	/* group-stop */
+		return 1;
+	}
+	pt_getregs(&cur->p, &regs);
+	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
+	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) {
+		preempting = 0;
+		if (boundary && !cur->nstash) {
+			pt_resume(&cur->p, RESUME_CONT, 0);	/* at a syscall already */
+			return 1;
+		}
+		preempted(&regs);
 		return 0;
+	}
+	if (do_rdtsc(&si, &regs)) {
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		return 1;
+	}
 	int flags = 0;
 	if (!is_sync(&si)) {
-		int boundary = R.at_exit && !memcmp(&regs, &R.exit_regs, sizeof regs);
 		int i;
-		for (i = 0; i < R.nstash && R.stash[i].si_signo != sig; i++)
+		for (i = 0; i < cur->nstash && cur->stash[i].si_signo != sig; i++)
 			;
 		if (!boundary) {
-			/* Hold it: delivered here, replay could not find the
-			 * spot without counters. */
-			if (i == R.nstash && R.nstash < 64)
-				R.stash[R.nstash++] = si;
-			return 0;
+			/* Hold it for the next syscall, where replay can raise
+			 * it; if none comes within a timeslice, the thread is
+			 * stopped and it is delivered there. */
+			if (i == cur->nstash && cur->nstash < 64)
+				cur->stash[cur->nstash++] = si;
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return 1;
 		}
-		if (i < R.nstash) {
-			si = R.stash[i];
-			ptrace(PTRACE_SETSIGINFO, R.p.pid, 0, &si);
-			memmove(&R.stash[i], &R.stash[i + 1], (R.nstash - i - 1) * sizeof si);
-			R.nstash--;
+		if (i < cur->nstash) {
+			si = cur->stash[i];
+			ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
+			memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
+			cur->nstash--;
 		}
-		if (sig == R.injected)
-			R.injected = 0;
+		if (sig == cur->injected)
+			cur->injected = 0;
 		flags = TRS_ASYNC;
 	}
-	begin(TR_SIGNAL, 0);
-	tw_put32(&R.w, sig);
-	tw_put32(&R.w, flags);
-	tw_put(&R.w, &si, 128);
-	tw_end(&R.w);
-	return sig;
+	record_signal(sig, flags, &si);
+	pt_resume(&cur->p, RESUME_CONT, sig);
+	return 1;
+}
+
+/* Let a ready thread run user code: the next in turn, or with --chaos
+ * one picked at random with a random timeslice. */
+static void schedule(void)
+{
+	int n = 0;
+	for (int i = 0; i < R.ntasks; i++)
+		n += R.tasks[i]->state == T_READY;
+	if (!n)
+		return;
+	int pick = R.chaos ? (int)(rnd() % n) : 0;
+	struct task *t = NULL;
+	for (int k = 0; k < R.ntasks && !t; k++) {
+		struct task *c = R.tasks[(R.next + k) % R.ntasks];
+		if (c->state == T_READY && pick-- == 0)
+			t = c;
+	}
+	R.next = (R.next + 1) % R.ntasks;
+	t->state = T_RUN;
+	run_ticks = seg_ticks = 0;
+	if (R.chaos)
+		slice_ticks = 1 + rnd() % 8;
+	run_tid = t->p.pid;
+	int sig = t->sig;
+	t->sig = 0;
+	pt_resume(&t->p, RESUME_CONT, sig);
 }
 
 static void record_start(void)
@@ -698,7 +982,7 @@ static void record_start(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	begin(TR_START, 0);
 	tw_put64(&R.w, ts.tv_sec * 1000000000ull + ts.tv_nsec);
-	tw_put32(&R.w, R.p.pid);
+	tw_put32(&R.w, cur->p.pid);
 	tw_put32(&R.w, 0);
 	char cwd[4096] = "";
 	if (!getcwd(cwd, sizeof cwd))
@@ -707,22 +991,143 @@ static void record_start(void)
 	char cpu[8192];
 	cpu_desc(cpu, sizeof cpu);
 	tw_item(&R.w, IT_CPU, 0, NULL, 0, cpu, strlen(cpu));
+	if (R.chaos)
+		tw_item(&R.w, IT_CHAOS, 0, &R.seed, 8, NULL, 0);
 	tw_end(&R.w);
+}
+
+/* A task ended (exited or killed). */
+static void task_gone(int st)
+{
+	if (cur->open) {
+		/* Killed inside a call with nothing recorded since it began:
+		 * SIGKILL (another thread's exit_group would be recorded). */
+		flush_entries(cur->seq);
+		cur->open = 0;
+		tw_begin(&R.w, TR_SYSCALL, TRF_NORETURN, R.event++, cur->p.pid);
+		tw_put(&R.w, cur->stage.buf, cur->stage.len);
+		tw_end(&R.w);
+	}
+	if (cur->p.pid == R.root)
+		finish(st);
+	record_exit(TR_TASKEXIT, st);
+	drop_task(cur);
+}
+
+/* Handle one stop of cur. */
+static void handle(int st)
+{
+	int k = pt_classify(st);
+	if (k == PS_EXITED) {
+		task_gone(st);
+		return;
+	}
+	if (cur->state == T_NEW && k != PS_SIGNAL)
+		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);
+	int ev = st >> 16;
+	switch (k) {
+	case PS_SECCOMP:
+		run_tid = 0;
+		seg_ticks = 0;
+		syscall_entry();
+		break;
+	case PS_SYSEXIT:
+		syscall_exit();
+		break;
+	case PS_EXEC: {
+		unsigned long old = 0;
+		ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &old);
+		pt_reopen_mem(&cur->p);
+		pt_resume(&cur->p, RESUME_SYSCALL, 0);
+		break;
+	}
+	case PS_SIGNAL:
+		if (cur->state == T_NEW) {
+			cur->fresh = 0;
+			/* ready once the parent's clone event named it */
+			if (cur->p.memfd >= 0)
+				cur->state = T_READY;
+			break;
+		}
+		if (!do_signal(WSTOPSIG(st)))
+			run_tid = 0;
+		break;
+	default:
+		if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK) {
+			unsigned long child = 0;
+			ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &child);
+			new_task(child, cur, (clone_flags(cur) & CLONE_THREAD) != 0);
+			uint64_t ret = child;
+			memcpy(cur->stage.buf + 56, &ret, 8);
+		}
+		pt_resume(&cur->p, cur->state == T_KERNEL ? RESUME_SYSCALL : RESUME_CONT, 0);
+		break;
+	}
+}
+
+/* Whether a thread other than the running one waits to run. */
+static int others_ready(void)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->state == T_READY)
+			return 1;
+	return 0;
+}
+
+/* cur just entered a syscall: most end at once, and then cur goes on
+ * with its timeslice; one that blocks lets another thread run. So does
+ * sched_yield, and the end of the timeslice. */
+static void await_quick_return(void)
+{
+	pid_t tid = cur->p.pid;
+	long nr = cur->nr;
+	struct task *t = cur;
+	for (int i = 0; i < 40 && t->state == T_KERNEL; i++) {
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+		if (!find_task(tid))
+			return;
+	}
+	if (t->state != T_READY || (others_ready() && (nr == SYS_sched_yield ||
+	    run_ticks >= slice_ticks || (R.chaos && rnd() % 2))))
+		return;
+	t->state = T_RUN;
+	run_tid = tid;
+	int sig = t->sig;
+	t->sig = 0;
+	pt_resume(&t->p, RESUME_CONT, sig);
 }
 
 int main(int argc, char **argv)
 {
 	progname = "rec";
 	const char *outdir = NULL;
-	static const struct option lo[] = { { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+	static const struct option lo[] = { { "help", no_argument, 0, 'h' },
+					    { "chaos", optional_argument, 0, 'c' },
+					    { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
-		if (c == 'o')
+		if (c == 'o') {
 			outdir = optarg;
-		else if (c == 'h')
+		} else if (c == 'c') {
+			R.chaos = 1;
+			long long v = optarg ? parse_num(optarg) : -2;
+			if (v == -1)
+				die(EXIT_USAGE, "--chaos needs a number, not '%s'", optarg);
+			if (v == -2 && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
+				R.seed = time(NULL) ^ getpid();
+			if (v >= 0)
+				R.seed = v;
+		} else if (c == 'h') {
 			usage(0);
-		else
+		} else {
 			usage(EXIT_USAGE);
+		}
 	}
 	if (optind >= argc)
 		usage(EXIT_USAGE);
@@ -733,10 +1138,13 @@ int main(int argc, char **argv)
 		die(errno == ENOENT ? 127 : 126, "%s: %s", prog, strerror(errno));
 	make_dir(outdir, argv[optind]);
 	fprintf(stderr, "rec: recording to %s\n", R.dir);
+	if (R.chaos) {
+		fprintf(stderr, "rec: chaos seed %llu\n", (unsigned long long)R.seed);
+		R.rng = R.seed * 0x9e3779b97f4a7c15ull + 1;
+	}
 
 	for (int fd = 1; fd <= 2; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			R.fdk[fd] = fd;
+		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -744,28 +1152,32 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	pt_spawn(&R.p, prog, argv + optind, environ, NULL);
-	struct itimerval it = { { 1, 0 }, { 1, 0 } };
+	struct task *root = add_task(0, 0);
+	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
+	root->tgid = R.root = root->p.pid;
+	root->fresh = 0;
+	root->state = T_RUN;
+	cur = root;
+	struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	record_start();
-	do_syscall();		/* the execve */
-	int sig = 0, st;
+	syscall_entry();	/* the execve */
 	for (;;) {
-		pt_resume(&R.p, 0, sig);
-		sig = 0;
-		int k = wait_stop(&st);
-		switch (k) {
-		case PS_EXITED:
-			finish(st);
-		case PS_SECCOMP:
-			do_syscall();	/* sets at_exit when done */
-			continue;
-		case PS_SIGNAL:
-			sig = do_signal(WSTOPSIG(st));
-			break;
-		default:
-			break;
+		if (!run_tid)
+			schedule();
+		int st;
+		pid_t pid = wait_any(-1, &st, 0);
+		cur = find_task(pid);
+		if (!cur) {
+			/* A new thread's first stop, before its parent's
+			 * clone event. */
+			cur = add_task(pid, pid);
 		}
-		R.at_exit = 0;
+		int was_running = cur->state == T_RUN;
+		handle(st);
+		if (was_running && find_task(pid) == cur && cur->state == T_KERNEL)
+			await_quick_return();
+		struct task *r = run_tid ? find_task(run_tid) : NULL;
+		want_switch = others_ready() || (r && r->nstash);
 	}
 }

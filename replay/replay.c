@@ -23,7 +23,8 @@ static void __attribute__((noreturn)) usage(int status)
 	exit(status);
 }
 
-static void emit(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t len)
+static void emit(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,
+		 size_t len)
 {
 	(void)ctx;
 	if (stream != 1 && stream != 2)
@@ -36,7 +37,7 @@ static void emit(void *ctx, uint64_t ev, int stream, const uint8_t *data, size_t
 	size_t i = 0;
 	while (i < len) {
 		if (line_start[stream]) {
-			int n = snprintf(tag, sizeof tag, "[%llu] ", (unsigned long long)ev);
+			int n = snprintf(tag, sizeof tag, "[%llu:%u] ", (unsigned long long)ev, pid);
 			write_all(stream, tag, n);
 			line_start[stream] = 0;
 		}
