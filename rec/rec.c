@@ -89,7 +89,11 @@ static volatile pid_t run_tid;		/* the thread running user code */
 static volatile int run_ticks;		/* since it was scheduled */
 static volatile int seg_ticks;		/* since its last syscall */
 static volatile int slice_ticks = SLICE_TICKS;
-static volatile sig_atomic_t want_switch;	/* others wait, or a signal is held */
+/* Ticks without a syscall after which the running thread is stopped:
+ * its timeslice when others wait, HELD_TICKS when only a held signal
+ * waits (the next syscall is the cheaper place to deliver it), 0 never. */
+#define HELD_TICKS 200
+static volatile int want_ticks;
 static volatile sig_atomic_t preempting;	/* SIGSTOP sent to run_tid */
 static int ticks_to_flush;
 
@@ -107,7 +111,7 @@ static void on_alarm(int sig)
 	if (!run_tid)
 		return;
 	run_ticks++;
-	if (want_switch && !preempting && ++seg_ticks >= slice_ticks) {
+	if (want_ticks && !preempting && ++seg_ticks >= want_ticks) {
 		preempting = 1;
 		syscall(SYS_tgkill, run_tid, run_tid, SIGSTOP);
 	}
@@ -1178,6 +1182,6 @@ int main(int argc, char **argv)
 		if (was_running && find_task(pid) == cur && cur->state == T_KERNEL)
 			await_quick_return();
 		struct task *r = run_tid ? find_task(run_tid) : NULL;
-		want_switch = others_ready() || (r && r->nstash);
+		want_ticks = others_ready() ? slice_ticks : r && r->nstash ? HELD_TICKS : 0;
 	}
 }

@@ -61,7 +61,7 @@ test_expect_success 'what replay re-emitted is a prefix of what rec printed' '
 test_expect_success 'replay -M agrees' '
 	timeout 20 replay -M tr >mout 2>merr
 	test $? = 125 &&
-	sed -E "s/^\[[0-9]+\] //" mout >plain &&
+	sed -E "s/^\[[0-9]+:[0-9]+\] //" mout >plain &&
 	test_cmp_bytes out plain
 '
 test_expect_success 'SIGTERM makes rec flush, end the program and exit 143' '

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t6002-unsupported.sh: io_uring and rseq get ENOSYS inside the recorded
-# program (and replay the same way); fork, vfork and clone make rec stop
-# with a message naming the syscall and a non-zero status.
+# program (and replay the same way); ptrace makes rec stop with a message
+# naming the syscall and a non-zero status; fork, vfork and threads, once
+# refused, are recorded and replayed.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog nosys forker
 
@@ -25,15 +26,19 @@ refused () {
 	test $st != 0 &&
 	grep -v "^rec: recording to" err | grep -Eq "$2" &&
 	grep -q "^forker: $1" out &&
-	! grep -q "child exited" out
+	! grep -q "traced" out
 }
-test_expect_success 'fork (glibc: clone) is refused' 'refused fork "clone|fork"'
-test_expect_success 'raw fork syscall is refused' 'refused rawfork "fork"'
-test_expect_success 'vfork is refused' 'refused vfork "vfork"'
-test_expect_success 'pthread_create (clone3/clone) is refused' 'refused thread "clone"'
+test_expect_success 'ptrace is refused, named' 'refused ptrace "syscall ptrace"'
 test_expect_success 'the message is rec'"'"'s own, one line' '
-	refused fork "clone|fork" &&
+	refused ptrace ptrace &&
 	grep -v "^rec: recording to" err >msg &&
 	one_line_error msg "^rec: "
 '
+for how in fork rawfork vfork thread; do
+	test_expect_success "$how is recorded and replayed (the child's pid differs natively)" "
+		differs_natively \"\$T/forker\" $how &&
+		rec_replay_cmp \"\$T/forker\" $how &&
+		grep -Eq '^(child [0-9]+ exited 3|joined)\$' rec.out
+	"
+done
 test_done

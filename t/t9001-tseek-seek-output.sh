@@ -19,7 +19,7 @@ test_expect_success 'record lines 40 mix (stdout and stderr)' '
 '
 test_expect_success 'replay -M --to a late write from a checkpoint: the rest of the output' '
 	run_tool replay -M --to $n "$trace" >seek.M 2>seek.M.err &&
-	grep -q "^\[$n\] " full.M full.M.err &&
+	grep -q "^\[$n:[0-9]*\] " full.M full.M.err &&
 	sed "/^-- stopped after event /,\$d" seek.M >out &&
 	test -s out && test -s seek.M.err &&
 	test $(wc -l <out) -lt 20 &&
