@@ -898,52 +898,44 @@ static int replay_task_exit(struct engine *e, int final)
 	return final ? ENG_EXIT : ENG_EVENT;
 }
 
-/* The current thread was stopped between syscalls: run it to the first
- * arrival at the recorded address where its registers and memory match
- * the recorded ones. A hardware breakpoint (debug register 0) stops it
- * there; each arrival costs one stop. */
+/* The current thread was stopped between syscalls, after running a
+ * stretch of code that replay cannot count its way through without
+ * hardware counters. Its recorded state is made instead: registers,
+ * FP/vector state, and every block of writable memory whose hash
+ * differs. Everything the thread computed there is in that state, so the
+ * run goes on from it exactly. */
 static void replay_preempt(struct engine *e)
 {
-	struct pos want;
-	struct trace_item regs, hashes;
-	if (e->cur.size < trace_fixed_size(TR_PREEMPT) || !find_item(&e->cur, IT_REGS, -1, &regs) ||
-	    regs.len != sizeof want.regs || !find_item(&e->cur, IT_HASHES, -1, &hashes))
-		bad_record(e, "preemption without its state");
-	memset(&want, 0, sizeof want);
-	memcpy(&want.regs, regs.p, sizeof want.regs);
-	want.nb = hashes.len / sizeof *want.b;
-	want.b = xmalloc(hashes.len + 1);
-	memcpy(want.b, hashes.p, want.nb * sizeof *want.b);
-	uint64_t rip = get64(e->cur.p);
-	size_t dr = offsetof(struct user, u_debugreg);
-	long dr7 = ptrace(PTRACE_PEEKUSER, e->p.pid, dr + 7 * 8, 0);
-	long dr0 = ptrace(PTRACE_PEEKUSER, e->p.pid, dr, 0);
-	if (ptrace(PTRACE_POKEUSER, e->p.pid, dr, rip) < 0 ||
-	    ptrace(PTRACE_POKEUSER, e->p.pid, dr + 7 * 8, 1) < 0)
-		diverge(e, "cannot set a breakpoint at 0x%llx: %s", (unsigned long long)rip,
-			strerror(errno));
-	for (unsigned long hits = 0;; hits++) {
-		int st;
-		e->how = RESUME_CONT;
-		pt_resume(&e->p, RESUME_CONT, e->pending_sig);
-		e->pending_sig = 0;
-		int k = wait_stop(e, &st);
-		struct user_regs_struct r;
-		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
-			diverge(e, "expected thread %u to come back to 0x%llx, got %s", cur_task(e)->rtid,
-				(unsigned long long)rip, describe_stop(e, k, st));
-		pt_getregs(&e->p, &r);
-		if (r.rip == rip && pos_match(&e->p, &r, &want))
-			break;
-		if (hits > 100000000)
-			diverge(e, "thread %u never came back to its state at 0x%llx", cur_task(e)->rtid,
-				(unsigned long long)rip);
+	static struct pos_store store;	/* blocks of this trace, by hash */
+	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	int k;
+	if (e->cur.size < off)
+		bad_record(e, "short preemption record");
+	while ((k = trace_item(&e->cur, &off, &it)) > 0) {
+		if (it.tag == IT_REGS)
+			regs = it;
+		else if (it.tag == IT_XSTATE)
+			xs = it;
+		else if (it.tag == IT_HASHES)
+			hashes = it;
+		else if (it.tag == IT_BLOCK && it.len >= 8)
+			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
 	}
-	ptrace(PTRACE_POKEUSER, e->p.pid, dr + 7 * 8, dr7);
-	ptrace(PTRACE_POKEUSER, e->p.pid, dr, dr0);
-	ptrace(PTRACE_POKEUSER, e->p.pid, dr + 6 * 8, 0);
-	e->stop = PS_SIGNAL;
-	free(want.b);
+	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
+		bad_record(e, "preemption without its state");
+	struct pos_block *b = xmalloc(hashes.len + 1);
+	memcpy(b, hashes.p, hashes.len);
+	char why[256];
+	if (pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why) < 0)
+		diverge(e, "thread %u: %s", cur_task(e)->rtid, why);
+	free(b);
+	struct user_regs_struct r;
+	memcpy(&r, regs.p, sizeof r);
+	pt_setregs(&e->p, &r);
+	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
+		diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
+			strerror(errno));
 }
 
 static void replay_signal(struct engine *e, int k)

@@ -1,34 +1,46 @@
-/* pos.h: places in a thread's run between syscalls, found without
- * hardware counters: the registers plus hashes of the process's writable
- * memory. rec takes one where it preempts a thread; replay stops at the
- * address and compares until the whole state matches. */
+/* pos.h: a thread's state where rec stopped it between syscalls (to let
+ * another thread run or deliver a signal): registers, FP/vector state and
+ * the process's writable memory in hashed blocks. Replay does not search
+ * for that place; it makes the state so, writing the blocks that differ. */
 #ifndef REWIND_POS_H
 #define REWIND_POS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/user.h>
 #include "pt.h"
+
+#define POS_BLOCK (64 * 1024)
 
 struct pos_block {
 	uint64_t addr, len, hash;
 };
 
 struct pos {
-	struct user_regs_struct regs;
 	struct pos_block *b;
+	uint8_t **data;		/* each block's bytes; NULL for all zeros */
 	int nb;
-	int front;		/* the block that differed last (checked first) */
 };
 
-/* The place stopped thread p (registers r) is at. 0, or -1 if its memory
- * map cannot be read. */
-int pos_take(struct pt_proc *p, const struct user_regs_struct *r, struct pos *out);
-
-/* Whether the stopped thread p with registers r is at want. Registers
- * are compared first; memory is hashed only when they match, the block
- * that differed last time first. */
-int pos_match(struct pt_proc *p, const struct user_regs_struct *r, struct pos *want);
-
+/* Hash the writable memory of stopped thread p into *out, keeping the
+ * bytes of the blocks that are not all zeros. 0, or -1 if its memory map
+ * cannot be read. */
+int pos_take(struct pt_proc *p, struct pos *out);
 void pos_free(struct pos *ps);
+
+/* Block contents replay has seen in the trace, by hash. */
+struct pos_store {
+	struct { uint64_t hash; uint8_t *data; uint32_t len; } *slot;
+	size_t cap, n;
+};
+void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len);
+int pos_store_has(const struct pos_store *s, uint64_t hash);
+void pos_store_free(struct pos_store *s);
+
+/* Make p's memory the recorded blocks b[0..nb): each block whose hash
+ * differs is written from the store (or zeroed). Returns 0, or -1 with
+ * why filled when a block's bytes are missing or cannot be written. */
+int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_store *s,
+	      char *why, size_t wlen);
 
 #endif

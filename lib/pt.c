@@ -14,6 +14,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <elf.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,6 +219,20 @@ void pt_set_args(struct user_regs_struct *r, const uint64_t a[6])
 {
 	r->rdi = a[0]; r->rsi = a[1]; r->rdx = a[2];
 	r->r10 = a[3]; r->r8 = a[4]; r->r9 = a[5];
+}
+
+ssize_t pt_getxstate(struct pt_proc *p, void *buf, size_t max)
+{
+	struct iovec iov = { buf, max };
+	if (ptrace(PTRACE_GETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0)
+		return -1;
+	return iov.iov_len;
+}
+
+int pt_setxstate(struct pt_proc *p, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+	return ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0 ? -1 : 0;
 }
 
 void pt_kill(struct pt_proc *p)

@@ -65,6 +65,11 @@ void pt_reopen_mem(struct pt_proc *p);
 void pt_args(const struct user_regs_struct *r, uint64_t a[6]);
 void pt_set_args(struct user_regs_struct *r, const uint64_t a[6]);
 
+/* The FP/SSE/AVX state (XSAVE layout) of the stopped thread: returns
+ * its length (at most max), or -1. */
+ssize_t pt_getxstate(struct pt_proc *p, void *buf, size_t max);
+int pt_setxstate(struct pt_proc *p, const void *buf, size_t len);
+
 /* Kill and reap the tracee. */
 void pt_kill(struct pt_proc *p);
 

@@ -28,9 +28,10 @@ enum trace_kind {
 			   TRF_ENTRY) came earlier, other threads ran between */
 	TR_TASKEXIT = 7, /* i32 wait status, u32 0: a thread or process other
 			   than the recorded program's first ended */
-	TR_PREEMPT = 8,	/* u64 rip, u64 0; items IT_REGS, IT_HASHES: the
-			   thread was stopped there, between syscalls, so that
-			   another could run or a signal be delivered */
+	TR_PREEMPT = 8,	/* u64 rip, u64 0; items IT_REGS, IT_XSTATE,
+			   IT_HASHES, IT_BLOCK: the thread was stopped there,
+			   between syscalls, so that another could run or a
+			   signal be delivered; replay makes this state */
 };
 
 /* TR_SYSCALL record flags. */
@@ -65,6 +66,10 @@ enum trace_tag {
 	IT_HASHES = 9,	/* (u64 addr, u64 len, u64 hash) per block of the
 			   process's writable memory at a TR_PREEMPT */
 	IT_CHAOS = 10,	/* u64: the seed of rec --chaos (start record) */
+	IT_XSTATE = 11,	/* bytes: the thread's XSAVE area (PTRACE_GETREGSET) */
+	IT_BLOCK = 12,	/* u64 hash, bytes: a memory block's contents, for
+			   this and every later TR_PREEMPT (each is written
+			   once; all-zero blocks never) */
 };
 
 #define IF_EXE 1	/* the executable of an execve */

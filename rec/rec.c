@@ -56,6 +56,7 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	uint64_t since;		/* when it became ready (in a count of such) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
 
@@ -72,7 +73,6 @@ static struct {
 	int have_out[3];
 	int chaos;
 	uint64_t seed, rng;
-	int next;		/* round-robin place */
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
 	struct shared { pid_t tgid; dev_t dev; ino_t ino; uint64_t addr, len; } *shared;	/* MAP_SHARED files */
@@ -94,7 +94,7 @@ static volatile int slice_ticks = SLICE_TICKS;
  * waits (the next syscall is the cheaper place to deliver it), 0 never. */
 #define HELD_TICKS 200
 static volatile int want_ticks;
-static volatile sig_atomic_t preempting;	/* SIGSTOP sent to run_tid */
+static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
 static int ticks_to_flush;
 
 static volatile sig_atomic_t flush_due, term_sig;
@@ -111,9 +111,9 @@ static void on_alarm(int sig)
 	if (!run_tid)
 		return;
 	run_ticks++;
-	if (want_ticks && !preempting && ++seg_ticks >= want_ticks) {
-		preempting = 1;
-		syscall(SYS_tgkill, run_tid, run_tid, SIGSTOP);
+	if (want_ticks && preempting != run_tid && ++seg_ticks >= want_ticks) {
+		preempting = run_tid;
+		syscall(SYS_tkill, run_tid, SIGSTOP);
 	}
 }
 
@@ -548,6 +548,14 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	free(buf);
 }
 
+/* t may run user code again; threads run in the order they got ready. */
+static void ready(struct task *t)
+{
+	static uint64_t n;
+	t->state = T_READY;
+	t->since = ++n;
+}
+
 static struct task *find_task(pid_t tid)
 {
 	for (int i = 0; i < R.ntasks; i++)
@@ -668,7 +676,7 @@ static void new_task(pid_t tid, struct task *parent, int thread)
 	t->tgid = thread ? parent->tgid : tid;
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
-		t->state = T_READY;
+		ready(t);
 }
 
 /* The clone flags of the call t is in. */
@@ -767,7 +775,7 @@ static void syscall_exit(void)
 		    R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
 			R.shared[i--] = R.shared[--R.nshared];
 	tw_end(&R.w);
-	cur->state = T_READY;
+	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
 }
@@ -874,18 +882,27 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_end(&R.w);
 }
 
-/* cur was stopped by our SIGSTOP between syscalls: record where, so that
- * replay stops it at the same state, then deliver what it held. */
+/* cur was stopped by our SIGSTOP between syscalls: record its state
+ * there, which replay makes again, then deliver what it held. */
 static void preempted(struct user_regs_struct *regs)
 {
+	static struct pos_store written;	/* blocks already in the trace */
+	static uint8_t xs[65536];
 	struct pos ps;
-	if (pos_take(&cur->p, regs, &ps) < 0)
-		stop_recording(EXIT_TRACE, "cannot read the memory map of thread %d", cur->p.pid);
+	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
+	if (xlen < 0 || pos_take(&cur->p, &ps) < 0)
+		stop_recording(EXIT_TRACE, "cannot read the state of thread %d", cur->p.pid);
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, 0);
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
+	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+	for (int i = 0; i < ps.nb; i++)
+		if (ps.data[i] && !pos_store_has(&written, ps.b[i].hash)) {
+			tw_item(&R.w, IT_BLOCK, 0, &ps.b[i].hash, 8, ps.data[i], ps.b[i].len);
+			pos_store_add(&written, ps.b[i].hash, (const uint8_t *)"", 0);
+		}
 	tw_end(&R.w);
 	pos_free(&ps);
 	if (cur->nstash) {
@@ -896,7 +913,7 @@ static void preempted(struct user_regs_struct *regs)
 		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
 		cur->sig = si.si_signo;
 	}
-	cur->state = T_READY;
+	ready(cur);
 }
 
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
@@ -912,9 +929,12 @@ static int do_signal(int sig)
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) {
-		preempting = 0;
-		if (boundary && !cur->nstash) {
-			pt_resume(&cur->p, RESUME_CONT, 0);	/* at a syscall already */
+		if (preempting == cur->p.pid)
+			preempting = 0;
+		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks) {
+			/* At a syscall already, or sent for an earlier
+			 * timeslice: it goes on. */
+			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
 		preempted(&regs);
@@ -953,8 +973,8 @@ static int do_signal(int sig)
 	return 1;
 }
 
-/* Let a ready thread run user code: the next in turn, or with --chaos
- * one picked at random with a random timeslice. */
+/* Let a ready thread run user code: the one ready longest, or with
+ * --chaos one picked at random with a random timeslice. */
 static void schedule(void)
 {
 	int n = 0;
@@ -962,14 +982,13 @@ static void schedule(void)
 		n += R.tasks[i]->state == T_READY;
 	if (!n)
 		return;
-	int pick = R.chaos ? (int)(rnd() % n) : 0;
+	int pick = R.chaos ? (int)(rnd() % n) : -1;
 	struct task *t = NULL;
-	for (int k = 0; k < R.ntasks && !t; k++) {
-		struct task *c = R.tasks[(R.next + k) % R.ntasks];
-		if (c->state == T_READY && pick-- == 0)
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *c = R.tasks[i];
+		if (c->state == T_READY && (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
-	R.next = (R.next + 1) % R.ntasks;
 	t->state = T_RUN;
 	run_ticks = seg_ticks = 0;
 	if (R.chaos)
@@ -1050,7 +1069,7 @@ static void handle(int st)
 			cur->fresh = 0;
 			/* ready once the parent's clone event named it */
 			if (cur->p.memfd >= 0)
-				cur->state = T_READY;
+				ready(cur);
 			break;
 		}
 		if (!do_signal(WSTOPSIG(st)))
