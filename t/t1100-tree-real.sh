@@ -6,6 +6,8 @@
 
 command -v gcc >/dev/null 2>&1 && test_set_prereq GCC
 command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 && test_set_prereq MAKE
+# Run from make check, the make here must not join the outer one.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # rec_in DIR PROG ARGS...: rec_prog, but PROG runs in DIR (which holds its
 # input files) and writes its temporary files to $scratch/tmp.
