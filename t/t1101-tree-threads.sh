@@ -55,6 +55,7 @@ test_expect_success 'each thread ends in a task-exit line with status 0, main in
 	tail -n 1 dump | grep -Eq "^[0-9]+ $pid exit status (0|0x0+)$"
 '
 test_expect_success 'each thread wrote its own line' '
+	test $(wc -l <tids) = 4 &&
 	(
 		k=0
 		while read -r tid; do
@@ -66,7 +67,9 @@ test_expect_success 'each thread wrote its own line' '
 '
 test_expect_success 'tdump --tid N shows exactly thread N'"'"'s events' '
 	(
-		for tid in $(sed -n 2p tids) $pid; do
+		tid=$(sed -n 2p tids)
+		test -n "$tid" && test -n "$pid" || exit 1
+		for tid in $tid $pid; do
 			run_tool tdump --tid $tid "$trace" >only &&
 			awk -v t=$tid "\$2 == t" dump >expect &&
 			test -s only &&
@@ -84,6 +87,7 @@ test_expect_success 'replay -M tags every line with [EVENT:PID], PID the program
 # tdump shows the first 32 bytes of a buffer: the first line a write
 # wrote is matched by its start, the lines after it by the event alone.
 test_expect_success 'each tag names the write of that line, by the thread that wrote it' '
+	test $(wc -l <m.out) = 6 &&
 	(
 		prev=
 		while IFS= read -r l; do

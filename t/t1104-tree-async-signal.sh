@@ -1,8 +1,7 @@
 #!/bin/bash
-# t1104-tree-async-signal.sh: a signal from outside that arrives while the
-# program computes without syscalls (kill -USR1 from another shell, SIGINT
-# to the foreground group as a terminal sends it) is recorded where it
-# arrived and replayed there: the loop's turn count replays too.
+# t1104-tree-async-signal.sh: kill -USR1 from outside, or SIGINT to the
+# group as a terminal sends it, while the program computes without syscalls
+# is recorded where it arrived and replayed there (turn count included).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog compute-sig
 command -v setsid >/dev/null 2>&1 || skip_all 'no setsid'
