@@ -32,8 +32,8 @@ signalled () {
 	if [ $target = group ]; then
 		# setsid made the first process the leader of a new group:
 		# never signal the group this test runs in.
-		pgid=$(ps -o pgid= -p "$pid" | tr -d " ")
-		if [ "$pgid" != "$lead" ] || [ "$pgid" = "$(ps -o pgid= -p $$ | tr -d " ")" ]; then
+		pgid=$(cut -d" " -f5 "/proc/$pid/stat")
+		if [ "$pgid" != "$lead" ] || [ "$pgid" = "$(cut -d" " -f5 /proc/$$/stat)" ]; then
 			echo "process group $pgid is not the session's ($lead)"
 			kill -9 $lead
 			return 1
