@@ -77,6 +77,8 @@ bench compute "$REWIND_BPROG/compute"
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
+bench spin-wait "$REWIND_BPROG/spin"
+bench threads "$REWIND_BPROG/threads"
 
 # Seeking: ticks.c computes for about 10 s with a write every 10 ms; the
 # time of replay --to its last event from the start and from tseek's

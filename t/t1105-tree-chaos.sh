@@ -1,0 +1,102 @@
+#!/bin/bash
+# t1105-tree-chaos.sh: race.c fails in under 5% of native runs; rec --chaos
+# makes it fail in one of at most 20 recordings, and that recording replays
+# the failure. The chaos seed is printed, kept in the trace and reusable.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog race
+
+# rec_chaos DIR OPTION: records race with OPTION (--chaos or --chaos=N)
+# into DIR, leaving rec.out, rec.err (without rec's own lines),
+# rec.err.raw, rec.status and the seed rec printed in $seed.
+rec_chaos () {
+	trace=$scratch/$1
+	rm -rf "$trace"
+	run_tool rec -o "$trace" "$2" "$T/race" >rec.out 2>rec.err.raw </dev/null
+	echo $? >rec.status
+	awk 'NR <= 2 && /^rec: (recording to |chaos seed [0-9]+$)/ { next } { print }' \
+		rec.err.raw >rec.err
+	seed=$(sed -nE 's/^rec: chaos seed ([0-9]+)$/\1/p' rec.err.raw)
+	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $trace"
+}
+
+# 200 native runs: about 1.7% fail here; more than 10 (5%) is no rare race.
+test_expect_success 'natively race fails rarely (under 5% of 200 runs)' '
+	fails=0 &&
+	bad= &&
+	for i in $(seq 200); do
+		"$T/race" >nat.out 2>&1
+		st=$?
+		if [ $st = 1 ] && grep -q "^RACE: balance -60$" nat.out; then
+			fails=$((fails + 1))
+		elif [ $st != 0 ] || ! grep -qx ok nat.out; then
+			bad="status $st: $(cat nat.out)"
+			break
+		fi
+	done &&
+	echo "$fails of 200 native runs failed" &&
+	test -z "$bad" &&
+	test $fails -lt 10
+'
+test_expect_success 'rec --chaos prints its seed' '
+	rec_chaos tr.first --chaos &&
+	cat rec.err.raw &&
+	not_signalled $(cat rec.status) &&
+	test -n "$seed" &&
+	test $(grep -c "^rec: chaos seed $seed$" rec.err.raw) = 1 &&
+	test ! -s rec.err
+'
+test_expect_success 'the seed is in the trace: tdump shows chaos=SEED at the start' '
+	run_tool tdump "$trace" >dump &&
+	head -n 1 dump | grep -Eq "^0 [0-9]+ start .*chaos=$seed( |$)"
+'
+test_expect_success 'a recording without --chaos has no seed' '
+	rec_prog "$T/race" &&
+	! grep -q "^rec: chaos seed" rec.err.raw &&
+	run_tool tdump "$trace" >dump &&
+	! head -n 1 dump | grep -Eq " chaos=[0-9]"
+'
+test_expect_success 'one of at most 20 chaos recordings fails with RACE' '
+	found= &&
+	for i in $(seq 20); do
+		rec_chaos tr.chaos.$i --chaos
+		st=$(cat rec.status)
+		echo "recording $i: seed $seed, status $st: $(head -c 80 rec.out)"
+		case $st in
+		0) grep -qx ok rec.out || break ;;
+		1) grep -q "^RACE: balance -60$" rec.out && found=$i; break ;;
+		*) cat rec.err.raw; break ;;
+		esac
+	done &&
+	test -n "$found" &&
+	failseed=$seed
+'
+test_expect_success 'the failing recording replays the failure: RACE and status 1' '
+	test -n "$found" &&
+	check_status rec.status 1 &&
+	replay_cmp &&
+	grep -q "^RACE" replay.out
+'
+test_expect_success 'and its trace holds its seed' '
+	run_tool tdump "$trace" >dump &&
+	head -n 1 dump | grep -Eq "^0 [0-9]+ start .*chaos=$failseed( |$)"
+'
+test_expect_success 'a second replay fails the same way' '
+	replay_cmp
+'
+test_expect_success 'rec --chaos=SEED takes that seed and the trace replays' '
+	rec_chaos tr.again --chaos=$failseed &&
+	cat rec.err.raw &&
+	test "$seed" = "$failseed" &&
+	st=$(cat rec.status) &&
+	{ test $st = 0 || test $st = 1; } &&
+	run_tool tdump "$trace" >dump &&
+	head -n 1 dump | grep -Eq "^0 [0-9]+ start .*chaos=$failseed( |$)" &&
+	replay_cmp
+'
+test_expect_success 'rec --chaos=junk is a usage error' '
+	run_tool rec -o tr.junk --chaos=junk "$T/race" >out 2>err
+	expect_status $? 2 &&
+	one_line_error err "^rec: " &&
+	test ! -s out
+'
+test_done
