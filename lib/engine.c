@@ -6,6 +6,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "files.h"
+#include "fmt.h"
 #include "pos.h"
 #include "seek.h"
 #include "sys.h"
@@ -377,9 +378,15 @@ static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_
 	if (k <= 0 || it.flags != arg || it.len < 8)
 		diverge(c->e, "%s: argument %d was not recorded", c->name, arg + 1);
 	if (get64(it.p) != full || it.len - 8 != len || memcmp(it.p + 8, data, len))
-		diverge(c->e, "%s: argument %d differs: expected \"%.*s\", got \"%.*s\"", c->name,
-			arg + 1, (int)(it.len - 8 > 60 ? 60 : it.len - 8), (const char *)it.p + 8,
-			(int)(len > 60 ? 60 : len), (const char *)data);
+	{
+		char was[400], now[400];
+		struct sn_buf bw, bn;
+		sn_init(&bw, was, sizeof was);
+		sn_init(&bn, now, sizeof now);
+		fmt_quote(&bw, it.p + 8, it.len - 8, 60, 0);
+		fmt_quote(&bn, data, len, 60, 0);
+		diverge(c->e, "%s: argument %d differs: expected %s, got %s", c->name, arg + 1, was, now);
+	}
 }
 
 /* Write the record's IT_MEM items into the tracee. */

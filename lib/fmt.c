@@ -35,7 +35,7 @@ struct call {
 
 /* Bytes as a C string literal, strace's way: the first max bytes of
  * n, then "..." after the quote if there is more (or more is set). */
-static void quote(struct sn_buf *b, const uint8_t *p, size_t n, size_t max, int more)
+void fmt_quote(struct sn_buf *b, const uint8_t *p, size_t n, size_t max, int more)
 {
 	size_t shown = n < max ? n : max;
 
@@ -221,7 +221,7 @@ static void put_sockaddr(struct sn_buf *b, const uint8_t *p, size_t n)
 		} else {
 			len = strnlen((const char *)path, len);
 		}
-		quote(b, path, len, 108, 0);
+		fmt_quote(b, path, len, 108, 0);
 	} else if (fam == 2 && n >= 8) {
 		inet_ntop(AF_INET, p + 4, a, sizeof a);
 		sn_printf(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
@@ -324,16 +324,16 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 		if (!ai)
 			break;
 		p = item_data(ai, &n);
-		quote(b, p, strnlen((const char *)p, n), 4096, item_head(ai) > n);
+		fmt_quote(b, p, strnlen((const char *)p, n), 4096, item_head(ai) > n);
 		return;
 	case A_IBUF:
 		if (ai) {
 			p = item_data(ai, &n);
-			quote(b, p, n, STRMAX, item_head(ai) > n);
+			fmt_quote(b, p, n, STRMAX, item_head(ai) > n);
 			return;
 		}
 		if (c->emit.len) {
-			quote(b, c->emit.p, c->emit.len, STRMAX, 0);
+			fmt_quote(b, c->emit.p, c->emit.len, STRMAX, 0);
 			return;
 		}
 		break;
@@ -356,7 +356,7 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 			sn_printf(b, "%#llx /* %zu entries */", (unsigned long long)v, k);
 			return;
 		}
-		quote(b, p, n, STRMAX, (uint64_t)ret > n);
+		fmt_quote(b, p, n, STRMAX, (uint64_t)ret > n);
 		return;
 	case A_OUT:
 		if (!(p = find_mem(c, v, &n)))
@@ -368,7 +368,7 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 			break;
 		p = item_data(ai, &n);
 		sn_putc(b, '[');
-		quote(b, p, n, STRMAX, item_head(ai) > n);
+		fmt_quote(b, p, n, STRMAX, item_head(ai) > n);
 		sn_putc(b, ']');
 		return;
 	case A_IOV_OUT: {
@@ -387,7 +387,7 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 				tmp[got++] = p[j];
 		}
 		sn_putc(b, '[');
-		quote(b, tmp, got, STRMAX, total > got);
+		fmt_quote(b, tmp, got, STRMAX, total > got);
 		sn_putc(b, ']');
 		return;
 	}
@@ -412,7 +412,7 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 			len = strnlen((const char *)p + off, n - off);
 			if (k)
 				sn_puts(b, ", ");
-			quote(b, p + off, len, STRMAX, 0);
+			fmt_quote(b, p + off, len, STRMAX, 0);
 			off += len + 1;
 		}
 		sn_putc(b, ']');
@@ -430,7 +430,7 @@ static void put_arg(struct sn_buf *b, const struct call *c, int i)
 		if (is(c, "getsockopt") && n == 4)
 			sn_printf(b, "[%d]", (int)get32(p));
 		else if (is(c, "getsockopt"))
-			quote(b, p, n, STRMAX, 0);
+			fmt_quote(b, p, n, STRMAX, 0);
 		else
 			put_sockaddr(b, p, n);
 		return;
@@ -569,7 +569,7 @@ static void put_files(struct sn_buf *b, struct sn_buf *js, const struct call *c)
 			continue;
 		plen = it->len - 32;
 		sn_printf(b, " %s=", what);
-		quote(b, it->p + 32, plen, 4096, 0);
+		fmt_quote(b, it->p + 32, plen, 4096, 0);
 		sn_printf(b, " size=%llu hash=%016llx", (unsigned long long)get64(it->p),
 			  (unsigned long long)get64(it->p + 16));
 		if (it->flags & IF_MAP)
@@ -680,7 +680,7 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 			continue;
 		if (it.tag == IT_CWD) {
 			sn_puts(b, "cwd=");
-			quote(b, it.p, it.len, 4096, 0);
+			fmt_quote(b, it.p, it.len, 4096, 0);
 		}
 		if (js) {
 			sn_printf(js, ",\"%s\":", it.tag == IT_CWD ? "cwd" : "cpu");
