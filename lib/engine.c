@@ -710,6 +710,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		return;
 	}
 	struct user_regs_struct r, r0;
+	if (s->class == C_CLONE && cur_task(e)->state == ET_KERNEL) {
+		clone_finish(e, sc, &r);	/* a vfork parent, running until now */
+		return;
+	}
 	pt_getregs(&e->p, &r);
 	r0 = r;
 	uint64_t a[6];
@@ -732,8 +736,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		return;
 	}
 	if (cls == C_CLONE && sc->ret > 0) {
-		if (cur_task(e)->state != ET_KERNEL)
-			clone_start(e, sc);
+		clone_start(e, sc);
 		clone_finish(e, sc, &r);
 		return;
 	}
@@ -982,6 +985,9 @@ static void replay_rdtsc(struct engine *e, int k)
 /* Replay e->cur, which the tracee's stop k (-1: no stop) begins. */
 static int dispatch(struct engine *e, int k)
 {
+	if (getenv("REWIND_ENGDEBUG"))
+		fprintf(stderr, "[eng] event %llu tid %u kind %d stop %d pid %d\n",
+			(unsigned long long)e->cur.event, e->cur.tid, e->cur.kind, k, e->p.pid);
 	switch (e->cur.kind) {
 	case TR_SYSCALL:
 		replay_syscall(e, k);

@@ -130,7 +130,7 @@ enum pt_stop pt_classify(int st)
 void pt_getregs(struct pt_proc *p, struct user_regs_struct *r)
 {
 	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) < 0)
-		die(EXIT_TRACE, "ptrace(GETREGS): %s", strerror(errno));
+		die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(errno));
 }
 
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
