@@ -855,6 +855,11 @@ void tl_regs(struct timeline *t, struct user_regs_struct *r)
 void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 {
 	memset(t, 0, sizeof *t);
+	uint64_t clone = eng_first_clone(dir);
+	if (clone)
+		die(EXIT_TRACE, "%s: the program starts a second thread or process at event %llu; "
+		    "gdbstub debugs single-threaded programs only (yet)", dir,
+		    (unsigned long long)clone);
 	/* From a tseek checkpoint, history begins there. */
 	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);
 	t->e.debug = 1;

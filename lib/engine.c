@@ -1094,6 +1094,24 @@ void eng_regs(struct engine *e, struct user_regs_struct *r)
 		r->orig_rax = get16(e->cur.p);
 }
 
+uint64_t eng_first_clone(const char *dir)
+{
+	struct trace_reader r;
+	struct trace_rec rec;
+	struct trace_syscall sc;
+	int k;
+	if (trace_open(&r, dir) < 0)
+		die(EXIT_TRACE, "%s", r.err);
+	while ((k = trace_next(&r, &rec)) > 0)
+		if (rec.kind == TR_SYSCALL && trace_syscall(&rec, &sc) == 0 && sc.ret > 0 &&
+		    sys_lookup(sc.nr) && sys_lookup(sc.nr)->class == C_CLONE)
+			break;
+	if (k < 0)
+		die(EXIT_TRACE, "%s", r.err);
+	trace_close(&r);
+	return k > 0 ? rec.event : 0;
+}
+
 void eng_close(struct engine *e)
 {
 	if (e->started && !e->done)

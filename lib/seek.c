@@ -359,8 +359,8 @@ static void put_rec(struct sb *b, const struct trace_rec *r)
 
 int seek_capture(struct seek_store *s, struct engine *e)
 {
-	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping)
-		return 1;
+	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping || e->ntasks > 1)
+		return 1;	/* a checkpoint holds one thread of one process */
 	struct pt_proc *p = &e->p;
 	pid_t pid = p->pid;
 	struct user_regs_struct r;
