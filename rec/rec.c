@@ -1107,7 +1107,8 @@ static void await_quick_return(void)
 	struct task *t = cur;
 	for (int i = 0; i < 40 && t->state == T_KERNEL; i++) {
 		int st;
-		if (wait_any(tid, &st, 1) == 0) {
+		/* Alone, it can only wait for the call's end. */
+		if (wait_any(tid, &st, R.ntasks > 1) == 0) {
 			sched_yield();
 			continue;
 		}
