@@ -701,6 +701,28 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	return s;
 }
 
+/* The signal of the next event of thread tid, when that event is a
+ * signal (other threads' events may come first), else 0. */
+static int next_signal_of(struct engine *e, uint32_t tid)
+{
+	const struct trace_rec *n = peek_next(e, 1);
+	if (!n || n->tid == tid)
+		return n && n->kind == TR_SIGNAL && n->size >= 4 ? (int)get32(n->p) : 0;
+	struct trace_pos pos;
+	struct trace_rec rec;
+	int sig = 0;
+	trace_tell(&e->r, &pos);
+	while (trace_next(&e->r, &rec) > 0)
+		if (rec.tid == tid) {
+			if (rec.kind == TR_SIGNAL && rec.size >= 4)
+				sig = get32(rec.p);
+			break;
+		}
+	if (trace_seek(&e->r, &pos) < 0)
+		die(EXIT_TRACE, "%s", e->r.err);
+	return sig;
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -764,9 +786,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_SUSPEND: {
 		/* Make the recorded signal pending, then let the kernel do
 		 * the mask juggling of a real rt_sigsuspend. */
-		const struct trace_rec *next = peek_next(e, 0);
-		if (next->kind == TR_SIGNAL && next->size >= 4 && next->tid == e->cur.tid) {
-			syscall(SYS_tkill, e->p.pid, get32(next->p));
+		int sig = next_signal_of(e, e->cur.tid);
+		if (sig) {
+			syscall(SYS_tkill, e->p.pid, sig);
 			e->raised = 1;
 		}
 		run_call(e, &r);

@@ -1140,13 +1140,14 @@ int main(int argc, char **argv)
 			outdir = optarg;
 		} else if (c == 'c') {
 			R.chaos = 1;
-			long long v = optarg ? parse_num(optarg) : -2;
-			if (v == -1)
-				die(EXIT_USAGE, "--chaos needs a number, not '%s'", optarg);
-			if (v == -2 && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
+			char *end = NULL;
+			errno = 0;
+			if (optarg)
+				R.seed = strtoull(optarg, &end, 10);
+			if (optarg && (!*optarg || *end || errno || *optarg < '0' || *optarg > '9'))
+				die(EXIT_USAGE, "--chaos needs a number (0 to 2^64-1), not '%s'", optarg);
+			if (!optarg && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
 				R.seed = time(NULL) ^ getpid();
-			if (v >= 0)
-				R.seed = v;
 		} else if (c == 'h') {
 			usage(0);
 		} else {
