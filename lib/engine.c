@@ -1007,7 +1007,10 @@ static void replay_rdtsc(struct engine *e, int k)
 /* Replay e->cur, which the tracee's stop k (-1: no stop) begins. */
 static int dispatch(struct engine *e, int k)
 {
-	if (getenv("REWIND_ENGDEBUG"))
+	static int debug = -1;	/* REWIND_ENGDEBUG=1: each event on stderr */
+	if (debug < 0)
+		debug = getenv("REWIND_ENGDEBUG") != NULL;
+	if (debug)
 		fprintf(stderr, "[eng] event %llu tid %u kind %d stop %d pid %d\n",
 			(unsigned long long)e->cur.event, e->cur.tid, e->cur.kind, k, e->p.pid);
 	switch (e->cur.kind) {
