@@ -616,7 +616,10 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			unknown.arg[i] = sys_arg(A_HEX, 0);
 		c.e = &unknown;
 	}
+	struct trace_item task = { 0 };
 	while (trace_item(rec, &off, &it) > 0) {
+		if (it.tag == IT_TASK)
+			task = it;
 		if (it.tag == IT_ARG && it.flags < 6)
 			c.arg[it.flags] = it;
 		else if (it.tag == IT_EMIT)
@@ -661,6 +664,13 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 	}
 	if (!opt_raw)
 		put_files(b, js, &c);
+	if (task.len >= 8) {
+		uint32_t tid = get32(task.p), pid = get32(task.p + 4);
+		if (tid == pid)
+			sn_printf(b, " (new process %u)", pid);
+		else
+			sn_printf(b, " (new thread of process %u)", pid);
+	}
 	return "syscall";
 }
 
@@ -858,9 +868,38 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 	return "preempt";
 }
 
+/* The process of each thread that clone-like calls made, to give each
+ * event's process id (a thread not seen made is its own process). */
+static struct { uint32_t tid, pid; } *procs;
+static size_t nprocs;
+
+static uint32_t pid_of(uint32_t tid)
+{
+	for (size_t i = nprocs; i-- > 0;)
+		if (procs[i].tid == tid)
+			return procs[i].pid;
+	return tid;
+}
+
+static void note_task(const struct trace_rec *rec)
+{
+	size_t off = trace_fixed_size(rec->kind);
+	struct trace_item it;
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_TASK && it.len >= 8) {
+			procs = xrealloc(procs, (nprocs + 1) * sizeof *procs);
+			procs[nprocs].tid = get32(it.p);
+			procs[nprocs++].pid = get32(it.p + 4);
+		}
+}
+
 const char *fmt_event(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js, int raw)
 {
 	opt_raw = raw;
+	if (rec->kind == TR_SYSCALL || rec->kind == TR_SYSRET)
+		note_task(rec);
+	if (js && rec->kind != TR_START)	/* the start record has its own */
+		sn_printf(js, ",\"pid\":%u", pid_of(rec->tid));
 	switch (rec->kind) {
 	case TR_SYSCALL:
 		if (rec->flags & TRF_ENTRY && rec->size >= trace_fixed_size(TR_SYSCALL))
