@@ -12,7 +12,7 @@ main_pid () {
 	awk '$3 == "start" { print $2; exit }' dump
 }
 clone_tids () {
-	sed -nE 's/^[0-9]+ [0-9]+ (syscall|sysret) (clone3?|fork|vfork)\(.*\) = ([0-9]+)$/\3/p' dump
+	sed -nE 's/^[0-9]+ [0-9]+ (syscall|sysret) (clone3?|fork|vfork)\(.*\) = ([0-9]+) \(new .*\)$/\3/p' dump
 }
 
 test_expect_success 'output differs natively' '
@@ -45,7 +45,8 @@ test_expect_success 'tdump shows four clones returning new tids' '
 	cat tids &&
 	test $(wc -l <tids) = 4 &&
 	test $(sort -u tids | wc -l) = 4 &&
-	! grep -qx "$pid" tids
+	! grep -qx "$pid" tids &&
+	test $(grep -c " (new thread of process $pid)\$" dump) = 4
 '
 test_expect_success 'each thread ends in a task-exit line with status 0, main in exit' '
 	awk "\$3 == \"task-exit\" { print \$2 }" dump | sort >ended &&

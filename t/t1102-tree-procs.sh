@@ -51,14 +51,14 @@ test_expect_success 'tdump shows a fork, clone or vfork returning each child'"'"
 		for w in echo vfork writer killed "pipe writer"; do
 			c=$(child_pid "$w") &&
 			test -n "$c" &&
-			grep -Eq "^[0-9]+ $pid (syscall|sysret) (clone3?|fork|vfork)\(.*\) = $c$" dump ||
+			grep -Eq "^[0-9]+ $pid (syscall|sysret) (clone3?|fork|vfork)\(.*\) = $c \(new process $c\)$" dump ||
 			{ echo "no fork of the $w child ($c)"; exit 1; }
 		done
 	)
 '
 test_expect_success 'the vfork child came from vfork' '
 	c=$(child_pid vfork) &&
-	grep -Eq "^[0-9]+ $pid (syscall|sysret) vfork\(\) = $c$" dump
+	grep -Eq "^[0-9]+ $pid (syscall|sysret) vfork\(\) = $c \(new process $c\)$" dump
 '
 test_expect_success 'the echo children ran /bin/echo, in their own pid' '
 	(
