@@ -7,7 +7,7 @@ require_tprog spin
 
 # spinner_tid: the tid main's clone returned (from the file dump).
 spinner_tid () {
-	sed -nE 's/^[0-9]+ [0-9]+ (syscall|sysret) clone3?\(.*\) = ([0-9]+)$/\2/p' dump
+	sed -nE 's/^[0-9]+ [0-9]+ (syscall|sysret) clone3?\(.*\) = ([0-9]+) \(new thread .*\)$/\2/p' dump
 }
 
 test_expect_success 'output differs natively' '

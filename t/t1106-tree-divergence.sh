@@ -80,7 +80,7 @@ test_expect_success 'threads: change the random bytes one thread got' '
 	done &&
 	echo "thread $k: token $tok" &&
 	test -n "$tok" &&
-	tid=$(sed -nE "s/^[0-9]+ [0-9]+ (syscall|sysret) clone3?\(.*\) = ([0-9]+)$/\2/p" dump |
+	tid=$(sed -nE "s/^[0-9]+ [0-9]+ (syscall|sysret) clone3?\(.*\) = ([0-9]+) \(new thread .*\)$/\2/p" dump |
 		sed -n "$((k + 1))p") &&
 	test -n "$tid"
 '
