@@ -21,13 +21,14 @@ static struct rsp conn;
 static struct timeline T;
 static uint64_t emitted;	/* output of events up to here was shown */
 static int running;		/* gdb waits for a stop reply: O packets allowed */
-static unsigned tid;		/* the thread id gdb sees: the recorded one */
+static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
+static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
 
 static void __attribute__((noreturn)) usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: gdbstub [-g EVENT] [--force] [--listen [HOST:]PORT] [TRACE]\n"
-		"       gdbstub --gdb [-g EVENT] [--force] [TRACE]\n");
+		"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT] [TRACE]\n"
+		"       gdbstub --gdb [-g EVENT] [-p PID] [--force] [TRACE]\n");
 	exit(status);
 }
 
@@ -81,13 +82,14 @@ static void ticking(int on)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* Threads are named by their recorded ids. A stop is about the thread
+ * of the debugged process that ran last. */
 static void stop_reply(const struct why *w)
 {
-	struct user_regs_struct r;
-	tl_regs(&T, &r);
 	char buf[256];
 	int sig = w->why == WHY_SIGNAL ? to_gdb[w->sig < 65 ? w->sig : 0] : w->why == WHY_INTR ? 2 : 5;
-	int n = snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, tid);
+	gsel = T.ran;
+	int n = snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, T.ran);
 	switch (w->why) {
 	case WHY_BP:
 		n += snprintf(buf + n, sizeof buf - n, "swbreak:;");
@@ -113,6 +115,7 @@ static void move(int (*fn)(struct timeline *, struct why *))
 	struct why w;
 	running = 1;
 	ticking(1);
+	T.step_tid = fn == tl_step || fn == tl_rstep ? gstep : 0;
 	int k = fn(&T, &w);
 	ticking(0);
 	tl_flush(&T);
@@ -197,7 +200,8 @@ static void read_memory(const char *args)
 	}
 	static uint8_t buf[65536];
 	static char hex[2 * 65536 + 1];
-	ssize_t n = pt_read(&T.e.p, addr, buf, len);
+	struct pt_proc *m = tl_mem(&T);
+	ssize_t n = m ? pt_read(m, addr, buf, len) : -1;
 	if (n <= 0) {
 		rsp_send_str(&conn, "E14");
 		return;
@@ -284,11 +288,12 @@ static void xfer(const char *p)
 		else
 			rsp_send_xfer(&conn, xml, n, off, len);
 	} else if (!strcmp(object, "exec-file")) {
-		rsp_send_xfer(&conn, T.e.exe, strlen(T.e.exe), off, len);
+		rsp_send_xfer(&conn, T.exe, strlen(T.exe), off, len);
 	} else if (!strcmp(object, "auxv")) {
 		char path[64];
 		static uint8_t auxv[4096];
-		snprintf(path, sizeof path, "/proc/%d/auxv", T.e.p.pid);
+		struct pt_proc *m = tl_mem(&T);
+		snprintf(path, sizeof path, "/proc/%d/auxv", m ? m->pid : 0);
 		FILE *f = fopen(path, "re");
 		size_t n = f ? fread(auxv, 1, sizeof auxv, f) : 0;
 		if (f)
@@ -299,21 +304,66 @@ static void xfer(const char *p)
 	}
 }
 
+/* A thread id of a packet: -1 (all) and 0 (any) are 0. */
+static uint32_t thread_arg(const char *p)
+{
+	long v = strtol(p, NULL, 16);
+	return v > 0 ? (uint32_t)v : 0;
+}
+
+/* vCont;ACTION[:TID]...: all-stop, so a step of one thread (the others
+ * run meanwhile) or a continue of all. */
 static void vcont(const char *p)
 {
 	if (!strcmp(p, "?")) {
 		rsp_send_str(&conn, "vCont;c;C;s;S");
 		return;
 	}
-	/* All-stop, one thread: the first action decides. */
-	if (*p == ';')
-		p++;
-	if (*p == 's' || *p == 'S')
-		move(tl_step);
-	else if (*p == 'c' || *p == 'C')
-		move(tl_cont);
-	else
-		rsp_send_str(&conn, "");
+	int step = 0;
+	uint32_t which = 0;
+	while (*p == ';') {
+		char a = p[1];
+		p += 2;
+		while (*p && *p != ':' && *p != ';')	/* a signal number */
+			p++;
+		uint32_t th = *p == ':' ? thread_arg(p + 1) : 0;
+		while (*p && *p != ';')
+			p++;
+		if (a == 's' || a == 'S') {
+			if (!step)
+				which = th;
+			step = 1;
+		} else if (a != 'c' && a != 'C') {
+			rsp_send_str(&conn, "");
+			return;
+		}
+	}
+	gstep = which ? which : T.ran;
+	move(step ? tl_step : tl_cont);
+}
+
+/* Is tid a live thread of the debugged process? */
+static int alive(uint32_t tid)
+{
+	uint32_t tids[4096];
+	int n = tl_threads(&T, tids, 4096);
+	for (int i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+static void thread_list(void)
+{
+	static uint32_t tids[4096];
+	static char buf[4096 * 9 + 2];
+	int n = tl_threads(&T, tids, 4096), k = 0;
+	if (!n)		/* all gone: the last one stays in view */
+		tids[n++] = T.ran;
+	buf[k++] = 'm';
+	for (int i = 0; i < n; i++)
+		k += sprintf(buf + k, "%s%x", i ? "," : "", tids[i]);
+	rsp_send(&conn, buf, k);
 }
 
 static void refuse_write(void)
@@ -340,13 +390,17 @@ static int serve(void)
 			stop_reply(&w);
 			break;
 		}
-		case 'g':
-			tl_regs(&T, &r);
-			rsp_send(&conn, hex, regs_hex_all(T.e.p.pid, &r, hex));
+		case 'g': {
+			pid_t pid = tl_regs_of(&T, gsel, &r);
+			if (pid < 0)
+				rsp_send_str(&conn, "E01");
+			else
+				rsp_send(&conn, hex, regs_hex_all(pid, &r, hex));
 			break;
+		}
 		case 'p': {
-			tl_regs(&T, &r);
-			int k = regs_hex_one(T.e.p.pid, &r, (int)strtol(pkt + 1, NULL, 16), hex);
+			pid_t pid = tl_regs_of(&T, gsel, &r);
+			int k = pid < 0 ? -1 : regs_hex_one(pid, &r, (int)strtol(pkt + 1, NULL, 16), hex);
 			rsp_send_str(&conn, k < 0 ? "E01" : hex);
 			break;
 		}
@@ -360,13 +414,18 @@ static int serve(void)
 			move(tl_cont);
 			break;
 		case 's': case 'S':
+			if (!gstep)
+				gstep = T.ran;
 			move(tl_step);
 			break;
 		case 'b':
-			if (pkt[1] == 'c')
+			if (pkt[1] == 'c') {
 				move(tl_rcont);
-			else if (pkt[1] == 's')
+			} else if (pkt[1] == 's') {
+				if (!gstep)
+					gstep = T.ran;
 				move(tl_rstep);
+			}
 			else
 				rsp_send_str(&conn, "");
 			break;
@@ -374,10 +433,18 @@ static int serve(void)
 			breakpoint(pkt + 1, pkt[0] == 'Z');
 			break;
 		case 'H':
+			if (pkt[1] == 'g' && thread_arg(pkt + 2) && !alive(thread_arg(pkt + 2))) {
+				rsp_send_str(&conn, "E01");
+				break;
+			}
+			if (pkt[1] == 'g')
+				gsel = thread_arg(pkt + 2) ? thread_arg(pkt + 2) : T.ran;
+			else if (pkt[1] == 'c')
+				gstep = thread_arg(pkt + 2);
 			rsp_send_str(&conn, "OK");
 			break;
 		case 'T':
-			rsp_send_str(&conn, "OK");
+			rsp_send_str(&conn, alive(thread_arg(pkt + 1)) ? "OK" : "E01");
 			break;
 		case 'k':
 			return 0;
@@ -401,11 +468,11 @@ static int serve(void)
 			else if (!strncmp(pkt, "qXfer:", 6))
 				xfer(pkt + 6);
 			else if (!strcmp(pkt, "qC"))
-				rsp_sendf(&conn, "QC%x", tid);
+				rsp_sendf(&conn, "QC%x", T.ran);
 			else if (!strcmp(pkt, "qAttached"))
 				rsp_send_str(&conn, "1");
 			else if (!strcmp(pkt, "qfThreadInfo"))
-				rsp_sendf(&conn, "m%x", tid);
+				thread_list();
 			else if (!strcmp(pkt, "qsThreadInfo"))
 				rsp_send_str(&conn, "l");
 			else if (!strncmp(pkt, "qRcmd,", 6))
@@ -432,13 +499,20 @@ static int serve(void)
 }
 
 /* --gdb: run gdb on the recorded executable, connected to a gdbstub. */
-static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
+/* Debug process pid (0: the first) of the opened T, or die. */
+static void follow(long long pid)
 {
-	struct timeline t;
-	tl_open(&t, trace, 0);	/* checks the trace and finds the executable */
+	if (pid > 0 && tl_follow(&T, (uint32_t)pid) < 0)
+		die(EXIT_USAGE, "-p %lld: %s", pid, T.msg);
+}
+
+static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid)
+{
+	tl_open(&T, trace, 0);	/* checks the trace and finds the executable */
+	follow(pid);
 	char exe[4200], self[4096], cmd[9000], qtrace[4400];
-	snprintf(exe, sizeof exe, "%s", t.e.exe);
-	tl_close(&t);
+	snprintf(exe, sizeof exe, "%s", T.exe);
+	tl_close(&T);
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
 		die(EXIT_TRACE, "cannot find my own path: %s", strerror(errno));
@@ -454,9 +528,11 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
 		}
 	}
 	qtrace[q] = 0;
-	char gopt[64] = "";
+	char gopt[96] = "";
 	if (go >= 0)
 		snprintf(gopt, sizeof gopt, "-g %lld ", go);
+	if (pid > 0)
+		snprintf(gopt + strlen(gopt), sizeof gopt - strlen(gopt), "-p %lld ", pid);
 	if (cpu_force)
 		strcat(gopt, "--force ");
 	snprintf(cmd, sizeof cmd, "target remote | exec '%s' %s'%s'", self, gopt, qtrace);
@@ -467,7 +543,7 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go)
 int main(int argc, char **argv)
 {
 	progname = "gdbstub";
-	long long go = -1;
+	long long go = -1, pid = 0;
 	const char *listen_on = NULL;
 	int with_gdb = 0;
 	static const struct option lo[] = {
@@ -478,11 +554,17 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "g:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:p:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if ((go = parse_num(optarg)) < 0) {
 				fprintf(stderr, "gdbstub: -g wants an event number, not '%s'\n", optarg);
+				usage(EXIT_USAGE);
+			}
+			break;
+		case 'p':
+			if ((pid = parse_num(optarg)) <= 0 || pid > UINT32_MAX) {
+				fprintf(stderr, "gdbstub: -p wants a process id, not '%s'\n", optarg);
 				usage(EXIT_USAGE);
 			}
 			break;
@@ -505,7 +587,7 @@ int main(int argc, char **argv)
 		usage(EXIT_USAGE);
 	const char *trace = trace_pick(optind < argc ? argv[optind] : NULL);
 	if (with_gdb)
-		run_gdb(trace, go);
+		run_gdb(trace, go, pid);
 	signal(SIGINT, SIG_IGN);	/* Ctrl-C reaches us through gdb */
 	signal(SIGPIPE, SIG_IGN);
 	struct sigaction sa = { .sa_handler = tick };	/* no SA_RESTART */
@@ -520,8 +602,9 @@ int main(int argc, char **argv)
 	}
 	tl_open(&T, trace, go > 1 ? (uint64_t)go : 0);
 	T.e.emit = emit;
-	tid = T.e.cur.tid;
 	T.e.interrupt = interrupted;
+	follow(pid);
+	gsel = T.ran;
 	int gone = go >= 0 ? tl_goto_event(&T, go) : 0;
 	tl_flush(&T);
 	if (gone < 0)

@@ -201,6 +201,46 @@ static int in_bps(const struct stopset *s, uint64_t a)
 	return 0;
 }
 
+/* ---- threads and processes ---- */
+
+/* Does the thread that runs now belong to the debugged process? */
+static int mine(struct timeline *t)
+{
+	return t->e.tasks[t->e.ti].rtgid == t->pid;
+}
+
+/* Where the thread that runs now is, if it is the debugged process's;
+ * else 0 (nothing is armed for it, and it may be on its way out). */
+static uint64_t rip_now(struct timeline *t)
+{
+	struct user_regs_struct r;
+	if (!mine(t) || ptrace(PTRACE_GETREGS, t->e.p.pid, 0, &r) < 0)
+		return 0;
+	return r.rip;
+}
+
+struct pt_proc *tl_mem(struct timeline *t)
+{
+	struct engine *e = &t->e;
+	if (mine(t) && e->tasks[e->ti].state != ET_GONE)
+		return &e->p;
+	for (int i = 0; i < e->ntasks; i++)
+		if (i != e->ti && e->tasks[i].rtgid == t->pid && e->tasks[i].state != ET_GONE)
+			return &e->tasks[i].p;
+	return NULL;
+}
+
+int tl_threads(struct timeline *t, uint32_t *tids, int max)
+{
+	int n = 0;
+	for (int i = 0; i < t->e.ntasks && n < max; i++)
+		if (t->e.tasks[i].rtgid == t->pid && t->e.tasks[i].state != ET_GONE)
+			tids[n++] = t->e.tasks[i].rtid;
+	return n;
+}
+
+/* ---- breakpoints ---- */
+
 /* Drop entry k of the int3s in the code (the last takes its slot). */
 static void int3_forget(struct timeline *t, int k)
 {
@@ -210,11 +250,13 @@ static void int3_forget(struct timeline *t, int k)
 }
 
 /* Is the int3 at t->ins.addr[k] still there? If not, forget it: the
- * program's own bytes replaced it (an event remapped the code). */
+ * program's own bytes replaced it (an event remapped the code), or the
+ * process is gone. */
 static int int3_there(struct timeline *t, int k)
 {
 	uint8_t b;
-	if (pt_read(&t->e.p, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
+	struct pt_proc *m = tl_mem(t);
+	if (m && pt_read(m, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
 		return 1;
 	int3_forget(t, k);
 	return 0;
@@ -224,40 +266,53 @@ static int int3_there(struct timeline *t, int k)
 static void int3_remove(struct timeline *t, int k)
 {
 	if (int3_there(t, k)) {
-		pt_write(&t->e.p, t->ins.addr[k], &t->ins.saved[k], 1);
+		pt_write(tl_mem(t), t->ins.addr[k], &t->ins.saved[k], 1);
 		int3_forget(t, k);
 	}
 }
 
 void tl_flush(struct timeline *t)
 {
-	if (t->ins.pid != t->e.p.pid)
-		t->ins.n = 0;
 	while (t->ins.n)
 		int3_remove(t, t->ins.n - 1);
 }
 
-/* Make the int3s in the tracee those of s, but none at rip. They stay
- * between resumes (putting them in and out each time doubled the cost of
- * a stop); tl_flush() takes them out before anyone else reads memory. */
+/* Make the int3s in the debugged process those of s, but none at rip.
+ * They stay between resumes (putting them in and out each time doubled
+ * the cost of a stop); tl_flush() takes them out before anyone else
+ * reads memory. */
 static void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
 {
-	if (t->ins.pid != t->e.p.pid) {
-		t->ins.pid = t->e.p.pid;
-		t->ins.n = 0;
-	}
+	struct pt_proc *m = tl_mem(t);
 	for (int k = t->ins.n - 1; k >= 0; k--)
 		if (t->ins.addr[k] == rip || !in_bps(s, t->ins.addr[k]))
 			int3_remove(t, k);
-	for (int i = 0; i < s->nbp; i++) {
+	for (int i = 0; m && i < s->nbp; i++) {
 		static const uint8_t cc = 0xcc;
 		int k = 0;
 		while (k < t->ins.n && t->ins.addr[k] != s->bp[i])
 			k++;
-		if (k < t->ins.n || s->bp[i] == rip || pt_read(&t->e.p, s->bp[i], &t->ins.saved[k], 1) != 1 ||
-		    pt_write(&t->e.p, s->bp[i], &cc, 1) < 0)
+		if (k < t->ins.n || s->bp[i] == rip || pt_read(m, s->bp[i], &t->ins.saved[k], 1) != 1 ||
+		    pt_write(m, s->bp[i], &cc, 1) < 0)
 			continue;
 		t->ins.addr[t->ins.n++] = s->bp[i];
+	}
+}
+
+/* After an event: a process forked from the debugged one got copies of
+ * its int3s; put its own bytes back. */
+static void int3_scrub_new(struct timeline *t)
+{
+	struct engine *e = &t->e;
+	for (; t->seen < e->ntasks; t->seen++) {
+		struct eng_task *k = &e->tasks[t->seen];
+		if (k->rtgid == t->pid || k->rtid != k->rtgid || t->seen == e->ti)
+			continue;
+		for (int i = 0; i < t->ins.n; i++) {
+			uint8_t b;
+			if (pt_read(&k->p, t->ins.addr[i], &b, 1) == 1 && b == 0xcc)
+				pt_write(&k->p, t->ins.addr[i], &t->ins.saved[i], 1);
+		}
 	}
 }
 
@@ -267,14 +322,25 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 {
 	struct engine *e = &t->e;
 	struct user_regs_struct r;
-	pt_getregs(&e->p, &r);
-	arm_wp(e->p.pid, s, &t->dr);
-	int3_sync(t, s, r.rip);
+	static const struct stopset none;
+	if (mine(t)) {
+		arm_wp(e->p.pid, s, &t->dr);
+		int3_sync(t, s, rip_now(t));
+		t->ran = e->tasks[e->ti].rtid;
+	} else {
+		/* Another process: nothing armed, and no int3 in memory it
+		 * may share (a vfork child runs in its parent's). */
+		tl_flush(t);
+		s = &none;
+	}
 	memset(ti, 0, sizeof *ti);
 	ti->res = eng_resume(e, step);
-	if (ti->res == ENG_EVENT)	/* the event may have remapped code */
+	if (ti->res == ENG_EVENT) {	/* the event may have remapped code */
 		for (int k = t->ins.n - 1; k >= 0; k--)
 			int3_there(t, k);
+		int3_scrub_new(t);
+		eng_ready(e);
+	}
 	if (step)
 		t->nsteps++;
 	if (ti->res == ENG_EXIT)
@@ -411,7 +477,12 @@ static int best_mark(struct timeline *t, const struct pos *p)
 static void restore(struct timeline *t, int i)
 {
 	eng_restore(&t->e, &t->marks[i].snap);
-	t->dr.pid = t->ins.pid = 0;
+	t->dr.pid = 0;
+	t->ins.n = 0;	/* checkpoints are made without int3s */
+	t->seen = t->e.ntasks;
+	eng_ready(&t->e);
+	if (mine(t))
+		t->ran = t->e.tasks[t->e.ti].rtid;
 	pos_set(&t->here, &t->marks[i].pos, t->marks[i].pos.n);
 }
 
@@ -682,6 +753,21 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 	}
 }
 
+/* Count the hits of watchpoint wm in the thread that runs now, if it is
+ * the debugged process's (closing the count fd had); u is then sc's set
+ * without it, else all of sc's set. Returns the new count's fd or -1. */
+static int watch_counter(struct timeline *t, const struct move *wm, struct stopset *u,
+			 const struct scan *sc, int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	*u = *sc->u;
+	fd = mine(t) ? perf_move(t, wm, WATCH_CHUNK, 0) : -1;
+	if (fd >= 0)
+		u->nwp = 0;
+	return fd;
+}
+
 /* Replay events (nothing armed but sc's set) until event ev is done.
  * With one watchpoint in sc's set, the kernel counts its hits instead
  * of stopping at each (a stop costs some 50 times more), stopping only
@@ -693,14 +779,13 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 	struct trapinfo ti;
 	struct why w = { 0 };
 	struct move wm = { .kind = MV_COUNT };
-	int wfd = -1;
+	int wfd = -1, counting = sc && u.nwp == 1;
 	uint64_t c = 0, counted = 0;
-	if (sc && u.nwp == 1) {
+	if (counting) {
 		wm.addr = u.wp[0].addr;
 		wm.wtype = u.wp[0].type;
 		wm.wlen = u.wp[0].len;
-		if ((wfd = perf_move(t, &wm, WATCH_CHUNK, 0)) >= 0)
-			u.nwp = 0;
+		wfd = watch_counter(t, &wm, &u, sc, -1);
 	}
 	int rc = 0;
 	while (t->here.ev < ev) {
@@ -709,9 +794,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 			rc = -1;
 			break;
 		}
-		struct user_regs_struct r;
-		pt_getregs(&t->e.p, &r);
-		resume(t, &u, in_bps(&u, r.rip), &ti);
+		resume(t, &u, in_bps(&u, rip_now(t)), &ti);
 		/* The watchpoint's hits so far come before this stop. */
 		for (uint64_t k = wfd >= 0 ? perf_count(wfd) : 0; counted < k;) {
 			struct why ww = { .why = WHY_WATCH, .addr = wm.addr, .wtype = wm.wtype };
@@ -723,12 +806,8 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 			t->here.n = 0;
 			c = counted = 0;
 			maybe_mark(t);
-			if (wfd >= 0) {	/* counts start again after each event */
-				close(wfd);
-				wfd = perf_move(t, &wm, WATCH_CHUNK, 0);
-				if (wfd < 0)
-					u = *sc->u;
-			}
+			if (counting)	/* counts start again after each event */
+				wfd = watch_counter(t, &wm, &u, sc, wfd);
 		} else if (ti.res == ENG_TRAP && ti.perf) {
 			wm.n = counted;
 			mark_mid(t, &wm);
@@ -852,22 +931,58 @@ void tl_regs(struct timeline *t, struct user_regs_struct *r)
 	eng_regs(&t->e, r);
 }
 
+pid_t tl_regs_of(struct timeline *t, uint32_t tid, struct user_regs_struct *r)
+{
+	struct engine *e = &t->e;
+	struct eng_task *k = eng_task_of(e, tid);
+	/* A thread on its way out has no registers to show. */
+	if (!k || ptrace(PTRACE_GETREGS, k->p.pid, 0, r) < 0)
+		return -1;
+	if (k == &e->tasks[e->ti])
+		eng_regs(e, r);
+	return k->p.pid;
+}
+
 void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 {
 	memset(t, 0, sizeof *t);
-	uint64_t clone = eng_first_clone(dir);
-	if (clone)
-		die(EXIT_TRACE, "%s: the program starts a second thread or process at event %llu; "
-		    "gdbstub debugs single-threaded programs only (yet)", dir,
-		    (unsigned long long)clone);
 	/* From a tseek checkpoint, history begins there. */
 	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);
 	t->e.debug = 1;
 	if (!at && eng_resume(&t->e, 0) != ENG_EVENT)
 		die(EXIT_TRACE, "%s: the program did not start", dir);
 	t->here.ev = t->first = t->e.cur.event;
+	t->pid = t->e.tasks[0].rtgid;
+	t->ran = t->e.tasks[0].rtid;
+	t->seen = t->e.ntasks;
+	snprintf(t->exe, sizeof t->exe, "%s", t->e.exe);
+	eng_ready(&t->e);
 	t->pass[0] = t->pass[1] = 0;
 	add_mark(t, 0);
+}
+
+int tl_follow(struct timeline *t, uint32_t pid)
+{
+	if (pid == t->pid)
+		return 0;
+	uint64_t at = eng_process_start(t->e.dir, pid);
+	if (!at) {
+		snprintf(t->msg, sizeof t->msg, "the trace has no process %u (tdump shows the ids)", pid);
+		return -1;
+	}
+	t->pid = pid;
+	struct pos p = { .ev = at };
+	if (go_to(t, &p) < 0)
+		return -1;
+	struct eng_task *k = eng_task_of(&t->e, pid);
+	if (!k || k->rtgid != pid) {
+		snprintf(t->msg, sizeof t->msg, "%u is a thread, not a process", pid);
+		return -1;
+	}
+	t->first = at;
+	t->ran = pid;
+	snprintf(t->exe, sizeof t->exe, "%s", k->exe);
+	return 0;
 }
 
 void tl_close(struct timeline *t)
@@ -889,6 +1004,19 @@ static int at_end(struct timeline *t)
 	const struct trace_rec *nx = eng_peek(&t->e);
 	if (!nx || nx->kind == TR_EXIT)
 		return 1;
+	uint32_t tids[2];
+	struct eng_task *k = eng_task_of(&t->e, nx->tid);
+	if (!k || k->rtgid != t->pid)
+		return 0;
+	int live = 0, last = tl_threads(t, tids, 2) == 1;
+	for (int i = 0; i < t->e.ntasks; i++)
+		live += t->e.tasks[i].state != ET_GONE;
+	/* The debugged process's last thread ends. With others about, its
+	 * exit happens at once, registers gone: the end is before it. */
+	if ((nx->kind == TR_TASKEXIT && last) ||
+	    (live > 1 && nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
+	     (get16(nx->p) == SYS_exit_group || (get16(nx->p) == SYS_exit && last))))
+		return 1;
 	/* A syscall that does not return and is not an exit kills the program. */
 	return nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
 	       get16(nx->p) != SYS_exit && get16(nx->p) != SYS_exit_group;
@@ -906,7 +1034,9 @@ static int event_stops(struct timeline *t, struct why *w)
 	t->here.n = 0;
 	t->nhits = 0;
 	maybe_mark(t);
-	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p))) {
+	struct eng_task *k = eng_task_of(&t->e, t->e.cur.tid);
+	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p)) && k && k->rtgid == t->pid) {
+		t->ran = k->rtid;
 		w->why = WHY_SIGNAL;
 		w->sig = get32(t->e.cur.p);
 		return 1;
@@ -914,58 +1044,52 @@ static int event_stops(struct timeline *t, struct why *w)
 	return 0;
 }
 
-static int cont(struct timeline *t, struct why *w);
-
-int tl_cont(struct timeline *t, struct why *w)
+/* One resume of a continue with gdb's set armed. Returns 1 when the
+ * replay stopped for gdb (*w says why), 0 to go on, or -1. */
+static int cont1(struct timeline *t, struct why *w)
 {
-	t->continuing = 1;
-	int k = cont(t, w);
-	t->continuing = 0;
-	return k;
+	if (at_end(t)) {
+		w->why = WHY_END;
+		return 1;
+	}
+	int step = in_bps(&t->user, rip_now(t));
+	struct trapinfo ti;
+	resume(t, &t->user, step, &ti);
+	if (ti.res == ENG_EVENT)
+		return event_stops(t, w);
+	if (ti.res == ENG_INTR) {
+		/* Ctrl-C: the place is a match of registers and memory. */
+		struct move m = { .kind = MV_MATCH };
+		tl_regs(t, &m.regs);
+		m.regs.eflags &= ~EFLAGS_RF;
+		m.hash = mem_hash(t);
+		append(t, &m);
+		add_mark(t, 0);
+		w->why = WHY_INTR;
+		return 1;
+	}
+	if (ti.res != ENG_TRAP) {
+		snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
+		return -1;
+	}
+	if (!stop_of(&t->user, &ti, w) && !step)
+		return 0;	/* an int3 of ours that is not gdb's */
+	struct move m = { .kind = step ? MV_STEP : MV_RUN, .n = 1, .set = t->user, .land = ti.rip };
+	append(t, &m);
+	return w->why != 0;
 }
 
-static int cont(struct timeline *t, struct why *w)
+int tl_cont(struct timeline *t, struct why *w)
 {
 	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
 	t->nhits = 0;
-	for (;;) {
-		if (at_end(t)) {
-			w->why = WHY_END;
-			return 0;
-		}
-		struct user_regs_struct r;
-		pt_getregs(&t->e.p, &r);
-		int step = in_bps(&t->user, r.rip);
-		struct trapinfo ti;
-		resume(t, &t->user, step, &ti);
-		if (ti.res == ENG_EVENT) {
-			if (event_stops(t, w))
-				return 0;
-			continue;
-		}
-		if (ti.res == ENG_INTR) {
-			/* Ctrl-C: the place is a match of registers and memory. */
-			struct move m = { .kind = MV_MATCH };
-			tl_regs(t, &m.regs);
-			m.regs.eflags &= ~EFLAGS_RF;
-			m.hash = mem_hash(t);
-			append(t, &m);
-			add_mark(t, 0);
-			w->why = WHY_INTR;
-			return 0;
-		}
-		if (ti.res != ENG_TRAP) {
-			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
-			return -1;
-		}
-		if (!stop_of(&t->user, &ti, w) && !step)
-			continue;	/* an int3 of ours that is not gdb's */
-		struct move m = { .kind = step ? MV_STEP : MV_RUN, .n = 1, .set = t->user, .land = ti.rip };
-		append(t, &m);
-		if (w->why)
-			return 0;
-	}
+	t->continuing = 1;
+	int k;
+	while (!(k = cont1(t, w)))
+		;
+	t->continuing = 0;
+	return k < 0 ? -1 : 0;
 }
 
 int tl_step(struct timeline *t, struct why *w)
@@ -973,6 +1097,16 @@ int tl_step(struct timeline *t, struct why *w)
 	t->msg[0] = 0;
 	memset(w, 0, sizeof *w);
 	t->nhits = 0;
+	/* The other threads run (stopping at gdb's breakpoints) until the
+	 * one to step is the one that runs. */
+	for (;;) {
+		struct eng_task *k = t->step_tid ? eng_task_of(&t->e, t->step_tid) : NULL;
+		if (mine(t) && (!k || k->rtgid != t->pid || t->e.tasks[t->e.ti].rtid == k->rtid))
+			break;
+		int got = cont1(t, w);
+		if (got)
+			return got < 0 ? -1 : 0;
+	}
 	for (;;) {
 		if (at_end(t)) {
 			w->why = WHY_END;
@@ -1222,12 +1356,20 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 	const struct trace_rec *c = &t->e.cur;
 	int kind = c->kind;
 	struct user_regs_struct r;
-	pt_getregs(&t->e.p, &r);
+	struct eng_task *k = eng_task_of(&t->e, c->tid);
 	uint64_t at;
-	if (kind == TR_SIGNAL && (get32(c->p + 4) & TRS_ASYNC)) {
+	/* No instruction of the thread moved made this event: an
+	 * asynchronous signal, the end of a call that blocked, a thread's
+	 * exit or preemption (its state was made, not run), another
+	 * thread's or process's event. The one before it did. */
+	if ((kind == TR_SIGNAL && (get32(c->p + 4) & TRS_ASYNC)) || kind == TR_SYSRET ||
+	    kind == TR_TASKEXIT || kind == TR_PREEMPT || !k || k->rtgid != t->pid ||
+	    (t->step_tid && c->tid != t->step_tid)) {
 		struct pos prev = { .ev = p->ev - 1 };
 		return back1(t, &prev, out);
-	} else if (kind == TR_SIGNAL) {
+	}
+	pt_getregs(&k->p, &r);
+	if (kind == TR_SIGNAL) {
 		at = r.rip;	/* the faulting instruction, not run */
 	} else if (c->kind == TR_RDTSC) {
 		at = get64(c->p);
@@ -1267,9 +1409,9 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 	/* Before a fault: one more back from the faulting instruction. */
 	struct pos at_fault = { 0 };
 	pos_set(&at_fault, out, out->n);
-	int k = back1(t, &at_fault, out);
+	int got = back1(t, &at_fault, out);
 	pos_free(&at_fault);
-	return k;
+	return got;
 }
 
 int tl_rstep(struct timeline *t, struct why *w)
@@ -1352,8 +1494,14 @@ int tl_rcont(struct timeline *t, struct why *w)
 			rc = -1;
 			break;
 		}
-		if (t->nhits) {
+		if (t->nhits && t->hits[t->nhits - 1].ev >= t->first) {
 			rc = go_hit(t, t->nhits - 1, w);
+			break;
+		}
+		if (start.ev < t->first) {	/* history begins after the checkpoint */
+			struct pos f = { .ev = t->first };
+			rc = go_to(t, &f);
+			w->why = WHY_BEGIN;
 			break;
 		}
 		pos_set(&target, &start, start.n);

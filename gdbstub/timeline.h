@@ -84,19 +84,31 @@ struct timeline {
 	struct stopset hitset;
 	long nsteps, nstops;	/* counters for statistics */
 	int continuing;		/* in a continue, which Ctrl-C may interrupt */
-	struct {		/* the int3s in the tracee's code, and their bytes */
-		pid_t pid;
+	struct {		/* the int3s in the debugged process's code, and their bytes */
 		int n;
 		uint64_t addr[TL_MAXBP];
 		uint8_t saved[TL_MAXBP];
 	} ins;
 	struct drstate dr;
+	/* The process gdb debugs (as recorded; the first one unless
+	 * gdbstub -p), and its executable. Threads of other processes
+	 * replay with nothing armed. */
+	uint32_t pid;
+	char exe[4200];
+	uint32_t ran;		/* the thread of the process that ran last */
+	uint32_t step_tid;	/* the thread tl_step and tl_rstep move (0: any) */
+	int seen;		/* threads and processes made so far */
 };
 
 /* Open the trace and replay up to its first event; with ev > 1, start
  * instead at the latest tseek checkpoint at or before event ev, if the
  * trace has one (history then begins there). */
 void tl_open(struct timeline *t, const char *dir, uint64_t ev);
+/* Debug process pid (as recorded) of the trace instead of the first:
+ * replay on to just after its first execve (or its fork, if it never
+ * execs); history begins there. Returns -1 with t->msg if the trace has
+ * no such process. */
+int tl_follow(struct timeline *t, uint32_t pid);
 void tl_close(struct timeline *t);
 
 /* The moves gdb asks for. Each returns 0 with *w saying why it stopped,
@@ -120,7 +132,17 @@ void tl_flush(struct timeline *t);
 /* With REWIND_TLDEBUG set, print the place to stderr. */
 void tl_show(struct timeline *t, const char *what);
 
-/* Registers as the program sees them. */
+/* Registers as the program sees them: of the thread that runs now, or of
+ * thread tid (as recorded). Returns the thread's pid in this run, or -1
+ * if it is not there. */
 void tl_regs(struct timeline *t, struct user_regs_struct *r);
+pid_t tl_regs_of(struct timeline *t, uint32_t tid, struct user_regs_struct *r);
+
+/* The live threads of the debugged process (recorded ids), at most max;
+ * returns how many. */
+int tl_threads(struct timeline *t, uint32_t *tids, int max);
+
+/* A live thread of the debugged process, to read its memory, or NULL. */
+struct pt_proc *tl_mem(struct timeline *t);
 
 #endif

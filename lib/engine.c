@@ -516,6 +516,7 @@ static void exec_done(const char *tmp)
 static void finish_exec(struct engine *e, int moved)
 {
 	struct trace_item it, regs, stack;
+	snprintf(cur_task(e)->exe, sizeof cur_task(e)->exe, "%s", e->exe);
 	size_t off = trace_fixed_size(TR_SYSCALL);
 	while (trace_item(&e->cur, &off, &it) > 0)
 		if (it.tag == IT_FILE && it.flags == IF_INTERP) {
@@ -640,6 +641,7 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
 	int ci = add_task(e, rtid, rtgid, child);
+	memcpy(e->tasks[ci].exe, cur_task(e)->exe, sizeof e->tasks[ci].exe);
 	pt_reopen_mem(&e->tasks[ci].p);
 	/* The kernel wrote this run's thread id where the program asked;
 	 * the program saw the recorded one. */
@@ -744,7 +746,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
-		if (e->ntasks > 1) {
+		int live = 0;
+		for (int i = 0; i < e->ntasks; i++)
+			live += e->tasks[i].state != ET_GONE;
+		if (live > 1) {
 			e->how = RESUME_CONT;
 			pt_resume(&e->p, RESUME_CONT, 0);
 			cur_task(e)->state = ET_EXITING;
@@ -1115,32 +1120,102 @@ int eng_step(struct engine *e)
 void eng_regs(struct engine *e, struct user_regs_struct *r)
 {
 	pt_getregs(&e->p, r);
-	if (e->cur.kind == TR_SYSCALL && (int64_t)r->orig_rax == -1)
+	if (e->cur.kind == TR_SYSCALL && e->cur.tid == cur_task(e)->rtid && (int64_t)r->orig_rax == -1)
 		r->orig_rax = get16(e->cur.p);
+}
+
+/* The class of the syscall record rec made (with its result in *sc), or
+ * -1 for other records. */
+static int call_class(const struct trace_rec *rec, struct trace_syscall *sc)
+{
+	const struct sys_entry *s;
+	if (rec->kind != TR_SYSCALL || trace_syscall(rec, sc) < 0 || !(s = sys_lookup(sc->nr)))
+		return -1;
+	return s->class;
 }
 
 uint64_t eng_first_clone(const char *dir)
 {
+	return eng_process_start(dir, 0);
+}
+
+uint64_t eng_process_start(const char *dir, uint32_t pid)
+{
 	struct trace_reader r;
 	struct trace_rec rec;
 	struct trace_syscall sc;
+	uint64_t at = 0;
 	int k;
 	if (trace_open(&r, dir) < 0)
 		die(EXIT_TRACE, "%s", r.err);
-	while ((k = trace_next(&r, &rec)) > 0)
-		if (rec.kind == TR_SYSCALL && trace_syscall(&rec, &sc) == 0 && sc.ret > 0 &&
-		    sys_lookup(sc.nr) && sys_lookup(sc.nr)->class == C_CLONE)
+	while ((k = trace_next(&r, &rec)) > 0) {
+		int cls = call_class(&rec, &sc);
+		if (!at && cls == C_CLONE && sc.ret > 0 && (!pid || (uint64_t)sc.ret == pid))
+			at = rec.event;
+		else if (at && cls == C_EXECVE && rec.tid == pid && sc.ret == 0)
+			at = rec.event;
+		else
+			continue;
+		if (!pid || cls == C_EXECVE)
 			break;
+	}
 	if (k < 0)
 		die(EXIT_TRACE, "%s", r.err);
 	trace_close(&r);
-	return k > 0 ? rec.event : 0;
+	return at;
+}
+
+/* Kill and reap every thread and process of the replay still there. */
+static void kill_all(struct engine *e)
+{
+	if (!e->started)
+		return;
+	if (e->done)	/* reaped already */
+		e->tasks[e->ti].state = ET_GONE;
+	e->tasks[e->ti].p = e->p;
+	e->p.memfd = -1;
+	for (int i = 0; i < e->ntasks; i++)
+		if (e->tasks[i].state != ET_GONE)
+			kill(e->tasks[i].p.pid, SIGKILL);
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *t = &e->tasks[i];
+		int st;
+		if (t->state == ET_GONE)
+			continue;
+		while (waitpid(t->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+			;
+		t->state = ET_GONE;
+	}
+	for (int i = 0; i < e->ntasks; i++) {
+		if (e->tasks[i].p.memfd >= 0)
+			close(e->tasks[i].p.memfd);
+		e->tasks[i].p.memfd = -1;
+	}
+}
+
+void eng_ready(struct engine *e)
+{
+	const struct trace_rec *nx = eng_peek(e);
+	if (!e->started || !nx || nx->kind == TR_START)
+		return;
+	int i = find_task(e, nx->tid);
+	if (i >= 0)
+		switch_task(e, i);
+}
+
+struct eng_task *eng_task_of(struct engine *e, uint32_t rtid)
+{
+	int i = find_task(e, rtid);
+	if (i < 0)
+		return NULL;
+	if (i == e->ti)
+		e->tasks[i].p = e->p;
+	return &e->tasks[i];
 }
 
 void eng_close(struct engine *e)
 {
-	if (e->started && !e->done)
-		pt_kill(&e->p);
+	kill_all(e);
 	trace_close(&e->r);
 	free(e->curbuf);
 	free(e->aheadbuf);
@@ -1288,8 +1363,11 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	close(sp.memfd);
 	if (child < 0)
 		die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->pid, strerror(errno));
-	if (!e->done)
-		pt_kill(&e->p);
+	kill_all(e);
+	/* A checkpoint holds the one thread there was then: the first. */
+	e->ntasks = 1;
+	e->ti = 0;
+	e->tasks[0].state = ET_STOPPED;
 	e->p.pid = child;
 	pt_reopen_mem(&e->p);
 	e->stop = PS_SIGNAL;

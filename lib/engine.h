@@ -21,6 +21,7 @@ struct eng_task {
 	int status;		/* wait status once gone */
 	uint8_t *entry;		/* the TRF_ENTRY record of the call it is in */
 	size_t entrylen, entrycap;
+	char exe[4200];		/* the file its program was loaded from */
 };
 enum {
 	ET_STOPPED,		/* at a stop, where its last event left it */
@@ -102,7 +103,8 @@ struct eng_snap {
 /* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
  * that cannot be copied (a signal about to be delivered). */
 int eng_snap(struct engine *e, struct eng_snap *s);
-/* Replace the tracee by a fork of s (s stays as it is). */
+/* Replace the tracee, and every other thread and process of the replay,
+ * by a fork of s (s stays as it is). */
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
 
@@ -134,7 +136,20 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
  * does. Dies like eng_open() on a bad trace. */
 uint64_t eng_first_clone(const char *dir);
 
-/* Kill the tracee. */
+/* The event after which process pid (as recorded) of the trace in dir
+ * runs its program: its first execve that succeeded, else the clone-like
+ * call that made it; 0 if no call made it. */
+uint64_t eng_process_start(const char *dir, uint32_t pid);
+
+/* Make the thread that runs until the next event the current one (the
+ * engine otherwise switches when it resumes), so that what is armed on
+ * e->p before a resume is armed on the thread that will run. */
+void eng_ready(struct engine *e);
+
+/* The live thread recorded as rtid, its p up to date, or NULL. */
+struct eng_task *eng_task_of(struct engine *e, uint32_t rtid);
+
+/* Kill every thread and process of the replay. */
 void eng_close(struct engine *e);
 
 #endif
