@@ -936,10 +936,8 @@ pid_t tl_regs_of(struct timeline *t, uint32_t tid, struct user_regs_struct *r)
 	struct engine *e = &t->e;
 	struct eng_task *k = eng_task_of(e, tid);
 	/* A thread on its way out has no registers to show. */
-	if (!k || ptrace(PTRACE_GETREGS, k->p.pid, 0, r) < 0)
+	if (!k || (k == &e->tasks[e->ti] ? eng_regs(e, r) : ptrace(PTRACE_GETREGS, k->p.pid, 0, r)) < 0)
 		return -1;
-	if (k == &e->tasks[e->ti])
-		eng_regs(e, r);
 	return k->p.pid;
 }
 

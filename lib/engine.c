@@ -1117,11 +1117,15 @@ int eng_step(struct engine *e)
 	return eng_resume(e, 0) != ENG_EXIT;
 }
 
-void eng_regs(struct engine *e, struct user_regs_struct *r)
+int eng_regs(struct engine *e, struct user_regs_struct *r)
 {
-	pt_getregs(&e->p, r);
+	if (cur_task(e)->state == ET_GONE || ptrace(PTRACE_GETREGS, e->p.pid, 0, r) < 0) {
+		memset(r, 0, sizeof *r);
+		return -1;
+	}
 	if (e->cur.kind == TR_SYSCALL && e->cur.tid == cur_task(e)->rtid && (int64_t)r->orig_rax == -1)
 		r->orig_rax = get16(e->cur.p);
+	return 0;
 }
 
 /* The class of the syscall record rec made (with its result in *sc), or
@@ -1177,15 +1181,18 @@ static void kill_all(struct engine *e)
 	for (int i = 0; i < e->ntasks; i++)
 		if (e->tasks[i].state != ET_GONE)
 			kill(e->tasks[i].p.pid, SIGKILL);
-	for (int i = 0; i < e->ntasks; i++) {
-		struct eng_task *t = &e->tasks[i];
-		int st;
-		if (t->state == ET_GONE)
-			continue;
-		while (waitpid(t->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
-			;
-		t->state = ET_GONE;
-	}
+	/* A process's first thread is reaped last: the kernel holds it
+	 * back until the others are. */
+	for (int leaders = 0; leaders < 2; leaders++)
+		for (int i = 0; i < e->ntasks; i++) {
+			struct eng_task *t = &e->tasks[i];
+			int st;
+			if (t->state == ET_GONE || (t->rtid == t->rtgid) != leaders)
+				continue;
+			while (waitpid(t->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+				;
+			t->state = ET_GONE;
+		}
 	for (int i = 0; i < e->ntasks; i++) {
 		if (e->tasks[i].p.memfd >= 0)
 			close(e->tasks[i].p.memfd);

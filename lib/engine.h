@@ -108,9 +108,10 @@ int eng_snap(struct engine *e, struct eng_snap *s);
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
 
-/* Registers of the stopped tracee as the program sees them after the
- * current event. */
-void eng_regs(struct engine *e, struct user_regs_struct *r);
+/* Registers of the current thread as the program sees them after the
+ * current event. Returns 0, or -1 (zeros in *r) when the thread has
+ * ended. */
+int eng_regs(struct engine *e, struct user_regs_struct *r);
 
 /* Open the trace in dir like eng_open(), then, when tseek(1) left a
  * checkpoint at or before event ev (and after event 1) in dir/seek, make

@@ -53,7 +53,7 @@ static void emit(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t
 static void print_stop(struct engine *e)
 {
 	struct user_regs_struct r;
-	eng_regs(e, &r);
+	int gone = eng_regs(e, &r) < 0;
 	static char text[1 << 16];
 	struct sn_buf b;
 	sn_init(&b, text, sizeof text);
@@ -61,6 +61,10 @@ static void print_stop(struct engine *e)
 	/* The event as tdump prints it, so the two can be matched. */
 	printf("-- stopped after event %llu --\n%llu %u %s%s%s\n", (unsigned long long)e->cur.event,
 	       (unsigned long long)e->cur.event, e->cur.tid, kind, b.len ? " " : "", text);
+	if (gone) {
+		printf("thread %u has ended: no registers\n", e->cur.tid);
+		return;
+	}
 #define R(x) printf("%-8s 0x%016llx\n", #x, (unsigned long long)r.x)
 	R(rip); R(rsp); R(rbp); R(rax); R(rbx); R(rcx); R(rdx); R(rsi); R(rdi);
 	R(r8); R(r9); R(r10); R(r11); R(r12); R(r13); R(r14); R(r15);
