@@ -1315,6 +1315,13 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
  * the start of the history, -1 on failure (t->msg). */
 static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 {
+	if (p->n && t->step_tid && pos_eq(&t->here, p) &&
+	    t->e.tasks[t->e.ti].rtid != t->step_tid) {
+		/* Another thread runs here: the one to move last ran before
+		 * this stretch. */
+		struct pos start = { .ev = p->ev };
+		return back1(t, &start, out);
+	}
 	if (p->n) {
 		const struct move *last = &p->mv[p->n - 1];
 		pos_set(out, p, p->n);
