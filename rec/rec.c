@@ -92,7 +92,7 @@ static volatile int slice_ticks = SLICE_TICKS;
 /* Ticks without a syscall after which the running thread is stopped:
  * its timeslice when others wait, HELD_TICKS when only a held signal
  * waits (the next syscall is the cheaper place to deliver it), 0 never. */
-#define HELD_TICKS 200
+#define HELD_TICKS 20
 static volatile int want_ticks;
 static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
 static int ticks_to_flush;
