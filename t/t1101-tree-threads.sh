@@ -78,6 +78,12 @@ test_expect_success 'tdump --tid N shows exactly thread N'"'"'s events' '
 		done
 	)
 '
+test_expect_success 'tdump --json --tid N of a thread names the program'"'"'s process' '
+	tid=$(sed -n 2p tids) &&
+	run_tool tdump --json --tid $tid "$trace" >only.json &&
+	test -s only.json &&
+	! grep -v "\"tid\":$tid,.*\"pid\":$pid," only.json
+'
 test_expect_success 'replay -M tags every line with [EVENT:PID], PID the program'"'"'s' '
 	run_tool replay -M "$trace" >m.out 2>m.err &&
 	test $(wc -l <m.out) = 6 &&

@@ -30,7 +30,9 @@ static void check_output(void)
 	die(1, "write error: %s", strerror(errno));
 }
 
-static void show(const struct trace_rec *rec)
+/* Print rec; with print 0, only let fmt_event() learn from it (which
+ * process a thread is of, the entry a call's end completes). */
+static void show(const struct trace_rec *rec, int print)
 {
 	static char text[1 << 18], extra[1 << 16], jtext[(1 << 19) + 64];
 	struct sn_buf b, j, jt;
@@ -38,6 +40,8 @@ static void show(const struct trace_rec *rec)
 	sn_init(&b, text, sizeof text);
 	sn_init(&j, extra, sizeof extra);
 	const char *kind = fmt_event(rec, &b, opt_json ? &j : NULL, opt_raw);
+	if (!print)
+		return;
 	if (j.full)	/* a cut JSON fragment would not parse: drop it */
 		sn_init(&j, extra, sizeof extra);
 	if (opt_json) {
@@ -97,9 +101,7 @@ int main(int argc, char **argv)
 			die(EXIT_TRACE, "%s: not a rewind trace", r.path);
 		count++;
 		last = rec.event;
-		if (opt_tid >= 0 && rec.tid != opt_tid)
-			continue;
-		show(&rec);
+		show(&rec, opt_tid < 0 || rec.tid == opt_tid);
 		if (ferror(stdout))
 			check_output();
 	}
