@@ -78,6 +78,12 @@ test_expect_success 'tdump --tid N shows exactly thread N'"'"'s events' '
 		done
 	)
 '
+test_expect_success 'tdump --tid of a thread not in the trace: one line, status 1' '
+	run_tool tdump --tid 1 "$trace" >none 2>err
+	expect_status $? 1 &&
+	test ! -s none &&
+	one_line_error err "^tdump: .*/events: no event of thread 1$"
+'
 test_expect_success 'tdump --json --tid N of a thread names the program'"'"'s process' '
 	tid=$(sed -n 2p tids) &&
 	run_tool tdump --json --tid $tid "$trace" >only.json &&

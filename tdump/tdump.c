@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 	const char *arg = NULL, *dir;
 	struct trace_reader r;
 	struct trace_rec rec;
-	unsigned long long count = 0, last = 0;
+	unsigned long long count = 0, last = 0, shown = 0;
 	int k, dashdash = 0;
 
 	progname = "tdump";
@@ -101,6 +101,7 @@ int main(int argc, char **argv)
 			die(EXIT_TRACE, "%s: not a rewind trace", r.path);
 		count++;
 		last = rec.event;
+		shown += opt_tid < 0 || rec.tid == opt_tid;
 		show(&rec, opt_tid < 0 || rec.tid == opt_tid);
 		if (ferror(stdout))
 			check_output();
@@ -114,5 +115,9 @@ int main(int argc, char **argv)
 	if (!r.ended)
 		warnx_("%s: trace ends early after event %llu (the recording did not finish)", r.path, last);
 	trace_close(&r);
+	if (!shown) {
+		warnx_("%s: no event of thread %lld", r.path, opt_tid);
+		return 1;
+	}
 	return 0;
 }
