@@ -10,6 +10,12 @@ src=$TEST_DIR/prog/threads.c
 wline=$(grep -n 'counter = v + 1;' "$src" | cut -d: -f1)
 tr=$scratch/trace.1
 
+# loop N CMD: gdb lines that run CMD N times, printing after each which
+# worker stopped and the counter.
+loop () {
+	printf '%s\n' 'set $i = 0' "while \$i < $1" "$2" \
+		'printf "@hit id=%d counter=%ld\n", id, counter' 'set $i = $i + 1' end
+}
 # hits SECTION: the "id counter" pairs printed in a section, one a line.
 hits () { gdb_section "$1" gdb.out | sed -n 's/^@hit id=\([0-9]*\) counter=\([0-9]*\)$/\1 \2/p'; }
 
@@ -26,34 +32,28 @@ test_expect_success 'gdb: a breakpoint in the workers, 12 times forwards, 11 bac
 	target remote | $REWIND_BIN/gdbstub $tr
 	break threads.c:$wline
 	echo @@ fwd\n
-	set \$i = 0
-	while \$i < 12
-	continue
-	printf "@hit id=%d counter=%ld\n", id, counter
-	set \$i = \$i + 1
-	end
+	$(loop 12 continue)
 	echo @@ threads\n
 	info threads
 	echo @@ main\n
 	thread 1
 	bt
 	echo @@ back\n
-	set \$i = 0
-	while \$i < 11
-	reverse-continue
-	printf "@hit id=%d counter=%ld\n", id, counter
-	set \$i = \$i + 1
-	end
+	$(loop 11 reverse-continue)
 	echo @@ end\n
 	END
 	gdb_run "$T/threads" a.gdb
 	not_signalled $? &&
 	grep -q "^@@ end" gdb.out
 '
-test_expect_success 'the hits came in more than one thread, and gdb said so' '
+# Each hit follows a worker'"'"'s sched_yield: as many threads hit as
+# made the first 12 of those calls in the recorded schedule.
+test_expect_success 'the hits came in the threads the schedule says, and gdb said so' '
 	hits fwd >fwd &&
 	test $(wc -l <fwd) = 12 &&
-	test $(cut -d" " -f1 fwd | sort -u | wc -l) -ge 2 &&
+	run_tool tdump "$tr" >dump &&
+	grep -E "^[0-9]+ [0-9]+ syscall sched_yield\(" dump | head -n 12 | cut -d" " -f2 | sort -u >yielders &&
+	test $(cut -d" " -f1 fwd | sort -u | wc -l) = $(wc -l <yielders) &&
 	gdb_section fwd gdb.out | grep -Eq "^\[Switching to Thread [0-9]+\]$" &&
 	gdb_section fwd gdb.out | grep -Eq "^Thread [0-9]+ hit Breakpoint 1, worker \(arg=0x[0-3]\)"
 '
@@ -81,19 +81,9 @@ test_expect_success 'gdb: watch counter from the 4th hit, 5 writes forwards, 4 b
 	delete
 	watch counter
 	echo @@ fwd\n
-	set \$i = 0
-	while \$i < 5
-	continue
-	printf "@hit id=%d counter=%ld\n", id, counter
-	set \$i = \$i + 1
-	end
+	$(loop 5 continue)
 	echo @@ back\n
-	set \$i = 0
-	while \$i < 4
-	reverse-continue
-	printf "@hit id=%d counter=%ld\n", id, counter
-	set \$i = \$i + 1
-	end
+	$(loop 4 reverse-continue)
 	echo @@ end\n
 	END
 	gdb_run "$T/threads" w.gdb
