@@ -46,13 +46,15 @@ test_expect_success 'gdb: a breakpoint in the workers, 12 times forwards, 11 bac
 	not_signalled $? &&
 	grep -q "^@@ end" gdb.out
 '
-# Each hit follows a worker'"'"'s sched_yield: as many threads hit as
-# made the first 12 of those calls in the recorded schedule.
+# Each hit follows the end of a worker'"'"'s sched_yield: as many threads
+# hit as ended the first 12 of those calls in the recorded schedule (a
+# call during which others ran ends in a sysret line).
 test_expect_success 'the hits came in the threads the schedule says, and gdb said so' '
 	hits fwd >fwd &&
 	test $(wc -l <fwd) = 12 &&
 	run_tool tdump "$tr" >dump &&
-	grep -E "^[0-9]+ [0-9]+ syscall sched_yield\(" dump | head -n 12 | cut -d" " -f2 | sort -u >yielders &&
+	grep -E "^[0-9]+ [0-9]+ (syscall sched_yield\(\) = |sysret sched_yield\()" dump |
+		head -n 12 | cut -d" " -f2 | sort -u >yielders &&
 	test $(cut -d" " -f1 fwd | sort -u | wc -l) = $(wc -l <yielders) &&
 	gdb_section fwd gdb.out | grep -Eq "^\[Switching to Thread [0-9]+\]$" &&
 	gdb_section fwd gdb.out | grep -Eq "^Thread [0-9]+ hit Breakpoint 1, worker \(arg=0x[0-3]\)"
