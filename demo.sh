@@ -47,6 +47,14 @@ show replay -M
 step "The trace directory:"
 show ls -l "$REWIND_DIR/latest-trace/"
 
+step "Process trees and threads record whole: a shell pipeline, then its replay,"
+echo "   each line tagged [EVENT:PID] with the process that wrote it."
+printf "\$ rec sh -c 'ls / | sort | head -3; date +%%N'\n"
+rec sh -c 'ls / | sort | head -3; date +%N'
+show replay -M
+printf '$ tdump | grep "new process"\n'
+tdump | grep "new process"
+
 if command -v gdb >/dev/null 2>&1; then
 	step "Debug a recording backwards: dbg corrupts a list pointer; gdb watches it"
 	echo "   and reverse-continue stops on the line that wrote it."
