@@ -1160,6 +1160,13 @@ uint64_t eng_process_start(const char *dir, uint32_t pid)
 		die(EXIT_TRACE, "%s", r.err);
 	while ((k = trace_next(&r, &rec)) > 0) {
 		int cls = call_class(&rec, &sc);
+		if (rec.kind == TR_SYSRET && rec.size >= 16 && sys_lookup(get16(rec.p))) {
+			/* The end of a call during which others ran. */
+			cls = sys_lookup(get16(rec.p))->class;
+			sc.ret = (int64_t)get64(rec.p + 8);
+		} else if (rec.flags & TRF_ENTRY && cls == C_EXECVE) {
+			continue;	/* the exec is done at its end */
+		}
 		if (!at && cls == C_CLONE && sc.ret > 0 && (!pid || (uint64_t)sc.ret == pid))
 			at = rec.event;
 		else if (at && cls == C_EXECVE && rec.tid == pid && sc.ret == 0)

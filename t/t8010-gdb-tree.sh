@@ -93,6 +93,24 @@ test_expect_success 'gdbstub -p: the writer child'"'"'s say, the end, and back' 
 	test "$(fmts back)" = "child %d says %08x" &&
 	gdb_section begin gdb.out | grep -qx "No more reverse-execution history."
 '
+test_expect_success 'gdbstub -p on each process of a pipeline: its own write(2)' '
+	RR_EXPECT=0 rec_prog sh -c "ls / | sort | head -n 3" &&
+	check_status rec.status 0 &&
+	run_tool tdump "$trace" >dump &&
+	sed -nE "s/.* = ([0-9]+) \(new process [0-9]+\)$/\1/p" dump >pids &&
+	test $(wc -l <pids) = 3 &&
+	bad= &&
+	while read -r pid; do
+		timeout -k 5 120 gdb -batch -nx -ex "set pagination off" \
+			-ex "set breakpoint pending on" \
+			-ex "target remote | $REWIND_BIN/gdbstub -p $pid $trace" \
+			-ex "break write" -ex continue -ex "info threads" </dev/null >gdb.out 2>&1
+		not_signalled $? &&
+		grep -Eq "^Breakpoint 1, (__GI___libc_)?write \(fd=1," gdb.out &&
+		grep -Eq "^\* +1 +Thread $pid " gdb.out || { echo "process $pid:"; cat gdb.out; bad=1; }
+	done <pids &&
+	test -z "$bad"
+'
 test_expect_success 'gdbstub -p with no such process: one line, status 2' '
 	run_tool gdbstub -p 1 "$tr" </dev/null >out 2>err
 	expect_status $? 2 &&
