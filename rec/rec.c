@@ -743,9 +743,9 @@ static void syscall_exit(void)
 		tw_put64(&R.w, ret);
 	}
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
-	struct task *child = e->class == C_CLONE && ret > 0 ? find_task(ret) : NULL;
-	if (child) {
-		uint32_t ids[2] = { child->p.pid, child->tgid };
+	if (e->class == C_CLONE && ret > 0) {
+		/* Said from the flags: a vfork child may be gone already. */
+		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
 		tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
 	}
 	emit_writes(nr, a, ret);
