@@ -412,6 +412,8 @@ static void drop_mark(struct timeline *t, int i)
 static int snap(struct timeline *t, struct eng_snap *s)
 {
 	struct stopset none = { 0 };
+	if (t->e.ntasks > 1)
+		return -1;	/* a fork copies one thread: eng_snap() refuses */
 	arm_wp(t->e.p.pid, &none, &t->dr);
 	tl_flush(t);
 	return eng_snap(&t->e, s);
@@ -1533,7 +1535,9 @@ int tl_checkpoint(struct timeline *t)
 	int id = ++t->nextid;
 	int got = add_mark(t, id);
 	if (got < 0) {
-		snprintf(t->msg, sizeof t->msg, "cannot make a checkpoint here (a signal is being delivered); step first");
+		snprintf(t->msg, sizeof t->msg, t->e.ntasks > 1
+			 ? "no checkpoints once the program has made a second thread or process"
+			 : "cannot make a checkpoint here (a signal is being delivered); step first");
 		t->nextid--;
 		return -1;
 	}
