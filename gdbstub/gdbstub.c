@@ -321,7 +321,7 @@ static void vcont(const char *p)
 	}
 	int step = 0;
 	uint32_t which = 0;
-	while (*p == ';') {
+	while (*p == ';' && p[1]) {
 		char a = p[1];
 		p += 2;
 		while (*p && *p != ':' && *p != ';')	/* a signal number */
