@@ -124,4 +124,17 @@ test_expect_success 'each tag names the write of that line, by the thread that w
 		done <m.out
 	)
 '
+test_expect_success 'replay --to an event of main while threads live, and to a thread'"'"'s exit' '
+	ev=$(awk -v p=$pid "\$2 == p && \$3 == \"syscall\" { e = \$1 } END { print e }" dump) &&
+	tid=$(sed -n 2p tids) &&
+	live=$(awk -v p=$pid -v t=$tid "\$2 == p && \$3 == \"syscall\" && \$1 > c && !e { print \$1; e = 1 } \$2 == t && c == \"\" { c = \$1 }" dump) &&
+	test -n "$live" &&
+	run_tool replay --to $live "$trace" >to.out 2>to.err &&
+	grep -qx -- "-- stopped after event $live --" to.out &&
+	grep -Eq "^rip +0x" to.out &&
+	gone=$(awk -v t=$tid "\$2 == t && \$3 == \"task-exit\" { print \$1 }" dump) &&
+	test -n "$gone" &&
+	run_tool replay --to $gone "$trace" >to.out 2>to.err &&
+	grep -qx "thread $tid has ended: no registers" to.out
+'
 test_done
