@@ -345,12 +345,8 @@ static void vcont(const char *p)
 /* Is tid a live thread of the debugged process? */
 static int alive(uint32_t tid)
 {
-	uint32_t tids[4096];
-	int n = tl_threads(&T, tids, 4096);
-	for (int i = 0; i < n; i++)
-		if (tids[i] == tid)
-			return 1;
-	return 0;
+	struct eng_task *k = eng_task_of(&T.e, tid);
+	return k && k->rtgid == T.pid;
 }
 
 static void thread_list(void)

@@ -1008,9 +1008,7 @@ static int at_end(struct timeline *t)
 	struct eng_task *k = eng_task_of(&t->e, nx->tid);
 	if (!k || k->rtgid != t->pid)
 		return 0;
-	int live = 0, last = tl_threads(t, tids, 2) == 1;
-	for (int i = 0; i < t->e.ntasks; i++)
-		live += t->e.tasks[i].state != ET_GONE;
+	int live = eng_live(&t->e), last = tl_threads(t, tids, 2) == 1;
 	/* The debugged process's last thread ends. With others about, its
 	 * exit happens at once, registers gone: the end is before it. */
 	if ((nx->kind == TR_TASKEXIT && last) ||

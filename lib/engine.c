@@ -746,10 +746,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
-		int live = 0;
-		for (int i = 0; i < e->ntasks; i++)
-			live += e->tasks[i].state != ET_GONE;
-		if (live > 1) {
+		if (eng_live(e) > 1) {
 			e->how = RESUME_CONT;
 			pt_resume(&e->p, RESUME_CONT, 0);
 			cur_task(e)->state = ET_EXITING;
@@ -1134,14 +1131,21 @@ int eng_regs(struct engine *e, struct user_regs_struct *r)
 	return 0;
 }
 
-/* The class of the syscall record rec made (with its result in *sc), or
- * -1 for other records. */
-static int call_class(const struct trace_rec *rec, struct trace_syscall *sc)
+/* The class of the call a syscall record, or the end of one during
+ * which others ran (TR_SYSRET), is about, with its result in *ret; -1
+ * for other records. */
+static int call_class(const struct trace_rec *rec, int64_t *ret)
 {
-	const struct sys_entry *s;
-	if (rec->kind != TR_SYSCALL || trace_syscall(rec, sc) < 0 || !(s = sys_lookup(sc->nr)))
-		return -1;
-	return s->class;
+	struct trace_syscall sc;
+	const struct sys_entry *s = NULL;
+	if (rec->kind == TR_SYSCALL && trace_syscall(rec, &sc) == 0) {
+		s = sys_lookup(sc.nr);
+		*ret = sc.ret;
+	} else if (rec->kind == TR_SYSRET && rec->size >= 16) {
+		s = sys_lookup(get16(rec->p));
+		*ret = (int64_t)get64(rec->p + 8);
+	}
+	return s ? s->class : -1;
 }
 
 uint64_t eng_first_clone(const char *dir)
@@ -1153,23 +1157,18 @@ uint64_t eng_process_start(const char *dir, uint32_t pid)
 {
 	struct trace_reader r;
 	struct trace_rec rec;
-	struct trace_syscall sc;
+	int64_t ret;
 	uint64_t at = 0;
 	int k;
 	if (trace_open(&r, dir) < 0)
 		die(EXIT_TRACE, "%s", r.err);
 	while ((k = trace_next(&r, &rec)) > 0) {
-		int cls = call_class(&rec, &sc);
-		if (rec.kind == TR_SYSRET && rec.size >= 16 && sys_lookup(get16(rec.p))) {
-			/* The end of a call during which others ran. */
-			cls = sys_lookup(get16(rec.p))->class;
-			sc.ret = (int64_t)get64(rec.p + 8);
-		} else if (rec.flags & TRF_ENTRY && cls == C_EXECVE) {
+		int cls = call_class(&rec, &ret);
+		if (rec.kind == TR_SYSCALL && (rec.flags & TRF_ENTRY) && cls == C_EXECVE)
 			continue;	/* the exec is done at its end */
-		}
-		if (!at && cls == C_CLONE && sc.ret > 0 && (!pid || (uint64_t)sc.ret == pid))
+		if (!at && cls == C_CLONE && ret > 0 && (!pid || (uint64_t)ret == pid))
 			at = rec.event;
-		else if (at && cls == C_EXECVE && rec.tid == pid && sc.ret == 0)
+		else if (at && cls == C_EXECVE && rec.tid == pid && ret == 0)
 			at = rec.event;
 		else
 			continue;
@@ -1211,6 +1210,14 @@ static void kill_all(struct engine *e)
 			close(e->tasks[i].p.memfd);
 		e->tasks[i].p.memfd = -1;
 	}
+}
+
+int eng_live(const struct engine *e)
+{
+	int n = 0;
+	for (int i = 0; i < e->ntasks; i++)
+		n += e->tasks[i].state != ET_GONE;
+	return n;
 }
 
 void eng_ready(struct engine *e)

@@ -147,6 +147,9 @@ uint64_t eng_process_start(const char *dir, uint32_t pid);
  * e->p before a resume is armed on the thread that will run. */
 void eng_ready(struct engine *e);
 
+/* How many threads of the replay have not ended. */
+int eng_live(const struct engine *e);
+
 /* The live thread recorded as rtid, its p up to date, or NULL. */
 struct eng_task *eng_task_of(struct engine *e, uint32_t rtid);
 

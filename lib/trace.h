@@ -36,8 +36,9 @@ enum trace_kind {
 
 /* TR_SYSCALL record flags. */
 #define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */
-#define TRF_ENTRY 2	/* only the call's entry: ret is 0, and its result
-			   and outputs are in a later TR_SYSRET of the thread */
+#define TRF_ENTRY 2	/* only the call's entry: ret is 0 (for a clone-like
+			   call, the new thread's id), and its result and
+			   outputs are in a later TR_SYSRET of the thread */
 
 /* TR_SIGNAL flags. */
 #define TRS_ASYNC 1	/* sent from outside the instruction stream; replay
