@@ -4,6 +4,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "pos.h"
+#include "probe.h"
 #include "pt.h"
 #include "sys.h"
 #include "trace.h"
@@ -125,7 +126,7 @@ static void on_term(int sig)
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...]\n");
+	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...]\n       rec --probe\n");
 	exit(status);
 }
 
@@ -1138,6 +1139,7 @@ int main(int argc, char **argv)
 	const char *outdir = NULL;
 	static const struct option lo[] = { { "help", no_argument, 0, 'h' },
 					    { "chaos", optional_argument, 0, 'c' },
+					    { "probe", no_argument, 0, 'p' },
 					    { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
@@ -1153,6 +1155,9 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "--chaos needs a number (0 to 2^64-1), not '%s'", optarg);
 			if (!optarg && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
 				R.seed = time(NULL) ^ getpid();
+		} else if (c == 'p') {
+			probe_print(stdout);
+			return 0;
 		} else if (c == 'h') {
 			usage(0);
 		} else {
