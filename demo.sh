@@ -66,5 +66,11 @@ if command -v gdb >/dev/null 2>&1; then
 	gdb -batch -nx -ex 'set pagination off' -ex 'handle SIGUSR1 nostop noprint' \
 		-ex "target remote | gdbstub $REWIND_DIR/dbg.trace" -ex "break $line" -ex continue \
 		-ex 'watch -l last->next' -ex reverse-continue -ex 'monitor when' "$dbg" 2>&1 |
-		grep -v '^warning: remote target does not support file transfer'
+		grep -v '^warning: remote target does not support file transfer' | tee "$REWIND_DIR/hunt.out"
+	# The demo is also a check: the hunt must end on the line that wrote
+	# the bad pointer, or the demo fails.
+	if ! grep -q '/\* BUG \*/' "$REWIND_DIR/hunt.out"; then
+		echo "demo: reverse-continue did not stop on the BUG line of dbg.c" >&2
+		exit 1
+	fi
 fi
