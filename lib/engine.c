@@ -432,6 +432,9 @@ static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct
 		done += k;
 	}
 	close(fd);
+	struct files_ref f;
+	if (e->mapped && files_ref(it, &f) == 0)
+		e->mapped(e->ctx, addr, len, path, f.path, off);
 }
 
 /* The file to execve for the exec record e->cur: the trace's copy of the
@@ -450,6 +453,8 @@ static const char *exec_file(struct engine *e, char *tmp, size_t tmplen)
 	snprintf(e->exe, sizeof e->exe, "%s", blob_path(e, &exe, 0));
 	snprintf(path, sizeof path, "%s", e->exe);
 	struct files_ref f;
+	if (e->mapped && files_ref(&exe, &f) == 0)
+		e->mapped(e->ctx, 0, 0, e->exe, f.path, 0);
 	const char *why;
 	char blob[4200];
 	if (!find_item(&e->cur, IT_FILE, IF_INTERP, &in) || files_ref(&in, &f) < 0 ||
