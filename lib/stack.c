@@ -194,7 +194,12 @@ static int sync_maps(pid_t pid)
 	maps_len = len;
 	maps_pid = pid;
 	unw_flush_cache(as, 0, 0);
-	/* Modules reported again as they were keep what libdw read of them. */
+	/* A fresh Dwfl: reporting a module again into the old one may be
+	 * refused as an overlap with itself, and a module missing gives
+	 * no names. This costs re-reading the files when the maps change. */
+	dwfl_end(dwfl);
+	if (!(dwfl = dwfl_begin(&callbacks)))
+		die(EXIT_TRACE, "libdw: %s", dwfl_errmsg(-1));
 	dwfl_report_begin(dwfl);
 	for (const char *p = maps, *nl; p < maps + maps_len; p = nl + 1) {
 		char line[4200];
