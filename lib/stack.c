@@ -37,8 +37,10 @@ static struct note *notes;
 static int nnotes;
 
 static char *debuginfo_path;
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp);
 static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -169,11 +171,95 @@ static int same_bytes(pid_t pid, uint64_t addr, const char *file, uint64_t off)
 	return n == (ssize_t)sizeof b && !memcmp(a, b, sizeof a);
 }
 
+/* The extent of an ELF file's loadable segments (p_vaddr), read once. */
+struct extent {
+	char *file;
+	uint64_t lo, hi;
+	int ok;
+};
+static struct extent *extents;
+static int nextents;
+
+static const struct extent *extent_of(const char *file)
+{
+	for (int i = 0; i < nextents; i++)
+		if (!strcmp(extents[i].file, file))
+			return &extents[i];
+	extents = xrealloc(extents, (nextents + 1) * sizeof *extents);
+	struct extent *x = &extents[nextents++];
+	memset(x, 0, sizeof *x);
+	x->file = xmalloc(strlen(file) + 1);
+	strcpy(x->file, file);
+	x->lo = UINT64_MAX;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	size_t nph;
+	if (elf && elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &nph) == 0) {
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			uint64_t lo = ph.p_vaddr & ~(uint64_t)4095;
+			if (lo < x->lo)
+				x->lo = lo;
+			if (ph.p_vaddr + ph.p_memsz > x->hi)
+				x->hi = ph.p_vaddr + ph.p_memsz;
+		}
+		x->ok = x->lo < x->hi;
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return x;
+}
+
+/* libdw asks for a module's file: the one report() gave it. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	(void)mod, (void)modname, (void)base;
+	*elfp = NULL;
+	if (!*userdata)
+		return -1;
+	*file_name = strdup(*userdata);
+	return open(*userdata, O_RDONLY | O_CLOEXEC);
+}
+
+static int stale;	/* a module came back with another file */
+
+/* The executable mappings at the last sync: a return address outside
+ * them is no code, and the walk stops there rather than show garbage
+ * (libunwind guesses frames from rbp where it finds no unwind entry). */
+static struct { uint64_t lo, hi; } *code;
+static int ncode, code_cap;
+
+static int in_code(uint64_t pc)
+{
+	for (int i = 0; i < ncode; i++)
+		if (code[i].lo <= pc && pc < code[i].hi)
+			return 1;
+	return 0;
+}
+
 /* Report to libdw the ELF file mapped with its first page (file offset
- * 0) at start, under name. */
+ * 0) at start, under name. A module reported again as it was (name and
+ * range) keeps what libdw read of it. */
 static void report(const char *name, const char *file, uint64_t start)
 {
-	dwfl_report_elf(dwfl, name, file, -1, start, false);
+	const struct extent *x = extent_of(file);
+	if (!x->ok || x->hi - x->lo > UINT64_MAX - start)
+		return;
+	Dwfl_Module *m = dwfl_report_module(dwfl, name, start, start + (x->hi - x->lo));
+	void **ud;
+	if (!m || !dwfl_module_info(m, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		return;
+	if (!*ud) {
+		char *f = xmalloc(strlen(file) + 1);
+		*ud = strcpy(f, file);
+	} else if (strcmp(*ud, file)) {
+		stale = 1;
+	}
 }
 
 /* Bring libdw's modules and libunwind's caches up to date with pid's
@@ -194,12 +280,9 @@ static int sync_maps(pid_t pid)
 	maps_len = len;
 	maps_pid = pid;
 	unw_flush_cache(as, 0, 0);
-	/* A fresh Dwfl: reporting a module again into the old one may be
-	 * refused as an overlap with itself, and a module missing gives
-	 * no names. This costs re-reading the files when the maps change. */
-	dwfl_end(dwfl);
-	if (!(dwfl = dwfl_begin(&callbacks)))
-		die(EXIT_TRACE, "libdw: %s", dwfl_errmsg(-1));
+	stale = 0;
+	ncode = 0;
+again:
 	dwfl_report_begin(dwfl);
 	for (const char *p = maps, *nl; p < maps + maps_len; p = nl + 1) {
 		char line[4200];
@@ -208,9 +291,19 @@ static int sync_maps(pid_t pid)
 			nl = maps + maps_len;
 		snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
 		unsigned long long lo, hi, off, ino;
+		char perms[8];
 		int pos = 0;
-		if (sscanf(line, "%llx-%llx %*s %llx %*x:%*x %llu %n", &lo, &hi, &off, &ino, &pos) < 4)
+		if (sscanf(line, "%llx-%llx %7s %llx %*x:%*x %llu %n", &lo, &hi, perms, &off, &ino,
+			   &pos) < 5)
 			continue;
+		if (perms[2] == 'x' && stale != 2) {
+			if (ncode == code_cap) {
+				code_cap = code_cap ? 2 * code_cap : 64;
+				code = xrealloc(code, code_cap * sizeof *code);
+			}
+			code[ncode].lo = lo;
+			code[ncode++].hi = hi;
+		}
 		const char *path = line + pos;
 		if (ino && path[0] == '/' && off == 0) {
 			const char *name = path;
@@ -235,6 +328,15 @@ static int sync_maps(pid_t pid)
 		}
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
+	if (stale == 1) {
+		/* Rare: the same name and place, another file (two versions
+		 * of a library in two processes). Start afresh. */
+		dwfl_end(dwfl);
+		if (!(dwfl = dwfl_begin(&callbacks)))
+			die(EXIT_TRACE, "libdw: %s", dwfl_errmsg(-1));
+		stale = 2;
+		goto again;
+	}
 	return 0;
 }
 static void copy(char *dst, size_t cap, const char *src)
@@ -245,26 +347,66 @@ static void copy(char *dst, size_t cap, const char *src)
 /* What libdw knows of the frame: the object, the function and the
  * source line of lookup (pc, or pc - 1 for a return address, which may
  * be the next line's, or another function's after a noreturn call). */
+/* What describe() found for an address, kept: libdw finds a symbol by
+ * scanning the symbol table, and the same return addresses come back at
+ * every stop. A module's file name (its userdata, never freed) and
+ * place identify it across reports. */
+struct memo {
+	void *ud;
+	uint64_t low, addr, off;
+	char *func, *src;
+	int line;
+};
+static struct memo memo[1 << 14];
+
+static char *dup_or_null(const char *s)
+{
+	if (!s)
+		return NULL;
+	char *d = xmalloc(strlen(s) + 1);
+	return strcpy(d, s);
+}
+
 static void describe(struct stack_frame *f, uint64_t lookup)
 {
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, lookup);
 	if (!m)
 		return;
-	copy(f->obj, sizeof f->obj, dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-	GElf_Off off;
-	GElf_Sym sym;
-	const char *fn = dwfl_module_addrinfo(m, lookup, &off, &sym, NULL, NULL, NULL);
-	if (fn) {
-		copy(f->func, sizeof f->func, fn);
-		f->func[strcspn(f->func, "@")] = 0;	/* a symbol version */
-		f->off = off + (f->pc - lookup);
+	void **ud;
+	Dwarf_Addr low;
+	copy(f->obj, sizeof f->obj, dwfl_module_info(m, &ud, &low, NULL, NULL, NULL, NULL, NULL));
+	uint64_t h = (lookup ^ (lookup >> 13) ^ (uint64_t)(uintptr_t)*ud) * 0x9e3779b97f4a7c15ull;
+	struct memo *mo = &memo[h >> 50];
+	if (!*ud || mo->ud != *ud || mo->low != low || mo->addr != lookup) {
+		free(mo->func);
+		free(mo->src);
+		memset(mo, 0, sizeof *mo);
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *fn = dwfl_module_addrinfo(m, lookup, &off, &sym, NULL, NULL, NULL);
+		if (fn) {
+			mo->func = dup_or_null(fn);
+			mo->func[strcspn(mo->func, "@")] = 0;	/* a symbol version */
+			mo->off = off;
+		}
+		Dwfl_Line *l = dwfl_module_getsrc(m, lookup);
+		int line = 0;
+		const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+		if (src && line > 0) {
+			mo->src = dup_or_null(src);
+			mo->line = line;
+		}
+		mo->ud = *ud;
+		mo->low = low;
+		mo->addr = lookup;
 	}
-	Dwfl_Line *l = dwfl_module_getsrc(m, lookup);
-	int line = 0;
-	const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-	if (src && line > 0) {
-		copy(f->src, sizeof f->src, src);
-		f->line = line;
+	if (mo->func) {
+		copy(f->func, sizeof f->func, mo->func);
+		f->off = mo->off + (f->pc - lookup);
+	}
+	if (mo->src) {
+		copy(f->src, sizeof f->src, mo->src);
+		f->line = mo->line;
 	}
 }
 
@@ -283,7 +425,7 @@ int stack_walk(pid_t pid, struct stack_frame *f, int max)
 	int after_signal = 1;	/* frame 0 is where it stopped, not a return */
 	while (n < max) {
 		unw_word_t ip = 0;
-		if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || (ip == 0 && n > 0))
+		if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || (n > 0 && !in_code(ip - !after_signal)))
 			break;
 		struct stack_frame *fr = &f[n++];
 		memset(fr, 0, sizeof *fr);
