@@ -375,6 +375,9 @@ static void describe(struct stack_frame *f, uint64_t lookup)
 	void **ud;
 	Dwarf_Addr low;
 	copy(f->obj, sizeof f->obj, dwfl_module_info(m, &ud, &low, NULL, NULL, NULL, NULL, NULL));
+	Dwarf_Addr bias;
+	if (dwfl_module_getelf(m, &bias))
+		f->vaddr = f->pc - bias;
 	uint64_t h = (lookup ^ (lookup >> 13) ^ (uint64_t)(uintptr_t)*ud) * 0x9e3779b97f4a7c15ull;
 	struct memo *mo = &memo[h >> 50];
 	if (!*ud || mo->ud != *ud || mo->low != low || mo->addr != lookup) {
@@ -448,7 +451,9 @@ void stack_text(struct sn_buf *b, const struct stack_frame *f, int n)
 			sn_printf(b, " %s+0x%llx", f[i].func, (unsigned long long)f[i].off);
 		else
 			sn_puts(b, " ??");
-		if (f[i].obj[0])
+		if (f[i].obj[0] && !f[i].func[0] && f[i].vaddr)
+			sn_printf(b, " (%s+0x%llx)", f[i].obj, (unsigned long long)f[i].vaddr);
+		else if (f[i].obj[0])
 			sn_printf(b, " (%s)", f[i].obj);
 		if (f[i].src[0])
 			sn_printf(b, " at %s:%d", f[i].src, f[i].line);
@@ -472,6 +477,10 @@ void stack_json(struct sn_buf *js, const struct stack_frame *f, int n)
 		js_str(js, f[i].func);
 		sn_printf(js, ",\"off\":%llu,\"object\":", (unsigned long long)f[i].off);
 		js_str(js, f[i].obj);
+		if (f[i].obj[0] && f[i].vaddr)
+			sn_printf(js, ",\"vaddr\":%llu", (unsigned long long)f[i].vaddr);
+		else
+			sn_puts(js, ",\"vaddr\":null");
 		sn_puts(js, ",\"file\":");
 		js_str(js, f[i].src);
 		if (f[i].line)

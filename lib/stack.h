@@ -14,6 +14,7 @@ struct stack_frame {
 	char func[256];		/* "" when no symbol covers pc */
 	uint64_t off;		/* pc - the start of func */
 	char obj[512];		/* the file mapped at pc, "" if none */
+	uint64_t vaddr;		/* pc as an address in obj (for addr2line), 0 if unknown */
 	char src[512];		/* the source file, "" without debug info */
 	int line;
 };
@@ -38,12 +39,12 @@ void stack_note_map(uint64_t addr, uint64_t len, const char *file, const char *p
 int stack_walk(pid_t pid, struct stack_frame *f, int max);
 
 /* Append the frames as text, one line each ("  #1 0x... bar+0x1c
- * (/path/prog) at prog.c:12\n"), to b. */
+ * (/path/prog) at prog.c:12\n"; "?? (/path/prog+0xVADDR)" without a
+ * symbol), to b. */
 void stack_text(struct sn_buf *b, const struct stack_frame *f, int n);
 
 /* Append the frames as a JSON array of objects {"pc","func","off",
- * "object","file","line"} to js (func, file and line null when
- * unknown). */
+ * "object","vaddr","file","line"} to js (null when unknown). */
 void stack_json(struct sn_buf *js, const struct stack_frame *f, int n);
 
 #endif
