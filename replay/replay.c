@@ -21,9 +21,9 @@ static int opt_stack, opt_json;	/* --stack, --json */
 static char *stack_filter;	/* --stack-filter: ",name,name," */
 static int listing;		/* --stack without --to: events, not output */
 
+static const char usage_line[] =
+	"usage: replay [--to EVENT] [-M] [--stack [--stack-filter NAMES] [--json]] [--force] [TRACE]\n";
 static const char help[] =
-	"usage: replay [--to EVENT] [-M] [--stack [--stack-filter NAMES] [--json]] [--force] [TRACE]\n"
-	"\n"
 	"Re-execute the program recorded in TRACE (default: $REWIND_DIR/latest-trace)\n"
 	"and write again what it wrote to stdout and stderr; exit with its status.\n"
 	"\n"
@@ -49,9 +49,9 @@ static const char help[] =
 static void __attribute__((noreturn)) usage(int status)
 {
 	if (status)
-		fprintf(stderr, "usage: replay [--to EVENT] [-M] [--stack [--stack-filter NAMES] [--json]] [--force] [TRACE]\n");
+		fputs(usage_line, stderr);
 	else
-		fputs(help, stdout);
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 
@@ -205,8 +205,8 @@ static void mapped(void *ctx, uint64_t addr, uint64_t len, const char *file, con
  * an event kind. */
 static void add_filter(const char *arg)
 {
-	static const char *const kinds[] = { "signal", "rdtsc", "rdtscp", "preempt",
-					     "task-exit", "exit", "start", "sysret" };
+	static const char *const kinds[] = { "signal", "rdtsc", "rdtscp", "preempt", "task-exit",
+					     "sysret" };
 	char *copy = strdup(arg), *save = NULL;
 	if (!copy)
 		die(EXIT_TRACE, "out of memory");
