@@ -55,7 +55,7 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
 /* libunwind's own lookup reads /proc/PID/maps, where the anonymous
  * copies have no file: find the module through libdw instead, and its
  * .eh_frame_hdr through the ELF program headers. */
-static int find_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi,
+static int lookup_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi,
 			  int need_unwind_info, void *arg)
 {
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, ip);
@@ -88,6 +88,20 @@ static int find_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi
 		return _Ux86_64_dwarf_search_unwind_table(a, ip, &di, pi, need_unwind_info, arg);
 	}
 	return -UNW_ENOINFO;
+}
+
+
+/* Set when a lookup found no unwind entry: libunwind then guesses the
+ * caller from rbp, and a guess is not shown. */
+static int guessed;
+
+static int find_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi,
+			  int need_unwind_info, void *arg)
+{
+	int r = lookup_proc_info(a, ip, pi, need_unwind_info, arg);
+	if (r < 0)
+		guessed = 1;
+	return r;
 }
 
 void stack_init(void)
@@ -435,7 +449,8 @@ int stack_walk(pid_t pid, struct stack_frame *f, int max)
 		fr->pc = ip;
 		describe(fr, after_signal ? ip : ip - 1);
 		after_signal = unw_is_signal_frame(&c) > 0;
-		if (unw_step(&c) <= 0)
+		guessed = 0;
+		if (unw_step(&c) <= 0 || guessed)
 			break;
 	}
 out:
