@@ -63,7 +63,8 @@ struct engine {
 	/* Called when the mapping at addr (len bytes) was filled with the
 	 * bytes of file (the file read, the recorded one at its recorded
 	 * path) from offset off on: /proc/PID/maps shows it anonymous.
-	 * With len 0: the program's executable is run from file. */
+	 * With len 0: the program (path) is about to be executed from
+	 * file, which may be removed once it runs. */
 	void (*mapped)(void *ctx, uint64_t addr, uint64_t len, const char *file,
 		       const char *path, uint64_t off);
 	void *ctx;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -32,6 +34,8 @@ static pid_t maps_pid;
 struct note {
 	uint64_t start, end, off;
 	char *file, *path;	/* the file read, and its recorded path */
+	dev_t dev;		/* an executable (start == end): its identity, */
+	ino_t ino;		/* as /proc/PID/maps shows it */
 };
 static struct note *notes;
 static int nnotes;
@@ -126,11 +130,33 @@ void stack_init(void)
 void stack_note_map(uint64_t addr, uint64_t len, const char *file, const char *path, uint64_t off)
 {
 	char abs[4096];
-	/* libdw opens it later, from wherever the replay runs */
-	if (!realpath(file, abs))
+	struct stat st;
+	if (len == 0) {
+		/* An executable, maybe a copy removed once it runs: hold it
+		 * open, and find it in the maps by device and inode. */
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+		for (int i = 0; i < nnotes; i++)
+			if (notes[i].start == notes[i].end && notes[i].dev == st.st_dev &&
+			    notes[i].ino == st.st_ino) {
+				close(fd);
+				free(notes[i].path);
+				notes[i].path = xmalloc(strlen(path) + 1);
+				strcpy(notes[i].path, path);
+				return;
+			}
+		snprintf(abs, sizeof abs, "/proc/self/fd/%d", fd);
+	} else if (!realpath(file, abs)) {	/* libdw opens it later, from elsewhere */
 		return;
+	}
 	notes = xrealloc(notes, (nnotes + 1) * sizeof *notes);
 	struct note *n = &notes[nnotes++];
+	n->dev = len ? 0 : st.st_dev;
+	n->ino = len ? 0 : st.st_ino;
 	n->start = addr;
 	n->end = addr + len;
 	n->off = off;
@@ -305,10 +331,11 @@ again:
 			nl = maps + maps_len;
 		snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
 		unsigned long long lo, hi, off, ino;
+		unsigned dmaj, dmin;
 		char perms[8];
 		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*x:%*x %llu %n", &lo, &hi, perms, &off, &ino,
-			   &pos) < 5)
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &dmaj,
+			   &dmin, &ino, &pos) < 7)
 			continue;
 		if (perms[2] == 'x' && stale != 2) {
 			if (ncode == code_cap) {
@@ -320,13 +347,15 @@ again:
 		}
 		const char *path = line + pos;
 		if (ino && path[0] == '/' && off == 0) {
-			const char *name = path;
+			const char *name = path, *file = path;
 			for (int i = nnotes - 1; i >= 0; i--)
-				if (notes[i].start == notes[i].end && !strcmp(notes[i].file, path)) {
+				if (notes[i].start == notes[i].end && notes[i].ino == ino &&
+				    major(notes[i].dev) == dmaj && minor(notes[i].dev) == dmin) {
 					name = notes[i].path;
+					file = notes[i].file;
 					break;
 				}
-			report(name, path, lo);
+			report(name, file, lo);
 			continue;
 		}
 		if (ino || path[0])
