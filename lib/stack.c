@@ -18,8 +18,9 @@
 
 /* One address space and one Dwfl for the whole replay: libunwind keeps
  * the unwind entries it parsed and libdw the ELF and DWARF it opened, so
- * a stop costs the walk, not the reading of files. Both are told to
- * forget when the tracee's mappings change (an exec, a dlopen). */
+ * a stop costs the walk, not the reading of files. When the tracee's
+ * mappings change (an exec, a dlopen), libunwind forgets and libdw is
+ * told the modules again. */
 static unw_addr_space_t as;
 static unw_accessors_t acc;
 static Dwfl *dwfl;
@@ -60,7 +61,7 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
  * copies have no file: find the module through libdw instead, and its
  * .eh_frame_hdr through the ELF program headers. */
 static int lookup_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi,
-			  int need_unwind_info, void *arg)
+			    int need_unwind_info, void *arg)
 {
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, ip);
 	Dwarf_Addr bias, lo, hi;
@@ -81,6 +82,8 @@ static int lookup_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *
 			return -UNW_ENOINFO;
 		uint32_t count;
 		memcpy(&count, h + 8, 4);
+		if (count > (d->d_size - 12) / 8)
+			return -UNW_ENOINFO;
 		unw_dyn_info_t di;
 		memset(&di, 0, sizeof di);
 		di.start_ip = lo;
@@ -93,7 +96,6 @@ static int lookup_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *
 	}
 	return -UNW_ENOINFO;
 }
-
 
 /* Set when a lookup found no unwind entry: libunwind then guesses the
  * caller from rbp, and a guess is not shown. */
@@ -382,14 +384,12 @@ again:
 	}
 	return 0;
 }
+
 static void copy(char *dst, size_t cap, const char *src)
 {
 	snprintf(dst, cap, "%s", src ? src : "");
 }
 
-/* What libdw knows of the frame: the object, the function and the
- * source line of lookup (pc, or pc - 1 for a return address, which may
- * be the next line's, or another function's after a noreturn call). */
 /* What describe() found for an address, kept: libdw finds a symbol by
  * scanning the symbol table, and the same return addresses come back at
  * every stop. A module's file name (its userdata, never freed) and
@@ -410,6 +410,9 @@ static char *dup_or_null(const char *s)
 	return strcpy(d, s);
 }
 
+/* What libdw knows of the frame: the object, the function and the
+ * source line of lookup (pc, or pc - 1 for a return address, which may
+ * be the next line's, or another function's after a noreturn call). */
 static void describe(struct stack_frame *f, uint64_t lookup)
 {
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, lookup);
