@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 O ?= build
 SAN ?=
-DEPS = libseccomp libzstd
+DEPS = libseccomp libzstd libunwind-ptrace libdw
 CFLAGS_BASE = -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
 ifneq ($(SAN),)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -24,11 +24,34 @@ static int running;		/* gdb waits for a stop reply: O packets allowed */
 static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
 static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
 
+static const char usage_line[] =
+	"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT | --gdb] [TRACE]\n";
+static const char help[] =
+	"Serve a replay of TRACE to gdb over the remote serial protocol, with\n"
+	"reverse execution and watchpoints: gdb -ex 'target remote | gdbstub TRACE'.\n"
+	"TRACE defaults to $REWIND_DIR/latest-trace.\n"
+	"\n"
+	"  -g EVENT          start just after event EVENT (tdump's numbers) instead\n"
+	"                    of at the program's first instruction\n"
+	"  -p PID            debug process PID of a recorded process tree (the id\n"
+	"                    tdump shows) instead of the first process\n"
+	"  --listen [HOST:]PORT\n"
+	"                    wait for gdb on a TCP port (HOST 127.0.0.1 unless\n"
+	"                    given; port 0 picks one) instead of stdin/stdout;\n"
+	"                    no authentication: keep it on a private address\n"
+	"  --gdb             run gdb itself, connected to this replay\n"
+	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
+	"                    had (warn instead of refusing)\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"In gdb, \"monitor help\" lists the extra commands. See gdbstub(1).\n";
+
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT] [TRACE]\n"
-		"       gdbstub --gdb [-g EVENT] [-p PID] [--force] [TRACE]\n");
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 

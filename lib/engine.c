@@ -432,6 +432,26 @@ static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct
 		done += k;
 	}
 	close(fd);
+	struct files_ref f;
+	if (e->mapped && files_ref(it, &f) == 0)
+		e->mapped(e->ctx, addr, len, path, f.path, off);
+}
+
+/* Tell e->mapped that the program of the exec record e->cur is about to
+ * run from path, and its interpreter maybe from the trace's copy. */
+static void note_exec(struct engine *e, const char *path)
+{
+	struct trace_item it;
+	struct files_ref f;
+	char blob[4200];
+	if (!e->mapped)
+		return;
+	if (find_item(&e->cur, IT_FILE, IF_EXE, &it) && files_ref(&it, &f) == 0)
+		e->mapped(e->ctx, 0, 0, path, f.path, 0);
+	if (find_item(&e->cur, IT_FILE, IF_INTERP, &it) && files_ref(&it, &f) == 0) {
+		files_blob(blob, sizeof blob, e->dir, f.hash);
+		e->mapped(e->ctx, 0, 0, blob, f.path, 0);
+	}
 }
 
 /* The file to execve for the exec record e->cur: the trace's copy of the
@@ -557,6 +577,7 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
 	char tmp[64];
 	char *path = strdup(exec_file(e, tmp, sizeof tmp));
+	note_exec(e, path);
 	char *strs[2] = { xmalloc(argv_it.len), xmalloc(env_it.len + stack.len + 64) };
 	char **vec[2];
 	const struct trace_item *src[2] = { &argv_it, &env_it };
@@ -821,6 +842,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_EXECVE: {
 		char tmp[64];
 		const char *path = exec_file(e, tmp, sizeof tmp);
+		note_exec(e, path);
 		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
 		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
 			diverge(e, "cannot place the executable's path on the stack");

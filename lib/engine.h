@@ -60,6 +60,13 @@ struct engine {
 	 * wrote to stdout (1) or stderr (2) at event ev. */
 	void (*emit)(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,
 		     size_t len);
+	/* Called when the mapping at addr (len bytes) was filled with the
+	 * bytes of file (the file read, the recorded one at its recorded
+	 * path) from offset off on: /proc/PID/maps shows it anonymous.
+	 * With len 0: the program (path) is about to be executed from
+	 * file, which may be removed once it runs. */
+	void (*mapped)(void *ctx, uint64_t addr, uint64_t len, const char *file,
+		       const char *path, uint64_t off);
 	void *ctx;
 	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
 	int ntasks, ti;		/* ti: the current one */

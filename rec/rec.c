@@ -124,9 +124,31 @@ static void on_term(int sig)
 	term_sig = sig;
 }
 
+static const char usage_line[] =
+	"usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...] | rec --probe\n";
+static const char help[] =
+	"Run PROG under ptrace and record everything that makes it nondeterministic\n"
+	"(syscall results, signals, rdtsc, the schedule of its threads) into a trace\n"
+	"directory; PROG's output and exit status are its own.\n"
+	"\n"
+	"  -o DIR            record into DIR (made mode 0700) instead of\n"
+	"                    $REWIND_DIR/NAME-N; latest-trace is not moved\n"
+	"  --chaos[=SEED]    shake the schedule (random next thread, random\n"
+	"                    timeslices, yields after syscalls) to bring out rare\n"
+	"                    races; SEED (0 to 2^64-1) is kept in the trace\n"
+	"  --probe           print which machine features rec can use (rdtsc trap,\n"
+	"                    debug registers, perf breakpoints...) and exit\n"
+	"  --                end of options: what follows is PROG, even \"-x\"\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"Traces go to ${REWIND_DIR:-$HOME/.local/share/rewind}. See rec(1).\n";
+
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...]\n       rec --probe\n");
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 

@@ -13,10 +13,26 @@
 static int opt_json, opt_raw;
 static long long opt_tid = -1;
 
+static const char usage_line[] =
+	"usage: tdump [--json] [--raw] [--tid N] [TRACE]\n";
+static const char help[] =
+	"Print the events of a trace, one per line: \"EVENT TID KIND DETAIL\", with\n"
+	"system calls decoded strace-style. TRACE defaults to\n"
+	"$REWIND_DIR/latest-trace.\n"
+	"\n"
+	"  --json            one JSON object per line instead (for jq)\n"
+	"  --raw             decode nothing: arguments in hex, signals by number\n"
+	"  --tid N           only the events of thread N (as recorded)\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"See tdump(1) and rewind-trace(5).\n";
+
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: tdump [--json] [--raw] [--tid N] [TRACE]\n");
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 

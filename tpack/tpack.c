@@ -17,9 +17,26 @@
 
 static int opt_dry, opt_quiet;
 
+static const char usage_line[] =
+	"usage: tpack [-n] [-q] [TRACE]\n";
+static const char help[] =
+	"Copy every file the trace depends on (executables, libraries, mapped\n"
+	"files) into TRACE/files/, so it replays after they change or on another\n"
+	"machine. TRACE defaults to $REWIND_DIR/latest-trace.\n"
+	"\n"
+	"  -n, --dry-run     check the files and say what would be added; change\n"
+	"                    nothing\n"
+	"  -q, --quiet       print nothing on stdout (errors still go to stderr)\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"See tpack(1).\n";
+
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: tpack [-n] [-q] [TRACE]\n");
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 

@@ -16,11 +16,29 @@
 #include <time.h>
 #include <unistd.h>
 
+static const char usage_line[] =
+	"usage: tseek [--every N | --interval SECONDS] [--force] [TRACE] | tseek --list [TRACE]\n";
+static const char help[] =
+	"Replay the trace once and store checkpoints plus an index in TRACE/seek/,\n"
+	"so that replay --to and gdbstub -g reach any event fast. TRACE defaults to\n"
+	"$REWIND_DIR/latest-trace.\n"
+	"\n"
+	"  --interval SECONDS  take a checkpoint when this much replay time passed\n"
+	"                      since the last one (default 1; fractions allowed)\n"
+	"  --every N         take a checkpoint every N events instead\n"
+	"  --list            print the index (event, file, size) and exit\n"
+	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
+	"                    had (warn instead of refusing)\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"See tseek(1).\n";
+
 static void __attribute__((noreturn)) usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: tseek [--every N | --interval SECONDS] [--force] [TRACE]\n"
-		"       tseek --list [TRACE]\n");
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
 	exit(status);
 }
 
