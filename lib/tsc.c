@@ -199,18 +199,14 @@ static void eh_anchors(const uint8_t *img, size_t size, const Elf64_Shdr *sh, in
 }
 
 /* The code of a mapping of n bytes that maps a file: the first candidate
- * file that is an x86-64 ELF file whose bytes at the mapping's offset are
- * the mapping's first page. Fills c from its section headers and maps
+ * file that is an x86-64 ELF file whose code at the mapping's offset is
+ * the mapping's (its first executable page compared). Fills c from its section headers and maps
  * the file for reading (*img, *size: unmap after; the mapping's bytes are
  * at *img + sc->off). Returns 0, or -1 when no file fits (then the
  * tracee's memory is swept from the mapping's start). */
 static int elf_code(const struct scan *sc, size_t n, struct code *c, uint8_t **img, size_t *size,
 		    uint64_t *key)
 {
-	uint8_t page[4096];
-	size_t cmp = n < sizeof page ? n : sizeof page;
-	if (pt_read(sc->p, sc->lo, page, cmp) != (ssize_t)cmp)
-		return -1;
 	for (int f = 0; f < 2 && sc->files[f]; f++) {
 		int fd = open(sc->files[f], O_RDONLY | O_CLOEXEC);
 		struct stat st;
@@ -230,8 +226,7 @@ static int elf_code(const struct scan *sc, size_t n, struct code *c, uint8_t **i
 		if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 		    eh.e_machine != EM_X86_64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
 		    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > sz ||
-		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7) ||
-		    sz - sc->off < cmp || memcmp(m + sc->off, page, cmp)) {
+		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7)) {
 			munmap(m, sz);
 			continue;
 		}
@@ -253,6 +248,19 @@ static int elf_code(const struct scan *sc, size_t n, struct code *c, uint8_t **i
 			c->r[2 * c->nr] = a > sc->off ? a - sc->off : 0;
 			c->r[2 * c->nr + 1] = b < sc->off + n ? b - sc->off : n;
 			c->nr++;
+		}
+		/* The file is the one mapped if its code is the code there
+		 * (replay's copy of an executable differs in its headers). */
+		uint8_t page[4096];
+		uint64_t at = c->nr ? c->r[0] : 0;
+		size_t cmp = n - at < sizeof page ? n - at : sizeof page;
+		if (cmp > sz - sc->off - at)
+			cmp = sz - sc->off - at;
+		if (pt_read(sc->p, sc->lo + at, page, cmp) != (ssize_t)cmp ||
+		    memcmp(m + sc->off + at, page, cmp)) {
+			code_free(c);
+			munmap(m, sz);
+			continue;
 		}
 		uint64_t id[6] = { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
 				   st.st_mtim.tv_nsec, sc->off };
