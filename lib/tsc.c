@@ -414,7 +414,8 @@ static void patch_code(struct scan *sc)
 			kn = &known[nknown++ % 64];
 			free(kn->found);
 			*kn = (struct known){ key, n, nfound, xmalloc(nfound * sizeof *found + 1) };
-			memcpy(kn->found, found, nfound * sizeof *found);
+			if (nfound)
+				memcpy(kn->found, found, nfound * sizeof *found);
 		}
 	}
 	free(cand);

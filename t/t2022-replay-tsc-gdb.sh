@@ -7,7 +7,7 @@
 require_tprog tsc
 require_gdb
 
-rec --probe | grep -q '^rdtsc trap: present' && test_set_prereq TSC_TRAP
+REWIND_NO_TSC_TRAP=0 rec --probe | grep -q '^rdtsc trap: present' && test_set_prereq TSC_TRAP
 
 for way in trap patch; do
 	prereq=
