@@ -52,4 +52,13 @@ test_expect_success TSC_TRAP 'recorded with the trap, a program reading its code
 	expect_status $? 125 &&
 	one_line_error err "^replay: divergence at event [0-9]+: write: argument 2 differs"
 '
+test_expect_success 'patch: a MAP_SHARED executable mapping is never written; rec says so' '
+	export REWIND_NO_TSC_TRAP=1 &&
+	cp "$T/tsc" shared.bin && cp shared.bin shared.orig &&
+	rec_prog "$T/jit" shared "$scratch/shared.bin" && check_status rec.status 0 &&
+	grep -q "^rec: warning: [0-9]* rdtsc/rdtscp in a shared mapping at 0x[0-9a-f]* are not patched" rec.err &&
+	cmp shared.orig shared.bin &&
+	sed -i "/^rec: warning: /d" rec.err &&
+	replay_cmp
+'
 test_done
