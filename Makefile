@@ -13,7 +13,8 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(DEPS) 2>/dev/null)
 CFLAGS += $(CFLAGS_BASE) $(PKG_CFLAGS) -Ilib
-LDLIBS += $(PKG_LIBS)
+# Zydis (x86 decoder, lib/tsc.c) ships no pkg-config file in Debian 12.
+LDLIBS += $(PKG_LIBS) -lZydis
 
 TOOLS = rec replay tdump tpack gdbstub tseek
 LIB_SRC = $(wildcard lib/*.c)

@@ -4,6 +4,7 @@
 #include "regs.h"
 #include "rsp.h"
 #include "timeline.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -229,6 +230,7 @@ static void read_memory(const char *args)
 		rsp_send_str(&conn, "E14");
 		return;
 	}
+	tsc_unpatch(T.pid, addr, buf, n);	/* gdb sees the program's code */
 	rsp_hex(hex, buf, n);
 	rsp_send(&conn, hex, 2 * n);
 }

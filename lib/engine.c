@@ -10,6 +10,7 @@
 #include "pos.h"
 #include "seek.h"
 #include "sys.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -114,6 +115,10 @@ void eng_open(struct engine *e, const char *dir)
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
 	 * recording CPU's features takes other paths in libc. */
 	cpu_check_trace(dir, &rec);
+	/* rdtsc stops the same way it did in rec, or patched the same. */
+	if (tsc_choose(rec.size >= 16 ? get32(rec.p + 12) : TSC_TRAP) < 0)
+		die(EXIT_TRACE, "%s: recorded with an unknown way of stopping rdtsc (%u); this "
+		    "replay is too old for it", e->r.path, get32(rec.p + 12));
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the
@@ -562,6 +567,7 @@ static void finish_exec(struct engine *e, int moved)
 		diverge(e, "cannot restore the initial stack at 0x%llx (stack layout differs)",
 			(unsigned long long)sp);
 	pt_setregs(&e->p, &want);
+	tsc_exec(&e->p, cur_task(e)->rtgid, e->exe);
 }
 
 /* The first execve: start the tracee on the trace's copy of the
@@ -662,6 +668,8 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
 	int ci = add_task(e, rtid, rtgid, child);
+	if (!(flags & CLONE_THREAD))
+		tsc_fork(cur_task(e)->rtgid, rtid);
 	memcpy(e->tasks[ci].exe, cur_task(e)->exe, sizeof e->tasks[ci].exe);
 	pt_reopen_mem(&e->tasks[ci].p);
 	/* The kernel wrote this run's thread id where the program asked;
@@ -871,13 +879,16 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
 			(unsigned long long)r.rax, (unsigned long long)sc->ret);
 	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
+	struct trace_item it;
+	int mapped = cls == C_MMAP && find_item(&e->cur, IT_FILE, IF_MAP, &it);
 	if (cls == C_MMAP) {
 		r0.rax = r.rax;
 		pt_setregs(&e->p, &r0);
-		struct trace_item it;
-		if (find_item(&e->cur, IT_FILE, IF_MAP, &it))
+		if (mapped)
 			fill_map(e, sc->ret, sc->args[1], &it);
 	}
+	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
+		    mapped ? blob_path(e, &it, 0) : NULL);
 }
 
 static void replay_syscall(struct engine *e, int k)
@@ -1022,8 +1033,11 @@ static void replay_rdtsc(struct engine *e, int k)
 	uint64_t rip = get64(p), tsc = get64(p + 8);
 	expect(e, k, PS_SIGNAL, "rdtsc");
 	struct user_regs_struct r;
+	siginfo_t si = { 0 };
 	pt_getregs(&e->p, &r);
-	if (WSTOPSIG(e->status) != SIGSEGV || r.rip != rip)
+	ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si);
+	if (tsc_stopped(&e->p, cur_task(e)->rtgid, &si, r.rip) != (get32(p + 20) ? 2 : 1) ||
+	    r.rip != rip)
 		diverge(e, "expected rdtsc at 0x%llx, got signal %d at 0x%llx",
 			(unsigned long long)rip, WSTOPSIG(e->status), (unsigned long long)r.rip);
 	r.rax = (uint32_t)tsc;
@@ -1390,6 +1404,7 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	s->held = e->held;
 	s->done = e->done;
 	s->status = e->status;
+	s->tsclen = tsc_export(e->tasks[0].rtgid, &s->tsc);
 	return 0;
 }
 
@@ -1429,6 +1444,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
 	if (trace_seek(&e->r, &s->pos) < 0)
 		die(EXIT_TRACE, "%s", e->r.err);
+	tsc_import(e->tasks[0].rtgid, s->tsc, s->tsclen);
 }
 
 void eng_snap_free(struct eng_snap *s)
@@ -1439,6 +1455,7 @@ void eng_snap_free(struct eng_snap *s)
 	}
 	free(s->curbuf);
 	free(s->aheadbuf);
+	free(s->tsc);
 	memset(s, 0, sizeof *s);
 }
 

@@ -106,6 +106,8 @@ struct eng_snap {
 	struct trace_rec cur, ahead;
 	uint8_t *curbuf, *aheadbuf;
 	int held, done, status;
+	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
+	size_t tsclen;
 };
 /* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
  * that cannot be copied (a signal about to be delivered). */

@@ -709,8 +709,13 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
 		sn_printf(b, "time=%s.%09lluZ", ts, (unsigned long long)(ns % 1000000000));
 	}
+	/* How rdtsc was made to stop: said only when not the kernel's trap. */
+	uint32_t tsc = rec->size >= 16 ? get32(rec->p + 12) : 0;
+	if (tsc)
+		sn_printf(b, " rdtsc=%s", tsc == 1 ? "patched" : "unknown");
 	if (js)
-		sn_printf(js, ",\"pid\":%u,\"time\":%llu", get32(rec->p + 8), (unsigned long long)ns);
+		sn_printf(js, ",\"pid\":%u,\"time\":%llu,\"rdtsc\":\"%s\"", get32(rec->p + 8),
+			  (unsigned long long)ns, tsc == 0 ? "trap" : tsc == 1 ? "patched" : "unknown");
 	return "start";
 }
 

@@ -38,8 +38,9 @@ static const struct {
 } feat[PROBE_N] = {
 	[PROBE_TSC_TRAP] = { "rdtsc trap", "REWIND_NO_TSC_TRAP",
 		"rdtsc and rdtscp fault (PR_SET_TSC); rec records their values",
-		"rdtsc and rdtscp found in mapped code are patched to faulting instructions "
-		"of the same length (code generated at run time is not covered)" },
+		"rdtsc and rdtscp found in code when it is mapped or made executable are "
+		"patched to ud2 of the same length; code written into memory already "
+		"executable (a JIT) is not covered" },
 	[PROBE_DEBUGREGS] = { "debug registers", "REWIND_NO_DEBUGREGS",
 		"gdb watchpoints use debug registers (DR0-DR3)",
 		"gdb watchpoints use page protection: the watched page faults and each "

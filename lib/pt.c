@@ -2,6 +2,7 @@
  * the syscall table describes, stop decoding, registers and memory. */
 #include "pt.h"
 #include "sys.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -61,7 +62,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 			die(EXIT_TRACE, "seccomp_load: %s", strerror(-rc));
 		/* Last, so that nothing of ours (sanitizer runtimes) meets
 		 * a trapping rdtsc before the program does. */
-		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0)
+		if (tsc_arm() < 0)
 			die(EXIT_TRACE, "prctl(PR_SET_TSC): %s", strerror(errno));
 		execve(path, argv, envp);
 		die(127, "%s: %s", path, strerror(errno));

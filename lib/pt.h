@@ -21,7 +21,8 @@ struct pt_proc {
 	int memfd;		/* /proc/PID/mem, reopened after each exec */
 };
 
-/* Fork a child that disables ASLR, makes rdtsc trap, installs the seccomp
+/* Fork a child that disables ASLR, arms the rdtsc trap if tsc_arm()
+ * wants it (tsc_choose() first), installs the seccomp
  * filter built from the syscall table, and stops at its execve(path, argv,
  * envp) in dir (dir may be NULL). On return the child is stopped at the
  * seccomp stop of that execve. Dies on failure. */

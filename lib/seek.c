@@ -2,6 +2,7 @@
  * (registers, memory map and pages, brk, signal state, the engine's place
  * in the trace) and making a freshly started replay that process again. */
 #include "seek.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -469,6 +470,13 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		memcpy(b.p + count_at, &np, 8);
 	}
 	free(m);
+	/* The pages hold patched rdtsc (lib/tsc.h): which places they are. */
+	uint8_t *ts;
+	size_t tl = tsc_export(e->tasks[0].rtgid, &ts);
+	sb_32(&b, tl / 16);
+	sb_32(&b, 0);
+	sb_put(&b, ts, tl);
+	free(ts);
 	sb_64(&b, sum(b.p, b.len));
 	char path[4400];
 	snprintf(path, sizeof path, "%s/cp-%llu", s->tmp, (unsigned long long)e->cur.event);
@@ -804,6 +812,14 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 			goto out;
 		}
 	}
+	/* Patched rdtsc places; a checkpoint older than them has none. */
+	uint32_t ns = r.off + 8 <= r.len ? rd_32(&r) : 0;
+	const uint8_t *ts = ns ? (rd_32(&r), rd_get(&r, (size_t)ns * 16)) : NULL;
+	if (ns && !ts) {
+		fail(why, wlen, "%s: damaged (bad rdtsc places)", path);
+		goto out;
+	}
+	tsc_import(e->tasks[0].rtgid, ts, (size_t)ns * 16);
 	struct iovec iov = { (void *)xs, xlen };
 	if (ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0) {
 		fail(why, wlen, "%s: cannot set the FP/SSE/AVX state: %s", path, strerror(errno));

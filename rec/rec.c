@@ -8,6 +8,7 @@
 #include "pt.h"
 #include "sys.h"
 #include "trace.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <elf.h>
@@ -428,6 +429,7 @@ static void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
+	tsc_exec(&cur->p, cur->tgid, path);
 }
 
 /* Save tracee memory [from, to) as an IT_MEM item of the current record. */
@@ -697,6 +699,8 @@ static void new_task(pid_t tid, struct task *parent, int thread)
 	if (!t)
 		t = add_task(tid, thread ? parent->tgid : tid);
 	t->tgid = thread ? parent->tgid : tid;
+	if (!thread)
+		tsc_fork(parent->tgid, tid);
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
@@ -802,6 +806,9 @@ static void syscall_exit(void)
 		if (R.shared[i].tgid == cur->tgid && R.shared[i].addr >= a[0] &&
 		    R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
 			R.shared[i--] = R.shared[--R.nshared];
+	char fdpath[64];
+	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
+	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	tw_end(&R.w);
 	ready(cur);
 	cur->at_exit = 1;
@@ -872,17 +879,14 @@ static int is_sync(const siginfo_t *si)
 	return 0;
 }
 
-/* rdtsc and rdtscp trap (PR_TSC_SIGSEGV); run them here and record the
+/* rdtsc and rdtscp stop (lib/tsc.h); run them here and record the
  * value. Returns 1 if the stop was one of them. */
 static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 {
-	uint8_t insn[3];
-	if (si->si_signo != SIGSEGV || si->si_code != SI_KERNEL ||
-	    pt_read(&cur->p, regs->rip, insn, 3) != 3 || insn[0] != 0x0f)
+	int kind = tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
+	if (!kind)
 		return 0;
-	int isp = insn[1] == 0x01 && insn[2] == 0xf9;
-	if (insn[1] != 0x31 && !isp)
-		return 0;
+	int isp = kind == 2;
 	unsigned aux = 0;
 	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();
 	uint64_t rip = regs->rip;
@@ -1034,7 +1038,7 @@ static void record_start(void)
 	begin(TR_START, 0);
 	tw_put64(&R.w, ts.tv_sec * 1000000000ull + ts.tv_nsec);
 	tw_put32(&R.w, cur->p.pid);
-	tw_put32(&R.w, 0);
+	tw_put32(&R.w, tsc_choose(-1));	/* how rdtsc was made to stop */
 	char cwd[4096] = "";
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
@@ -1209,6 +1213,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
 	root->tgid = R.root = root->p.pid;

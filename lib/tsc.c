@@ -1,0 +1,644 @@
+/* tsc.c: makes rdtsc and rdtscp stop the tracee: the kernel's trap, or
+ * patching each one found in executable code (decoded with Zydis) into
+ * ud2 of the same length, with a table of patched places per process. */
+#include "tsc.h"
+#include "probe.h"
+#include "trace.h"
+#include "util.h"
+
+#include <Zydis/Zydis.h>
+#include <elf.h>
+#include <emmintrin.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_pkey_mprotect
+#define SYS_pkey_mprotect 329
+#endif
+
+/* The instructions, and what each becomes: ud2 raises SIGILL at the
+ * instruction's first byte; the nop pads rdtscp's third byte, never run. */
+static const struct {
+	uint8_t len, orig[3], patch[3];
+} insns[2] = {
+	{ 2, { 0x0f, 0x31 }, { 0x0f, 0x0b } },			/* rdtsc */
+	{ 3, { 0x0f, 0x01, 0xf9 }, { 0x0f, 0x0b, 0x90 } },	/* rdtscp */
+};
+
+struct site {
+	uint64_t addr;
+	int insn;		/* index into insns */
+};
+
+/* The patched places of one process (its id as recorded). */
+struct space {
+	uint32_t key;
+	struct site *s;
+	int n, cap;
+};
+
+/* A mapping being scanned, and the files its bytes may come from. */
+struct scan {
+	struct pt_proc *p;
+	struct space *sp;
+	uint64_t lo, hi;	/* the range, in the tracee */
+	uint64_t off;		/* its file offset, when it maps a file */
+	const char *files[2];	/* candidates for that file (NULL: none) */
+	int shared;		/* a MAP_SHARED mapping: never written */
+};
+
+/* A back end: arm the trap in the child; handle code that appeared. */
+struct backend {
+	int way;
+	int (*arm)(void);
+	void (*code)(struct scan *sc);
+};
+
+static const struct backend *B;
+static int guard;		/* a patched replay arms the trap as well */
+static int in_rec;		/* rec says what it cannot patch */
+static struct space *spaces;
+static int nspaces;
+
+static int arm_trap(void)
+{
+	return prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+}
+
+static int arm_patch(void)
+{
+	return guard ? arm_trap() : 0;
+}
+
+static void no_code(struct scan *sc)
+{
+	(void)sc;
+}
+
+static void patch_code(struct scan *sc);
+
+static const struct backend trap_backend = { TSC_TRAP, arm_trap, no_code };
+static const struct backend patch_backend = { TSC_PATCH, arm_patch, patch_code };
+
+int tsc_choose(int recorded)
+{
+	int trap = probe_has(PROBE_TSC_TRAP);
+	if (recorded > TSC_PATCH)
+		return -1;
+	in_rec = recorded < 0;
+	if (recorded == TSC_PATCH || !trap)
+		B = &patch_backend;
+	else
+		B = &trap_backend;
+	guard = !in_rec && trap && B == &patch_backend;
+	return B->way;
+}
+
+int tsc_arm(void)
+{
+	if (!B)
+		die(EXIT_TRACE, "internal error: no way to stop rdtsc chosen");
+	return B->arm();
+}
+
+static struct space *space_of(uint32_t key, int make)
+{
+	for (int i = 0; i < nspaces; i++)
+		if (spaces[i].key == key)
+			return &spaces[i];
+	if (!make)
+		return NULL;
+	spaces = xrealloc(spaces, (nspaces + 1) * sizeof *spaces);
+	spaces[nspaces] = (struct space){ .key = key };
+	return &spaces[nspaces++];
+}
+
+static void add_site(struct space *sp, uint64_t addr, int insn)
+{
+	for (int i = 0; i < sp->n; i++)
+		if (sp->s[i].addr == addr)
+			return;
+	if (sp->n == sp->cap)
+		sp->s = xrealloc(sp->s, (sp->cap = sp->cap * 2 + 16) * sizeof *sp->s);
+	sp->s[sp->n++] = (struct site){ addr, insn };
+}
+
+/* Forget the places in [lo, hi). */
+static void drop_sites(struct space *sp, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; sp && i < sp->n; i++)
+		if (sp->s[i].addr >= lo && sp->s[i].addr < hi)
+			sp->s[i--] = sp->s[--sp->n];
+}
+
+/* Where decoding may start in a mapping of n bytes: the executable
+ * sections (offsets [from, to) into the mapping), and known instruction
+ * starts in them (sorted), which are the functions' first instructions
+ * that .eh_frame_hdr lists for unwinding. */
+struct code {
+	uint64_t *r;		/* from, to pairs */
+	int nr;
+	uint64_t *anchor;
+	size_t nanchor;
+};
+
+static void code_free(struct code *c)
+{
+	free(c->r);
+	free(c->anchor);
+	memset(c, 0, sizeof *c);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The function starts .eh_frame_hdr (section h) lists, as offsets into
+ * the mapping, when its table has the usual encoding (sdata4 relative to
+ * the section); else none, and decoding starts at sections' starts. */
+static void eh_anchors(const uint8_t *img, size_t size, const Elf64_Shdr *sh, int nsh,
+		       const Elf64_Shdr *h, const struct scan *sc, size_t n, struct code *c)
+{
+	if (h->sh_offset > size || h->sh_size > size - h->sh_offset || h->sh_size < 12)
+		return;
+	const uint8_t *b = img + h->sh_offset;
+	if (b[0] != 1 || (b[1] & 0x0f) != 0x0b || b[2] != 0x03 || b[3] != 0x3b)
+		return;
+	uint64_t count = get32(b + 8);
+	if (count > (h->sh_size - 12) / 8)
+		count = (h->sh_size - 12) / 8;
+	c->anchor = xmalloc(count * sizeof *c->anchor + 1);
+	const Elf64_Shdr *x = NULL;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t va = h->sh_addr + (int64_t)(int32_t)get32(b + 12 + 8 * i);
+		/* Sorted by address: the section of the last one mostly fits. */
+		if (!x || va < x->sh_addr || va >= x->sh_addr + x->sh_size) {
+			x = NULL;
+			for (int k = 0; k < nsh && !x; k++)
+				if (sh[k].sh_type == SHT_PROGBITS && (sh[k].sh_flags & SHF_EXECINSTR) &&
+				    va >= sh[k].sh_addr && va < sh[k].sh_addr + sh[k].sh_size)
+					x = &sh[k];
+			if (!x)
+				continue;
+		}
+		uint64_t fo = x->sh_offset + (va - x->sh_addr);
+		if (fo >= sc->off && fo - sc->off < n)
+			c->anchor[c->nanchor++] = fo - sc->off;
+	}
+	qsort(c->anchor, c->nanchor, sizeof *c->anchor, cmp64);
+}
+
+/* The code of a mapping of n bytes that maps a file: the first candidate
+ * file that is an x86-64 ELF file whose code at the mapping's offset is
+ * the mapping's (its first executable page compared). Fills c from its section headers and maps
+ * the file for reading (*img, *size: unmap after; the mapping's bytes are
+ * at *img + sc->off). Returns 0, or -1 when no file fits (then the
+ * tracee's memory is swept from the mapping's start). */
+static int elf_code(const struct scan *sc, size_t n, struct code *c, uint8_t **img, size_t *size,
+		    uint64_t *key)
+{
+	for (int f = 0; f < 2 && sc->files[f]; f++) {
+		int fd = open(sc->files[f], O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		uint8_t *m = MAP_FAILED;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= sizeof(Elf64_Ehdr) &&
+		    sc->off < (uint64_t)st.st_size)
+			m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			continue;
+		size_t sz = st.st_size;
+		Elf64_Ehdr eh;
+		memcpy(&eh, m, sizeof eh);
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh.e_shoff);
+		if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+		    eh.e_machine != EM_X86_64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
+		    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > sz ||
+		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7)) {
+			munmap(m, sz);
+			continue;
+		}
+		const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
+		const char *names = ns->sh_offset < sz && ns->sh_size <= sz - ns->sh_offset &&
+				    ns->sh_size && !m[ns->sh_offset + ns->sh_size - 1]
+				    ? (const char *)m + ns->sh_offset : NULL;
+		c->r = xmalloc(2 * eh.e_shnum * sizeof *c->r);
+		for (int i = 0; i < eh.e_shnum; i++) {
+			uint64_t a = sh[i].sh_offset, b = a + sh[i].sh_size;
+			if (names && sh[i].sh_name < ns->sh_size &&
+			    !strcmp(names + sh[i].sh_name, ".eh_frame_hdr") && !c->anchor)
+				eh_anchors(m, sz, sh, eh.e_shnum, &sh[i], sc, n, c);
+			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
+			    b <= sc->off || a >= sc->off + n || b > sz)
+				continue;
+			/* A section that begins before the mapping is decoded
+			 * from the mapping's start. */
+			c->r[2 * c->nr] = a > sc->off ? a - sc->off : 0;
+			c->r[2 * c->nr + 1] = b < sc->off + n ? b - sc->off : n;
+			c->nr++;
+		}
+		/* The file is the one mapped if its code is the code there
+		 * (replay's copy of an executable differs in its headers). */
+		uint8_t page[4096];
+		uint64_t at = c->nr ? c->r[0] : 0;
+		size_t cmp = n - at < sizeof page ? n - at : sizeof page;
+		if (cmp > sz - sc->off - at)
+			cmp = sz - sc->off - at;
+		if (pt_read(sc->p, sc->lo + at, page, cmp) != (ssize_t)cmp ||
+		    memcmp(m + sc->off + at, page, cmp)) {
+			code_free(c);
+			munmap(m, sz);
+			continue;
+		}
+		uint64_t id[6] = { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+				   st.st_mtim.tv_nsec, sc->off };
+		*key = hash_final(hash_update(HASH_INIT, id, sizeof id), n);
+		*img = m;
+		*size = sz;
+		return 0;
+	}
+	return -1;
+}
+
+static ZydisDecoder dec;
+
+/* Where the bytes of rdtsc (0f 31) or rdtscp (0f 01 f9) occur in
+ * buf[0, n), in order, into a malloc'd *out; returns how many. Sixteen
+ * bytes a step (SSE2): a 20 MB compiler takes about a millisecond, where
+ * memmem() took forty. */
+static size_t candidates(const uint8_t *m, size_t n, uint64_t **out)
+{
+	size_t k = 0, cap = 0, i = 0;
+	const __m128i f = _mm_set1_epi8(0x0f), a = _mm_set1_epi8(0x31), o = _mm_set1_epi8(0x01);
+	*out = NULL;
+	for (;; i += 16) {
+		unsigned mask = 0;
+		if (i + 17 <= n) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(m + i));
+			__m128i y = _mm_loadu_si128((const __m128i *)(m + i + 1));
+			mask = _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x, f),
+				_mm_or_si128(_mm_cmpeq_epi8(y, a), _mm_cmpeq_epi8(y, o))));
+		} else {
+			for (size_t j = i; j + 1 < n; j++)
+				if (m[j] == 0x0f && (m[j + 1] == 0x31 || m[j + 1] == 0x01))
+					mask |= 1u << (j - i);
+		}
+		while (mask) {
+			size_t p = i + __builtin_ctz(mask);
+			mask &= mask - 1;
+			if (m[p + 1] != 0x31 && (p + 2 >= n || m[p + 2] != 0xf9))
+				continue;
+			if (k == cap)
+				*out = xrealloc(*out, (cap = cap * 2 + 16) * sizeof **out);
+			(*out)[k++] = p;
+		}
+		if (i + 17 > n)
+			return k;
+	}
+}
+
+/* Record each rdtsc and rdtscp (without prefixes) that begins an
+ * instruction of buf[from, to), decoding from its start, or from the
+ * nearest known instruction start before each candidate place (cand,
+ * sorted). Code between candidates is not decoded. */
+static void decode(const uint8_t *buf, size_t from, size_t to, const struct code *c,
+		   const uint64_t *cand, size_t ncand, uint64_t **found, int *nfound)
+{
+	size_t at = from, ai = 0;
+	ZydisDecodedInstruction in;
+	for (size_t i = 0; i < ncand; i++) {
+		size_t want = cand[i];
+		if (want < from || want >= to || at > want)
+			continue;	/* elsewhere, or inside an instruction decoded already */
+		while (ai < c->nanchor && c->anchor[ai] <= want)
+			ai++;
+		if (ai && c->anchor[ai - 1] > at && c->anchor[ai - 1] >= from)
+			at = c->anchor[ai - 1];
+		while (at <= want) {
+			if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, buf + at, to - at, &in))) {
+				at++;
+				continue;
+			}
+			if (at == want && (in.mnemonic == ZYDIS_MNEMONIC_RDTSC ||
+					   in.mnemonic == ZYDIS_MNEMONIC_RDTSCP)) {
+				int k = in.mnemonic == ZYDIS_MNEMONIC_RDTSCP;
+				if (in.length == insns[k].len && !memcmp(buf + at, insns[k].orig, in.length)) {
+					*found = xrealloc(*found, (*nfound + 1) * sizeof **found);
+					(*found)[(*nfound)++] = (uint64_t)at << 1 | k;
+				}
+			}
+			at += in.length;
+		}
+	}
+}
+
+/* What decoding found in code seen before: every process maps the same
+ * loader and libc, so each is decoded once. Keyed by the file's identity
+ * and offset, or by a hash of the bytes, and the length. */
+static struct known {
+	uint64_t key;
+	size_t n;
+	int nfound;
+	uint64_t *found;
+} known[64];
+static int nknown;
+
+/* The patch back end: find the instructions in [lo, hi) and patch them. */
+static void patch_code(struct scan *sc)
+{
+	static int init;
+	if (!init) {
+		if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+		    !ZYAN_SUCCESS(ZydisDecoderEnableMode(&dec, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE)))
+			die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
+		init = 1;
+	}
+	if (sc->hi <= sc->lo)
+		return;
+	size_t n = sc->hi - sc->lo, size = 0;
+	struct code c = { 0 };
+	uint8_t *img = NULL, *buf = NULL;
+	const uint8_t *bytes;
+	uint64_t key;
+	/* A file's bytes are read from the file (the page cache), not
+	 * copied out of the tracee. */
+	if (elf_code(sc, n, &c, &img, &size, &key) == 0) {
+		if (n > size - sc->off)
+			n = size - sc->off;	/* no code past the file's end */
+		bytes = img + sc->off;
+	} else {
+		buf = malloc(n);
+		ssize_t got = buf ? pt_read(sc->p, sc->lo, buf, n) : -1;
+		if (got <= 0) {
+			free(buf);
+			return;
+		}
+		n = got;
+		bytes = buf;
+		c.r = xmalloc(2 * sizeof *c.r);
+		c.r[0] = 0;
+		c.r[1] = n;
+		c.nr = 1;
+		key = 0;
+	}
+	uint64_t *found = NULL, *cand;
+	int nfound = 0;
+	/* Cheap first: most code holds neither byte pattern. */
+	size_t ncand = candidates(bytes, n, &cand);
+	if (ncand) {
+		if (!key)
+			key = hash_final(hash_update(HASH_INIT, bytes, n), n);
+		struct known *kn = NULL;
+		for (int i = 0; i < nknown && i < 64 && !kn; i++)
+			if (known[i].key == key && known[i].n == n)
+				kn = &known[i];
+		if (kn) {
+			nfound = kn->nfound;
+			found = xmalloc(nfound * sizeof *found + 1);
+			memcpy(found, kn->found, nfound * sizeof *found);
+		} else {
+			for (int i = 0; i < c.nr; i++)
+				decode(bytes, c.r[2 * i], c.r[2 * i + 1], &c, cand, ncand, &found, &nfound);
+			kn = &known[nknown++ % 64];
+			free(kn->found);
+			*kn = (struct known){ key, n, nfound, xmalloc(nfound * sizeof *found + 1) };
+			if (nfound)
+				memcpy(kn->found, found, nfound * sizeof *found);
+		}
+	}
+	free(cand);
+	code_free(&c);
+	if (img)
+		munmap(img, size);
+	free(buf);
+	if (nfound && sc->shared && in_rec)
+		warnx_("warning: %d rdtsc/rdtscp in a shared mapping at 0x%llx are not patched; "
+		       "their values are not recorded", nfound, (unsigned long long)sc->lo);
+	for (int i = 0; i < nfound && !sc->shared; i++) {
+		uint64_t addr = sc->lo + (found[i] >> 1);
+		int k = found[i] & 1;
+		uint8_t b[3];
+		/* The tracee's bytes, not the file's, are what runs. */
+		if (pt_read(sc->p, addr, b, insns[k].len) == insns[k].len &&
+		    !memcmp(b, insns[k].orig, insns[k].len) &&
+		    pt_write(sc->p, addr, insns[k].patch, insns[k].len) == 0)
+			add_site(sc->sp, addr, k);
+	}
+	free(found);
+}
+
+/* One line of /proc/PID/maps. */
+struct mapline {
+	uint64_t lo, hi, off;
+	char perm[8];
+	char name[4200];
+};
+
+static int next_map(FILE *f, struct mapline *m)
+{
+	char line[4400];
+	while (fgets(line, sizeof line, f)) {
+		int pos = 0;
+		m->name[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &m->lo, &m->hi, m->perm, &m->off, &pos) < 4)
+			continue;
+		if (pos) {
+			snprintf(m->name, sizeof m->name, "%s", line + pos);
+			m->name[strcspn(m->name, "\n")] = 0;
+			char *d = strstr(m->name, " (deleted)");
+			if (d && !d[10])
+				*d = 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static FILE *open_maps(struct pt_proc *p)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/maps", p->pid);
+	return fopen(path, "re");
+}
+
+void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
+{
+	struct space *sp = space_of(key, 1);
+	sp->n = 0;
+	if (B->code == no_code)
+		return;
+	FILE *f = open_maps(p);
+	struct mapline m;
+	while (f && next_map(f, &m)) {
+		/* The vDSO is hidden from the program (rec(1)). */
+		if (m.perm[2] != 'x' || m.name[0] != '/')
+			continue;
+		struct scan sc = { p, sp, m.lo, m.hi, m.off, { m.name, exe }, m.perm[3] == 's' };
+		B->code(&sc);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Patch the executable private parts of [lo, hi) as one stretch of code
+ * (no file: mprotect and mremap say none). The stretch is decoded as a
+ * whole, not per mapping: replay's mappings are split differently. */
+static void code_in(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t hi)
+{
+	FILE *f = open_maps(p);
+	struct mapline m;
+	int exec = 0, shared = 0;
+	while (f && next_map(f, &m))
+		if (m.hi > lo && m.lo < hi) {
+			exec |= m.perm[2] == 'x';
+			shared |= m.perm[3] == 's';
+		}
+	if (f)
+		fclose(f);
+	if (!exec)
+		return;
+	struct scan sc = { p, sp, lo, hi, 0, { NULL, NULL }, shared };
+	B->code(&sc);
+}
+
+/* Write the patches in [lo, hi) again where the page came back from its
+ * file (madvise(MADV_DONTNEED) of private file pages). */
+static void repatch(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; sp && i < sp->n; i++) {
+		const struct site *s = &sp->s[i];
+		uint8_t b[3];
+		if (s->addr < lo || s->addr >= hi ||
+		    pt_read(p, s->addr, b, insns[s->insn].len) != insns[s->insn].len ||
+		    memcmp(b, insns[s->insn].orig, insns[s->insn].len))
+			continue;
+		pt_write(p, s->addr, insns[s->insn].patch, insns[s->insn].len);
+	}
+}
+
+void tsc_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
+		 const char *file)
+{
+	if (ret < 0 && ret > -4096)
+		return;
+	struct space *sp = space_of(key, 1);
+	uint64_t len = (a[1] + 4095) & ~4095ull;
+	switch (nr) {
+	case SYS_mmap: {
+		drop_sites(sp, ret, ret + len);
+		if (!(a[2] & PROT_EXEC))
+			return;
+		int shared = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE;
+		struct scan sc = { p, sp, ret, ret + len, a[5], { file, NULL }, shared };
+		if (a[3] & MAP_ANONYMOUS)
+			sc.files[0] = NULL;
+		B->code(&sc);
+		return;
+	}
+	case SYS_munmap:
+		drop_sites(sp, a[0], a[0] + len);
+		return;
+	case SYS_mprotect:
+	case SYS_pkey_mprotect:
+		if (a[2] & PROT_EXEC)
+			code_in(p, sp, a[0], a[0] + len);
+		return;
+	case SYS_madvise:
+		repatch(p, sp, a[0], a[0] + len);
+		return;
+	case SYS_mremap: {
+		uint64_t newlen = (a[2] + 4095) & ~4095ull;
+		/* The places move with the pages; a shrink loses some. */
+		for (int i = 0; i < sp->n; i++) {
+			struct site *s = &sp->s[i];
+			if (s->addr < a[0] || s->addr >= a[0] + len)
+				continue;
+			if (s->addr - a[0] >= newlen)
+				sp->s[i--] = sp->s[--sp->n];
+			else
+				s->addr += (uint64_t)ret - a[0];
+		}
+		if (newlen > len)
+			code_in(p, sp, ret + len, ret + newlen);
+		return;
+	}
+	}
+}
+
+void tsc_fork(uint32_t parent, uint32_t child)
+{
+	struct space *c = space_of(child, 1);
+	struct space *pa = space_of(parent, 0);
+	c->n = 0;
+	for (int i = 0; pa && i < pa->n; i++)
+		add_site(c, pa->s[i].addr, pa->s[i].insn);
+}
+
+int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t rip)
+{
+	uint8_t b[3];
+	if (si->si_signo == SIGSEGV && si->si_code == SI_KERNEL) {
+		for (int k = 0; k < 2; k++)
+			if (pt_read(p, rip, b, insns[k].len) == insns[k].len &&
+			    !memcmp(b, insns[k].orig, insns[k].len))
+				return k + 1;
+		return 0;
+	}
+	struct space *sp = space_of(key, 0);
+	if (si->si_signo != SIGILL || !sp)
+		return 0;
+	for (int i = 0; i < sp->n; i++) {
+		int k = sp->s[i].insn;
+		if (sp->s[i].addr == rip)
+			/* The program may have written its own code there. */
+			return pt_read(p, rip, b, insns[k].len) == insns[k].len &&
+			       !memcmp(b, insns[k].patch, insns[k].len) ? k + 1 : 0;
+	}
+	return 0;
+}
+
+void tsc_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
+{
+	struct space *sp = space_of(key, 0);
+	for (int i = 0; sp && i < sp->n; i++) {
+		const struct site *s = &sp->s[i];
+		for (int j = 0; j < insns[s->insn].len; j++) {
+			uint64_t a = s->addr + j;
+			if (a >= addr && a - addr < len && buf[a - addr] == insns[s->insn].patch[j])
+				buf[a - addr] = insns[s->insn].orig[j];
+		}
+	}
+}
+
+size_t tsc_export(uint32_t key, uint8_t **buf)
+{
+	struct space *sp = space_of(key, 0);
+	int n = sp ? sp->n : 0;
+	*buf = xmalloc(16 * n + 1);
+	for (int i = 0; i < n; i++) {
+		uint32_t w[2] = { sp->s[i].insn, 0 };
+		memcpy(*buf + 16 * i, &sp->s[i].addr, 8);
+		memcpy(*buf + 16 * i + 8, w, 8);
+	}
+	return 16 * (size_t)n;
+}
+
+void tsc_import(uint32_t key, const uint8_t *p, size_t len)
+{
+	struct space *sp = space_of(key, 1);
+	sp->n = 0;
+	for (size_t i = 0; i + 16 <= len; i += 16)
+		add_site(sp, get64(p + i), get32(p + i + 8) != 0);
+}

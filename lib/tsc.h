@@ -1,0 +1,68 @@
+/* tsc.h: how rdtsc and rdtscp are made to stop the tracee, so that rec
+ * can record their values and replay give them back: the kernel's trap
+ * (PR_SET_TSC) where it works, else each one found in executable code is
+ * patched into a faulting instruction of the same length. One back end
+ * is chosen once; callers tell it what changes the tracee's code and ask
+ * it whether a stop is an rdtsc, never which back end they got. */
+#ifndef REWIND_TSC_H
+#define REWIND_TSC_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "pt.h"
+
+/* How a trace was recorded (u32 in its TR_START record). */
+enum tsc_way {
+	TSC_TRAP = 0,	/* the kernel's trap: PR_SET_TSC, PR_TSC_SIGSEGV */
+	TSC_PATCH = 1,	/* patched code: rdtsc -> ud2, rdtscp -> ud2; nop */
+};
+
+/* Choose the back end, once per process. rec passes -1: the trap where
+ * the probe finds that it works, else patching. Replay passes the way the
+ * trace was recorded: a patched recording is replayed patched (the
+ * program saw the patched bytes, and replay must patch the same places),
+ * a trapped one with the trap where it works, else patched. Returns the
+ * way chosen, or -1 for a way this build does not know. */
+int tsc_choose(int recorded);
+
+/* In the traced child just before its first execve: arm the kernel's
+ * trap if the back end wants it (a patched replay arms it too where it
+ * works, so that an rdtsc rec could not see faults instead of running
+ * unrecorded). Returns 0, or -1 with errno. */
+int tsc_arm(void);
+
+/* Process key (its id as recorded; the same in rec and replay) is at the
+ * end of a successful execve: its old patches are gone; patch the new
+ * image's executable mappings. exe is the file executed, used when the
+ * path /proc shows cannot be opened (replay's copy, deleted). */
+void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe);
+
+/* After syscall nr with the recorded arguments a and result ret in
+ * process key (p stopped at the call's end): mmap, mprotect,
+ * pkey_mprotect, mremap, munmap and madvise change code or move it; other
+ * calls are ignored. file is what an mmap mapped (rec: the file itself;
+ * replay: the trace's copy), else NULL. */
+void tsc_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
+		 const char *file);
+
+/* Process child was forked from process parent: same code, same patches. */
+void tsc_fork(uint32_t parent, uint32_t child);
+
+/* Whether the signal stop si of process key at rip is an rdtsc (returns
+ * 1) or an rdtscp (2) made to stop, or something else (0): the trap's
+ * SIGSEGV at either instruction, or SIGILL at a patched place. */
+int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t rip);
+
+/* buf holds len bytes of process key's memory read from addr: put back
+ * the original bytes of every patched place in it (what gdb is shown). */
+void tsc_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+
+/* The patched places of process key as bytes (16 each: u64 address, u32
+ * insn 0 rdtsc / 1 rdtscp, u32 0) in a malloc'd *buf, for checkpoints;
+ * returns the length. tsc_import() makes them process key's places
+ * (memory already holds the patches). */
+size_t tsc_export(uint32_t key, uint8_t **buf);
+void tsc_import(uint32_t key, const uint8_t *p, size_t len);
+
+#endif
