@@ -1025,7 +1025,30 @@ static int passes(struct timeline *t, int sig)
 	return sig > 0 && sig < 128 && (t->pass[sig / 64] >> (sig % 64) & 1);
 }
 
-/* After an event on a forward move: a signal gdb wants to see stops. */
+/* Whether thread pid's process has a handler for sig (SigCgt in its
+ * /proc status) and sig is not a fault (those point at the code that
+ * faulted, handler or not). */
+static int handled(pid_t pid, int sig)
+{
+	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGTRAP)
+		return 0;
+	char path[64], line[256];
+	unsigned long long cgt = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "SigCgt: %llx", &cgt) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return sig > 0 && sig <= 64 && (cgt >> (sig - 1) & 1);
+}
+
+/* After an event on a forward move: a signal gdb wants to see stops. A
+ * signal the program catches goes to its handler without a stop, as in
+ * rr (gdb would stop for SIGUSR1 and the like by default, and the
+ * handler is where to break); a fault, or a signal it does not catch,
+ * stops. */
 static int event_stops(struct timeline *t, struct why *w)
 {
 	t->here.ev = t->e.cur.event;
@@ -1033,7 +1056,8 @@ static int event_stops(struct timeline *t, struct why *w)
 	t->nhits = 0;
 	maybe_mark(t);
 	struct eng_task *k = eng_task_of(&t->e, t->e.cur.tid);
-	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p)) && k && k->rtgid == t->pid) {
+	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p)) && k && k->rtgid == t->pid &&
+	    !handled(k->p.pid, get32(t->e.cur.p))) {
 		t->ran = k->rtid;
 		w->why = WHY_SIGNAL;
 		w->sig = get32(t->e.cur.p);
