@@ -23,6 +23,7 @@ static uint64_t emitted;	/* output of events up to here was shown */
 static int running;		/* gdb waits for a stop reply: O packets allowed */
 static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
 static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
+static uint64_t last_event;	/* the trace's last record (its exit) */
 
 static void __attribute__((noreturn)) usage(int status)
 {
@@ -141,6 +142,20 @@ static void monitor_out(const char *fmt, ...)
 	rsp_console(&conn, msg, n < (int)sizeof msg ? n : (int)sizeof msg - 1);
 }
 
+/* The number a monitor command takes (its second word), or -1 after
+ * saying what is wrong with it. */
+static long long monitor_num(const char *word, const char *arg, int n, const char *what)
+{
+	long long v = n >= 2 ? parse_num(arg) : -1;
+	if (n < 2)
+		monitor_out("rewind: monitor %s wants %s\n", word, what);
+	else if (n > 2)
+		monitor_out("rewind: monitor %s takes one argument, %s\n", word, what);
+	else if (v < 0)
+		monitor_out("rewind: monitor %s: '%s' is not %s\n", word, arg, what);
+	return n == 2 ? v : -1;
+}
+
 static void monitor(const char *hex)
 {
 	char cmd[512];
@@ -150,41 +165,51 @@ static void monitor(const char *hex)
 		return;
 	}
 	cmd[n] = 0;
-	char word[32] = "";
-	long long arg = -1;
-	char extra[8];
-	int got = sscanf(cmd, "%31s %lld %7s", word, &arg, extra);
+	char word[32] = "", arg[64] = "", extra[8];
+	int got = sscanf(cmd, "%31s %63s %7s", word, arg, extra);
+	long long num;
 	if (got >= 1 && !strcmp(word, "when")) {
 		monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
-	} else if (got == 2 && !strcmp(word, "goto") && arg >= 0) {
-		running = 1;
-		int k = tl_goto_event(&T, arg);
-		tl_flush(&T);
-		if (k < 0)
-			monitor_out("rewind: %s\n", T.msg);
-		else
-			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
-		running = 0;
+	} else if (got >= 1 && !strcmp(word, "goto")) {
+		if ((num = monitor_num(word, arg, got, "an event number")) < 0) {
+		} else if ((uint64_t)num > last_event) {
+			monitor_out("rewind: the trace ends at event %llu; still at event %llu\n",
+				    (unsigned long long)last_event, (unsigned long long)T.here.ev);
+		} else {
+			running = 1;
+			int k = tl_goto_event(&T, num);
+			tl_flush(&T);
+			if (k != 0)
+				monitor_out("rewind: %s\n", T.msg);
+			if (k >= 0)
+				monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+			running = 0;
+		}
 	} else if (got == 1 && !strcmp(word, "checkpoint")) {
 		int id = tl_checkpoint(&T);
 		if (id < 0)
 			monitor_out("rewind: %s\n", T.msg);
 		else
 			monitor_out("Checkpoint %d at event %llu\n", id, (unsigned long long)T.here.ev);
-	} else if (got == 2 && !strcmp(word, "restart") && arg > 0 && arg < INT_MAX) {
-		if (tl_restart(&T, (int)arg) < 0)
-			monitor_out("rewind: %s\n", T.msg);
-		else
+	} else if (got >= 1 && !strcmp(word, "restart")) {
+		if ((num = monitor_num(word, arg, got, "a checkpoint id")) < 0) {
+		} else if (num == 0 || num >= INT_MAX || tl_restart(&T, (int)num) < 0) {
+			monitor_out("rewind: no checkpoint %lld (monitor checkpoint makes one)\n", num);
+		} else {
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+		}
 	} else if (got >= 1 && !strcmp(word, "stats")) {
 		monitor_out("checkpoints %d (%ld KiB), single steps %ld, stops %ld\n", T.nmarks,
 			    tl_mark_kib(&T), T.nsteps, T.nstops);
 	} else {
+		if (got >= 1 && strcmp(word, "help"))
+			monitor_out("rewind: no monitor command '%s'\n", word);
 		monitor_out("rewind monitor commands:\n"
 			    "  monitor when          print the current event number\n"
 			    "  monitor goto N        go to just after event N (forwards or backwards)\n"
 			    "  monitor checkpoint    save this place; prints its id\n"
 			    "  monitor restart ID    return to a saved place\n"
+			    "  monitor stats         checkpoints, single steps and stops so far\n"
 			    "After goto and restart, 'maint flush register-cache' and 'maint flush dcache'\n"
 			    "make gdb show the new place.\n");
 	}
@@ -377,6 +402,10 @@ static int serve(void)
 		int n = rsp_recv(&conn, pkt, sizeof pkt);
 		if (n == RSP_INTERRUPT)
 			continue;	/* already stopped */
+		if (n == RSP_TOOLONG) {
+			rsp_send_str(&conn, "E01");
+			continue;
+		}
 		if (n < 0)
 			return 0;
 		struct user_regs_struct r;
@@ -596,6 +625,12 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "%s", err);
 		in = out = fd;
 	}
+	struct trace_reader tr;
+	if (trace_last_event(&tr, trace, &last_event) < 0)
+		die(EXIT_TRACE, "%s", tr.err);
+	if (go >= 0 && (uint64_t)go > last_event)
+		die(EXIT_USAGE, "-g %lld: the trace ends at event %llu", go,
+		    (unsigned long long)last_event);
 	tl_open(&T, trace, go > 1 ? (uint64_t)go : 0);
 	T.e.emit = emit;
 	T.e.interrupt = interrupted;
@@ -605,6 +640,8 @@ int main(int argc, char **argv)
 	tl_flush(&T);
 	if (gone < 0)
 		die(EXIT_USAGE, "-g %lld: %s", go, T.msg);
+	if (gone > 0)
+		warnx_("-g %lld: %s; starting there", go, T.msg);
 	rsp_init(&conn, in, out);
 	serve();
 	tl_close(&T);

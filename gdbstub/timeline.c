@@ -770,6 +770,8 @@ static int watch_counter(struct timeline *t, const struct move *wm, struct stops
 	return fd;
 }
 
+static int at_end(struct timeline *t);
+
 /* Replay events (nothing armed but sc's set) until event ev is done.
  * With one watchpoint in sc's set, the kernel counts its hits instead
  * of stopping at each (a stop costs some 50 times more), stopping only
@@ -791,8 +793,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 	}
 	int rc = 0;
 	while (t->here.ev < ev) {
-		const struct trace_rec *nx = eng_peek(&t->e);
-		if (!nx || nx->kind == TR_EXIT) {
+		if (at_end(t)) {	/* history ends before ev */
 			rc = -1;
 			break;
 		}
@@ -833,8 +834,8 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 static int advance(struct timeline *t, const struct pos *p, const struct scan *sc)
 {
 	if (run_events(t, p->ev, sc) < 0) {
-		snprintf(t->msg, sizeof t->msg, "event %llu is past the end of the replay, which stops after event %llu",
-			 (unsigned long long)p->ev, (unsigned long long)t->here.ev);
+		snprintf(t->msg, sizeof t->msg, "history ends at event %llu, where the program exits",
+			 (unsigned long long)t->here.ev);
 		return -1;
 	}
 	for (int k = t->here.n ? t->here.n - 1 : 0; k < p->n; k++) {
@@ -1549,6 +1550,8 @@ int tl_goto_event(struct timeline *t, uint64_t ev)
 	struct pos p = { .ev = ev < t->first ? t->first : ev };
 	int k = go_to(t, &p);
 	t->nhits = 0;
+	if (k < 0 && t->here.ev < p.ev && at_end(t))
+		return 1;	/* at the end, which t->msg names */
 	return k;
 }
 
@@ -1557,9 +1560,11 @@ int tl_checkpoint(struct timeline *t)
 	int id = ++t->nextid;
 	int got = add_mark(t, id);
 	if (got < 0) {
-		snprintf(t->msg, sizeof t->msg, t->e.ntasks > 1
+		snprintf(t->msg, sizeof t->msg, "%s", t->e.ntasks > 1
 			 ? "no checkpoints once the program has made a second thread or process"
-			 : "cannot make a checkpoint here (a signal is being delivered); step first");
+			 : at_end(t) ? "no checkpoint at the end of history: the program is exiting; go back first"
+			 : t->e.pending_sig || t->e.raised ? "cannot make a checkpoint here (a signal is being delivered); step first"
+			 : "cannot make a checkpoint at this stop; step first");
 		t->nextid--;
 		return -1;
 	}

@@ -187,6 +187,23 @@ void trace_close(struct trace_reader *r)
 	r->raw = r->cbuf = NULL;
 }
 
+int trace_last_event(struct trace_reader *r, const char *dir, uint64_t *ev)
+{
+	if (trace_open(r, dir) < 0)
+		return -1;
+	uint64_t off = r->off, last = 0;
+	uint8_t h[TRACE_CHUNK_HDR];
+	while (r->fsize - off >= TRACE_CHUNK_HDR && read_at(r->fd, h, sizeof h, off) == 0 &&
+	       get32(h) == TRACE_CHUNK_MAGIC && get32(h + 4) <= r->fsize - off - TRACE_CHUNK_HDR &&
+	       get32(h + 12) > 0 && get64(h + 16) == (off == TRACE_FILE_HDR ? 0 : last + 1)) {
+		last = get64(h + 16) + get32(h + 12) - 1;
+		off += TRACE_CHUNK_HDR + get32(h + 4);
+	}
+	trace_close(r);
+	*ev = last;
+	return 0;
+}
+
 void trace_tell(const struct trace_reader *r, struct trace_pos *pos)
 {
 	pos->off = r->off;

@@ -85,6 +85,13 @@ say_comment () {
 	sed 's/^/# /'
 }
 
+# test_eval_ CODE: CODE in a function of its own, so that a "return 1"
+# in it (a loop's way out) fails the test instead of returning from
+# test_expect_success before it says "not ok".
+test_eval_ () {
+	eval "$1"
+}
+
 # test_expect_success [PREREQ] 'description' 'shell code'
 # Runs the code in this shell (so variables carry to later tests) with
 # stdin from /dev/null; it passes when the code's status is 0.
@@ -104,10 +111,10 @@ test_expect_success () {
 	if [ -n "$TEST_VERBOSE" ]; then
 		# Not a pipe: the test runs in this shell, so what it sets
 		# (such as $trace) is there for the next test.
-		{ eval "$2"; } </dev/null > >(tee "$log" | say_comment) 2>&1
+		{ test_eval_ "$2"; } </dev/null > >(tee "$log" | say_comment) 2>&1
 		local st=$?
 	else
-		{ eval "$2"; } </dev/null >"$log" 2>&1
+		{ test_eval_ "$2"; } </dev/null >"$log" 2>&1
 		local st=$?
 	fi
 	cd "$scratch" || exit 1
