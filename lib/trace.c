@@ -52,13 +52,26 @@ int trace_open(struct trace_reader *r, const char *dir)
 		snprintf(r->err, sizeof r->err, "%s: not a trace directory", dir);
 		return -1;
 	}
-	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there must not hang the reader. */
+	r->fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
-		snprintf(r->err, sizeof r->err, "%s: %s", r->path, strerror(errno));
+		char other[4200];
+		snprintf(other, sizeof other, "%s/cpu", dir);
+		if (errno == ENOENT && access(other, F_OK) < 0)
+			snprintf(r->err, sizeof r->err, "%s: not a trace directory (it has no events file)",
+				 dir);
+		else
+			snprintf(r->err, sizeof r->err, "%s: %s", r->path, strerror(errno));
 		return -1;
 	}
 	if (fstat(r->fd, &st) < 0)
 		return fail(r, "fstat failed%.0llu%s", 0, "");
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(r->err, sizeof r->err, "%s: not a regular file", r->path);
+		close(r->fd);
+		r->fd = -1;
+		return -1;
+	}
 	r->fsize = st.st_size;
 	uint8_t h[TRACE_FILE_HDR];
 	if (r->fsize < TRACE_FILE_HDR || read_at(r->fd, h, sizeof h, 0) < 0)

@@ -10,6 +10,7 @@
 #include "trace.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -188,12 +189,31 @@ static void mkdir_p(const char *dir)
 		die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
 }
 
+/* Whether path is a directory with nothing in it (errno EEXIST if not). */
+static int empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = d != NULL;
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	errno = EEXIST;
+	return empty;
+}
+
 /* Make the trace directory: DIR from -o, else the next free NAME-N under
  * trace_home() with latest-trace pointing at it. */
 static void make_dir(const char *opt, const char *prog)
 {
 	if (opt) {
-		if (mkdir(opt, 0700) < 0)
+		if (mkdir(opt, 0700) < 0 && (errno != EEXIST || !empty_dir(opt)))
+			die(EXIT_TRACE, "%s: %s", opt, errno == EEXIST ?
+			    "exists and is not an empty directory (rec -o takes a new or empty one)" :
+			    strerror(errno));
+		if (chmod(opt, 0700) < 0)	/* it holds everything the program read */
 			die(EXIT_TRACE, "%s: %s", opt, strerror(errno));
 		snprintf(R.dir, sizeof R.dir, "%s", opt);
 	} else {
