@@ -531,7 +531,8 @@ static void follow(long long pid)
 		die(EXIT_USAGE, "-p %lld: %s", pid, T.msg);
 }
 
-static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid)
+static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid,
+					       const char *interp)
 {
 	tl_open(&T, trace, 0);	/* checks the trace and finds the executable */
 	follow(pid);
@@ -561,7 +562,10 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 	if (cpu_force)
 		strcat(gopt, "--force ");
 	snprintf(cmd, sizeof cmd, "target remote | exec '%s' %s'%s'", self, gopt, qtrace);
-	execlp("gdb", "gdb", "-q", "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
+	/* An IDE (Emacs's M-x gdb) talks to gdb in MI: -i=mi goes on to it. */
+	char iopt[64];
+	snprintf(iopt, sizeof iopt, "--interpreter=%s", interp ? interp : "console");
+	execlp("gdb", "gdb", "-q", iopt, "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
 }
 
@@ -571,7 +575,9 @@ int main(int argc, char **argv)
 	long long go = -1, pid = 0;
 	const char *listen_on = NULL;
 	int with_gdb = 0;
+	const char *interp = NULL;	/* --gdb's gdb interpreter (-i) */
 	static const struct option lo[] = {
+		{ "interpreter", required_argument, 0, 'i' },
 		{ "listen", required_argument, 0, 'l' },
 		{ "gdb", no_argument, 0, 'G' },
 		{ "force", no_argument, 0, 'f' },
@@ -579,7 +585,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "g:p:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:p:hi:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if ((go = parse_num(optarg)) < 0) {
@@ -599,6 +605,9 @@ int main(int argc, char **argv)
 		case 'G':
 			with_gdb = 1;
 			break;
+		case 'i':	/* -i=mi, as Emacs's M-x gdb passes it */
+			interp = optarg + (optarg[0] == '=');
+			break;
 		case 'f':
 			cpu_force = 1;
 			break;
@@ -611,8 +620,16 @@ int main(int argc, char **argv)
 	if (argc - optind > 1 || (with_gdb && listen_on))
 		usage(EXIT_USAGE);
 	const char *trace = trace_pick(optind < argc ? argv[optind] : NULL);
+	struct trace_reader tr;
+	if (trace_last_event(&tr, trace, &last_event) < 0)
+		die(EXIT_TRACE, "%s", tr.err);
+	if (go >= 0 && (uint64_t)go > last_event)
+		die(EXIT_USAGE, "-g %lld: the trace ends at event %llu", go,
+		    (unsigned long long)last_event);
+	if (interp && !with_gdb)
+		usage(EXIT_USAGE);
 	if (with_gdb)
-		run_gdb(trace, go, pid);
+		run_gdb(trace, go, pid, interp);
 	signal(SIGINT, SIG_IGN);	/* Ctrl-C reaches us through gdb */
 	signal(SIGPIPE, SIG_IGN);
 	struct sigaction sa = { .sa_handler = tick };	/* no SA_RESTART */
@@ -625,12 +642,6 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "%s", err);
 		in = out = fd;
 	}
-	struct trace_reader tr;
-	if (trace_last_event(&tr, trace, &last_event) < 0)
-		die(EXIT_TRACE, "%s", tr.err);
-	if (go >= 0 && (uint64_t)go > last_event)
-		die(EXIT_USAGE, "-g %lld: the trace ends at event %llu", go,
-		    (unsigned long long)last_event);
 	tl_open(&T, trace, go > 1 ? (uint64_t)go : 0);
 	T.e.emit = emit;
 	T.e.interrupt = interrupted;
