@@ -61,12 +61,13 @@ if command -v gdb >/dev/null 2>&1; then
 	dbg=$(dirname "$prog")/dbg
 	show rec -o "$REWIND_DIR/dbg.trace" "$dbg"
 	line=$(grep -n 'printf("seed' "$(dirname "$0")/t/prog/dbg.c" | cut -d: -f1)
-	printf '$ gdb -batch -ex "target remote | gdbstub dbg.trace" -ex "break %s" -ex continue \\\n' "$line"
-	printf '      -ex "watch -l last->next" -ex reverse-continue -ex "monitor when" dbg\n'
-	gdb -batch -nx -ex 'set pagination off' -ex 'handle SIGUSR1 nostop noprint' \
-		-ex "target remote | gdbstub $REWIND_DIR/dbg.trace" -ex "break $line" -ex continue \
-		-ex 'watch -l last->next' -ex reverse-continue -ex 'monitor when' "$dbg" 2>&1 |
-		grep -v '^warning: remote target does not support file transfer' | tee "$REWIND_DIR/hunt.out"
+	# What is printed is what runs, paths and all.
+	printf '$ gdb -batch -nx -ex "set sysroot /" -ex "target remote | gdbstub %s" \\\n' "$REWIND_DIR/dbg.trace"
+	printf '      -ex "break %s" -ex continue -ex "watch -l last->next" -ex reverse-continue \\\n' "$line"
+	printf '      -ex "monitor when" %s\n' "$dbg"
+	gdb -batch -nx -ex "set sysroot /" -ex "target remote | gdbstub $REWIND_DIR/dbg.trace" \
+		-ex "break $line" -ex continue -ex "watch -l last->next" -ex reverse-continue \
+		-ex "monitor when" "$dbg" 2>&1 | tee "$REWIND_DIR/hunt.out"
 	# The demo is also a check: the hunt must end on the line that wrote
 	# the bad pointer, or the demo fails.
 	if ! grep -q '/\* BUG \*/' "$REWIND_DIR/hunt.out"; then

@@ -24,6 +24,7 @@ static uint64_t emitted;	/* output of events up to here was shown */
 static int running;		/* gdb waits for a stop reply: O packets allowed */
 static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
 static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
+static uint64_t last_event;	/* the trace's last record (its exit) */
 
 static const char usage_line[] =
 	"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT | --gdb] [TRACE]\n";
@@ -165,6 +166,20 @@ static void monitor_out(const char *fmt, ...)
 	rsp_console(&conn, msg, n < (int)sizeof msg ? n : (int)sizeof msg - 1);
 }
 
+/* The number a monitor command takes (its second word), or -1 after
+ * saying what is wrong with it. */
+static long long monitor_num(const char *word, const char *arg, int n, const char *what)
+{
+	long long v = n >= 2 ? parse_num(arg) : -1;
+	if (n < 2)
+		monitor_out("rewind: monitor %s wants %s\n", word, what);
+	else if (n > 2)
+		monitor_out("rewind: monitor %s takes one argument, %s\n", word, what);
+	else if (v < 0)
+		monitor_out("rewind: monitor %s: '%s' is not %s\n", word, arg, what);
+	return n == 2 ? v : -1;
+}
+
 static void monitor(const char *hex)
 {
 	char cmd[512];
@@ -174,41 +189,51 @@ static void monitor(const char *hex)
 		return;
 	}
 	cmd[n] = 0;
-	char word[32] = "";
-	long long arg = -1;
-	char extra[8];
-	int got = sscanf(cmd, "%31s %lld %7s", word, &arg, extra);
+	char word[32] = "", arg[64] = "", extra[8];
+	int got = sscanf(cmd, "%31s %63s %7s", word, arg, extra);
+	long long num;
 	if (got >= 1 && !strcmp(word, "when")) {
 		monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
-	} else if (got == 2 && !strcmp(word, "goto") && arg >= 0) {
-		running = 1;
-		int k = tl_goto_event(&T, arg);
-		tl_flush(&T);
-		if (k < 0)
-			monitor_out("rewind: %s\n", T.msg);
-		else
-			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
-		running = 0;
+	} else if (got >= 1 && !strcmp(word, "goto")) {
+		if ((num = monitor_num(word, arg, got, "an event number")) < 0) {
+		} else if ((uint64_t)num > last_event) {
+			monitor_out("rewind: the trace ends at event %llu; still at event %llu\n",
+				    (unsigned long long)last_event, (unsigned long long)T.here.ev);
+		} else {
+			running = 1;
+			int k = tl_goto_event(&T, num);
+			tl_flush(&T);
+			if (k != 0)
+				monitor_out("rewind: %s\n", T.msg);
+			if (k >= 0)
+				monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+			running = 0;
+		}
 	} else if (got == 1 && !strcmp(word, "checkpoint")) {
 		int id = tl_checkpoint(&T);
 		if (id < 0)
 			monitor_out("rewind: %s\n", T.msg);
 		else
 			monitor_out("Checkpoint %d at event %llu\n", id, (unsigned long long)T.here.ev);
-	} else if (got == 2 && !strcmp(word, "restart") && arg > 0 && arg < INT_MAX) {
-		if (tl_restart(&T, (int)arg) < 0)
-			monitor_out("rewind: %s\n", T.msg);
-		else
+	} else if (got >= 1 && !strcmp(word, "restart")) {
+		if ((num = monitor_num(word, arg, got, "a checkpoint id")) < 0) {
+		} else if (num == 0 || num >= INT_MAX || tl_restart(&T, (int)num) < 0) {
+			monitor_out("rewind: no checkpoint %lld (monitor checkpoint makes one)\n", num);
+		} else {
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
+		}
 	} else if (got >= 1 && !strcmp(word, "stats")) {
 		monitor_out("checkpoints %d (%ld KiB), single steps %ld, stops %ld\n", T.nmarks,
 			    tl_mark_kib(&T), T.nsteps, T.nstops);
 	} else {
+		if (got >= 1 && strcmp(word, "help"))
+			monitor_out("rewind: no monitor command '%s'\n", word);
 		monitor_out("rewind monitor commands:\n"
 			    "  monitor when          print the current event number\n"
 			    "  monitor goto N        go to just after event N (forwards or backwards)\n"
 			    "  monitor checkpoint    save this place; prints its id\n"
 			    "  monitor restart ID    return to a saved place\n"
+			    "  monitor stats         checkpoints, single steps and stops so far\n"
 			    "After goto and restart, 'maint flush register-cache' and 'maint flush dcache'\n"
 			    "make gdb show the new place.\n");
 	}
@@ -402,6 +427,10 @@ static int serve(void)
 		int n = rsp_recv(&conn, pkt, sizeof pkt);
 		if (n == RSP_INTERRUPT)
 			continue;	/* already stopped */
+		if (n == RSP_TOOLONG) {
+			rsp_send_str(&conn, "E01");
+			continue;
+		}
 		if (n < 0)
 			return 0;
 		struct user_regs_struct r;
@@ -527,7 +556,8 @@ static void follow(long long pid)
 		die(EXIT_USAGE, "-p %lld: %s", pid, T.msg);
 }
 
-static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid)
+static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid,
+					       const char *interp)
 {
 	tl_open(&T, trace, 0);	/* checks the trace and finds the executable */
 	follow(pid);
@@ -557,7 +587,10 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 	if (cpu_force)
 		strcat(gopt, "--force ");
 	snprintf(cmd, sizeof cmd, "target remote | exec '%s' %s'%s'", self, gopt, qtrace);
-	execlp("gdb", "gdb", "-q", "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
+	/* An IDE (Emacs's M-x gdb) talks to gdb in MI: -i=mi goes on to it. */
+	char iopt[64];
+	snprintf(iopt, sizeof iopt, "--interpreter=%s", interp ? interp : "console");
+	execlp("gdb", "gdb", "-q", iopt, "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
 }
 
@@ -567,7 +600,9 @@ int main(int argc, char **argv)
 	long long go = -1, pid = 0;
 	const char *listen_on = NULL;
 	int with_gdb = 0;
+	const char *interp = NULL;	/* --gdb's gdb interpreter (-i) */
 	static const struct option lo[] = {
+		{ "interpreter", required_argument, 0, 'i' },
 		{ "listen", required_argument, 0, 'l' },
 		{ "gdb", no_argument, 0, 'G' },
 		{ "force", no_argument, 0, 'f' },
@@ -575,7 +610,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "g:p:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:p:hi:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if ((go = parse_num(optarg)) < 0) {
@@ -595,6 +630,9 @@ int main(int argc, char **argv)
 		case 'G':
 			with_gdb = 1;
 			break;
+		case 'i':	/* -i=mi, as Emacs's M-x gdb passes it */
+			interp = optarg + (optarg[0] == '=');
+			break;
 		case 'f':
 			cpu_force = 1;
 			break;
@@ -607,8 +645,16 @@ int main(int argc, char **argv)
 	if (argc - optind > 1 || (with_gdb && listen_on))
 		usage(EXIT_USAGE);
 	const char *trace = trace_pick(optind < argc ? argv[optind] : NULL);
+	struct trace_reader tr;
+	if (trace_last_event(&tr, trace, &last_event) < 0)
+		die(EXIT_TRACE, "%s", tr.err);
+	if (go >= 0 && (uint64_t)go > last_event)
+		die(EXIT_USAGE, "-g %lld: the trace ends at event %llu", go,
+		    (unsigned long long)last_event);
+	if (interp && !with_gdb)
+		usage(EXIT_USAGE);
 	if (with_gdb)
-		run_gdb(trace, go, pid);
+		run_gdb(trace, go, pid, interp);
 	signal(SIGINT, SIG_IGN);	/* Ctrl-C reaches us through gdb */
 	signal(SIGPIPE, SIG_IGN);
 	struct sigaction sa = { .sa_handler = tick };	/* no SA_RESTART */
@@ -630,6 +676,8 @@ int main(int argc, char **argv)
 	tl_flush(&T);
 	if (gone < 0)
 		die(EXIT_USAGE, "-g %lld: %s", go, T.msg);
+	if (gone > 0)
+		warnx_("-g %lld: %s; starting there", go, T.msg);
 	rsp_init(&conn, in, out);
 	serve();
 	tl_close(&T);

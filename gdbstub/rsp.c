@@ -101,19 +101,21 @@ int rsp_recv(struct rsp *c, char *buf, size_t cap)
 				sum += ch;
 				ch ^= 0x20;
 			}
-			if (n + 1 >= cap) {
-				errno = EMSGSIZE;
-				return -1;
-			}
-			buf[n++] = ch;
+			if (n + 1 < cap)
+				buf[n] = ch;
+			n++;	/* counted on when too long, to skip the rest */
 		}
 		if ((hi = getbyte(c)) < 0 || (lo = getbyte(c)) < 0)
 			return -1;
 		if (hexval(hi) >= 0 && hexval(lo) >= 0 &&
 		    (unsigned)(hexval(hi) << 4 | hexval(lo)) == (sum & 0xff)) {
-			buf[n] = '\0';
 			if (!c->noack && put(c, "+", 1) < 0)
 				return -1;
+			if (n + 1 > cap) {
+				buf[0] = '\0';
+				return RSP_TOOLONG;
+			}
+			buf[n] = '\0';
 			return n;
 		}
 		if (!c->noack && put(c, "-", 1) < 0)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define RSP_INTERRUPT (-2)	/* rsp_recv: gdb sent Ctrl-C (0x03) */
+#define RSP_TOOLONG (-3)	/* rsp_recv: a whole packet, longer than buf */
 
 struct rsp {
 	int in, out;		/* file descriptors (stdin/stdout, or a socket twice) */
@@ -22,8 +23,9 @@ void rsp_init(struct rsp *c, int in, int out);
  * verified, '+' sent unless noack (a bad checksum sends '-', unless noack,
  * and reads again). Stray '+'/'-' and other bytes outside packets are
  * skipped. Returns the payload length with buf NUL-terminated,
- * RSP_INTERRUPT when a 0x03 byte arrives outside a packet, or -1 at EOF, on
- * a read error, or when the payload does not fit in cap-1 bytes. */
+ * RSP_INTERRUPT when a 0x03 byte arrives outside a packet, RSP_TOOLONG
+ * (acked, read to its end) when the payload does not fit in cap-1 bytes,
+ * or -1 at EOF or on a read error. */
 int rsp_recv(struct rsp *c, char *buf, size_t cap);
 
 /* Send one packet $data#cs, escaping '$', '#', '}' and '*'. Unless noack,

@@ -770,6 +770,8 @@ static int watch_counter(struct timeline *t, const struct move *wm, struct stops
 	return fd;
 }
 
+static int at_end(struct timeline *t);
+
 /* Replay events (nothing armed but sc's set) until event ev is done.
  * With one watchpoint in sc's set, the kernel counts its hits instead
  * of stopping at each (a stop costs some 50 times more), stopping only
@@ -791,8 +793,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 	}
 	int rc = 0;
 	while (t->here.ev < ev) {
-		const struct trace_rec *nx = eng_peek(&t->e);
-		if (!nx || nx->kind == TR_EXIT) {
+		if (at_end(t)) {	/* history ends before ev */
 			rc = -1;
 			break;
 		}
@@ -833,8 +834,8 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 static int advance(struct timeline *t, const struct pos *p, const struct scan *sc)
 {
 	if (run_events(t, p->ev, sc) < 0) {
-		snprintf(t->msg, sizeof t->msg, "event %llu is past the end of the replay, which stops after event %llu",
-			 (unsigned long long)p->ev, (unsigned long long)t->here.ev);
+		snprintf(t->msg, sizeof t->msg, "history ends at event %llu, where the program exits",
+			 (unsigned long long)t->here.ev);
 		return -1;
 	}
 	for (int k = t->here.n ? t->here.n - 1 : 0; k < p->n; k++) {
@@ -1025,7 +1026,30 @@ static int passes(struct timeline *t, int sig)
 	return sig > 0 && sig < 128 && (t->pass[sig / 64] >> (sig % 64) & 1);
 }
 
-/* After an event on a forward move: a signal gdb wants to see stops. */
+/* Whether thread pid's process has a handler for sig (SigCgt in its
+ * /proc status) and sig is not a fault (those point at the code that
+ * faulted, handler or not). */
+static int handled(pid_t pid, int sig)
+{
+	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGTRAP)
+		return 0;
+	char path[64], line[256];
+	unsigned long long cgt = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "SigCgt: %llx", &cgt) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return sig > 0 && sig <= 64 && (cgt >> (sig - 1) & 1);
+}
+
+/* After an event on a forward move: a signal gdb wants to see stops. A
+ * signal the program catches goes to its handler without a stop, as in
+ * rr (gdb would stop for SIGUSR1 and the like by default, and the
+ * handler is where to break); a fault, or a signal it does not catch,
+ * stops. */
 static int event_stops(struct timeline *t, struct why *w)
 {
 	t->here.ev = t->e.cur.event;
@@ -1033,7 +1057,8 @@ static int event_stops(struct timeline *t, struct why *w)
 	t->nhits = 0;
 	maybe_mark(t);
 	struct eng_task *k = eng_task_of(&t->e, t->e.cur.tid);
-	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p)) && k && k->rtgid == t->pid) {
+	if (t->e.cur.kind == TR_SIGNAL && !passes(t, get32(t->e.cur.p)) && k && k->rtgid == t->pid &&
+	    !handled(k->p.pid, get32(t->e.cur.p))) {
 		t->ran = k->rtid;
 		w->why = WHY_SIGNAL;
 		w->sig = get32(t->e.cur.p);
@@ -1525,6 +1550,8 @@ int tl_goto_event(struct timeline *t, uint64_t ev)
 	struct pos p = { .ev = ev < t->first ? t->first : ev };
 	int k = go_to(t, &p);
 	t->nhits = 0;
+	if (k < 0 && t->here.ev < p.ev && at_end(t))
+		return 1;	/* at the end, which t->msg names */
 	return k;
 }
 
@@ -1533,9 +1560,11 @@ int tl_checkpoint(struct timeline *t)
 	int id = ++t->nextid;
 	int got = add_mark(t, id);
 	if (got < 0) {
-		snprintf(t->msg, sizeof t->msg, t->e.ntasks > 1
+		snprintf(t->msg, sizeof t->msg, "%s", t->e.ntasks > 1
 			 ? "no checkpoints once the program has made a second thread or process"
-			 : "cannot make a checkpoint here (a signal is being delivered); step first");
+			 : at_end(t) ? "no checkpoint at the end of history: the program is exiting; go back first"
+			 : t->e.pending_sig || t->e.raised ? "cannot make a checkpoint here (a signal is being delivered); step first"
+			 : "cannot make a checkpoint at this stop; step first");
 		t->nextid--;
 		return -1;
 	}

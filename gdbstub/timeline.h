@@ -117,7 +117,9 @@ int tl_cont(struct timeline *t, struct why *w);
 int tl_step(struct timeline *t, struct why *w);
 int tl_rcont(struct timeline *t, struct why *w);
 int tl_rstep(struct timeline *t, struct why *w);
-/* Go to just after event ev. */
+/* Go to just after event ev. Returns 0; 1 when history ends before ev
+ * (the replay is then at its end, which t->msg names); or -1 with
+ * t->msg. */
 int tl_goto_event(struct timeline *t, uint64_t ev);
 /* Save the place as a checkpoint; returns its id or -1. */
 int tl_checkpoint(struct timeline *t);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cpu_force;
@@ -157,7 +158,7 @@ void cpu_read(struct cpu_info *c)
 
 int cpu_save(const char *dir, const struct cpu_info *c)
 {
-	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY];
+	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM];
 	uint32_t v = CPU_VERSION;
 	memcpy(buf, CPU_MAGIC, 8);
 	memcpy(buf + 8, &v, 4);
@@ -169,6 +170,9 @@ int cpu_save(const char *dir, const struct cpu_info *c)
 		memcpy(buf + CPU_HDR + i * CPU_ENTRY, e, CPU_ENTRY);
 	}
 	size_t len = CPU_HDR + c->n * CPU_ENTRY;
+	uint64_t sum = hash_final(hash_update(HASH_INIT, buf, len), len);
+	memcpy(buf + len, &sum, CPU_SUM);
+	len += CPU_SUM;
 	char tmp[4200], path[4200];
 	snprintf(tmp, sizeof tmp, "%s/.cpu.%d", dir, (int)getpid());
 	snprintf(path, sizeof path, "%s/cpu", dir);
@@ -186,15 +190,23 @@ int cpu_save(const char *dir, const struct cpu_info *c)
 
 int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 {
-	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + 1];
+	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM + 1];
 	char path[4200];
 	snprintf(path, sizeof path, "%s/cpu", dir);
 	memset(c, 0, sizeof *c);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not hang us */
 	if (fd < 0 && errno == ENOENT)
 		return 0;
-	if (fd < 0) {
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
 		return -1;
 	}
 	size_t len = 0;
@@ -220,12 +232,33 @@ int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 		return -1;
 	}
 	uint32_t v = get32(buf + 8), n = get32(buf + 12);
+	/* From version 2 on the file ends in a checksum of the bytes before
+	 * it: check it first, so that damage anywhere (the version and
+	 * count included) is called damage, not another CPU. */
+	size_t body = len - CPU_SUM, need = CPU_HDR + (size_t)n * CPU_ENTRY + CPU_SUM;
+	if (v == CPU_VERSION && n <= CPU_MAX && len < need) {
+		snprintf(err, errlen, "%s: truncated: %zu bytes, its %u entries need %zu", path, len,
+			 n, need);
+		return -1;
+	}
+	if (v != 1 && (len < CPU_HDR + CPU_SUM ||
+		       get64(buf + body) != hash_final(hash_update(HASH_INIT, buf, body), body))) {
+		if (len < CPU_HDR + CPU_SUM)
+			snprintf(err, errlen, "%s: truncated: %zu bytes, the header and checksum "
+				 "alone are %d", path, len, CPU_HDR + CPU_SUM);
+		else
+			snprintf(err, errlen, "%s: corrupt: the checksum at offset %zu does not match "
+				 "the bytes before it", path, body);
+		return -1;
+	}
+	if (v == 1)
+		body = len;	/* from before the checksum */
 	if (v > CPU_VERSION) {
 		snprintf(err, errlen, "%s: cpu file version %u is newer than this tool's version %d",
 			 path, v, CPU_VERSION);
 		return -1;
 	}
-	if (v != CPU_VERSION) {
+	if (v != CPU_VERSION && v != 1) {
 		snprintf(err, errlen, "%s: unknown cpu file version %u", path, v);
 		return -1;
 	}
@@ -233,10 +266,10 @@ int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: corrupt: %u entries (at most %d)", path, n, CPU_MAX);
 		return -1;
 	}
-	if (len != CPU_HDR + (size_t)n * CPU_ENTRY) {
+	if (body != CPU_HDR + (size_t)n * CPU_ENTRY) {
 		snprintf(err, errlen, "%s: %s: %zu bytes, its %u entries need %zu", path,
-			 len < CPU_HDR + (size_t)n * CPU_ENTRY ? "truncated" : "corrupt", len, n,
-			 CPU_HDR + (size_t)n * CPU_ENTRY);
+			 body < CPU_HDR + (size_t)n * CPU_ENTRY ? "truncated" : "corrupt", len, n,
+			 CPU_HDR + (size_t)n * CPU_ENTRY + (len - body));
 		return -1;
 	}
 	c->xcr0 = get64(buf + 16);

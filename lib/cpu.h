@@ -9,9 +9,10 @@
 #include "trace.h"
 
 #define CPU_MAGIC "RWNDCPUD"	/* 8 bytes, then u32 version, u32 count */
-#define CPU_VERSION 1
+#define CPU_VERSION 2		/* 2 added the checksum; 1 is still read */
 #define CPU_HDR 24		/* magic, version, count, u64 xcr0 */
 #define CPU_ENTRY 24		/* u32 leaf, subleaf, eax, ebx, ecx, edx */
+#define CPU_SUM 8		/* version 2 on: u64 hash of the bytes before */
 #define CPU_MAX 128		/* most entries a file may hold */
 
 struct cpu_leaf {
@@ -40,7 +41,8 @@ int cpu_save(const char *dir, const struct cpu_info *c);
 
 /* Read DIR/cpu. Returns 1, 0 if there is no such file (a trace from
  * before rewind kept one), or -1 with err set ("DIR/cpu: what") when it
- * cannot be read or is corrupt, short or of a newer version. */
+ * cannot be read or is corrupt (checksum, naming its offset), short or
+ * of a newer version. A version 1 file (no checksum) is read as before. */
 int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen);
 
 /* Compare the recording CPU rec with this one. Returns 0 when every

@@ -756,6 +756,29 @@ static int next_signal_of(struct engine *e, uint32_t tid)
 
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
+/* Wait (up to 10 s) until thread tid is a zombie or gone. After its
+ * exit_group, the kernel has then sent SIGKILL to the other threads of
+ * its process, so none of them runs user code again: one that is
+ * resumed to end (a thread that never ran, say) dies at once instead of
+ * making a syscall the recording never saw. */
+static void wait_zombie(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", tid);
+	for (int i = 0; i < 10000; i++) {
+		FILE *f = fopen(path, "re");
+		if (!f)
+			return;
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		const char *p = strrchr(buf, ')');
+		if (!p || !p[1] || p[2] == 'Z' || p[2] == 'X')
+			return;
+		usleep(1000);
+	}
+}
+
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
@@ -779,6 +802,8 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			e->how = RESUME_CONT;
 			pt_resume(&e->p, RESUME_CONT, 0);
 			cur_task(e)->state = ET_EXITING;
+			if (sc->nr == SYS_exit_group)
+				wait_zombie(e->p.pid);
 		}
 		return;
 	}

@@ -52,13 +52,26 @@ int trace_open(struct trace_reader *r, const char *dir)
 		snprintf(r->err, sizeof r->err, "%s: not a trace directory", dir);
 		return -1;
 	}
-	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there must not hang the reader. */
+	r->fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
-		snprintf(r->err, sizeof r->err, "%s: %s", r->path, strerror(errno));
+		char other[4200];
+		snprintf(other, sizeof other, "%s/cpu", dir);
+		if (errno == ENOENT && access(other, F_OK) < 0)
+			snprintf(r->err, sizeof r->err, "%s: not a trace directory (it has no events file)",
+				 dir);
+		else
+			snprintf(r->err, sizeof r->err, "%s: %s", r->path, strerror(errno));
 		return -1;
 	}
 	if (fstat(r->fd, &st) < 0)
 		return fail(r, "fstat failed%.0llu%s", 0, "");
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(r->err, sizeof r->err, "%s: not a regular file", r->path);
+		close(r->fd);
+		r->fd = -1;
+		return -1;
+	}
 	r->fsize = st.st_size;
 	uint8_t h[TRACE_FILE_HDR];
 	if (r->fsize < TRACE_FILE_HDR || read_at(r->fd, h, sizeof h, 0) < 0)
@@ -185,6 +198,23 @@ void trace_close(struct trace_reader *r)
 	free(r->cbuf);
 	r->fd = -1;
 	r->raw = r->cbuf = NULL;
+}
+
+int trace_last_event(struct trace_reader *r, const char *dir, uint64_t *ev)
+{
+	if (trace_open(r, dir) < 0)
+		return -1;
+	uint64_t off = r->off, last = 0;
+	uint8_t h[TRACE_CHUNK_HDR];
+	while (r->fsize - off >= TRACE_CHUNK_HDR && read_at(r->fd, h, sizeof h, off) == 0 &&
+	       get32(h) == TRACE_CHUNK_MAGIC && get32(h + 4) <= r->fsize - off - TRACE_CHUNK_HDR &&
+	       get32(h + 12) > 0 && get64(h + 16) == (off == TRACE_FILE_HDR ? 0 : last + 1)) {
+		last = get64(h + 16) + get32(h + 12) - 1;
+		off += TRACE_CHUNK_HDR + get32(h + 4);
+	}
+	trace_close(r);
+	*ev = last;
+	return 0;
 }
 
 void trace_tell(const struct trace_reader *r, struct trace_pos *pos)

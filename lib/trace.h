@@ -129,6 +129,13 @@ int trace_next(struct trace_reader *r, struct trace_rec *rec);
 
 void trace_close(struct trace_reader *r);
 
+/* The number of the last record of DIR/events, from the chunk headers
+ * alone (no decompression): the exit record, or the last record a killed
+ * recorder flushed. Returns 0 with *ev set, or -1 with r->err set (r is
+ * closed either way). A damaged chunk ends the count there; reading the
+ * records finds and names the damage. */
+int trace_last_event(struct trace_reader *r, const char *dir, uint64_t *ev);
+
 /* A reader's place in the stream, to come back to with trace_seek(). */
 struct trace_pos {
 	uint64_t off, chunk_off, chunk_first, next_event;

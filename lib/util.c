@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *progname = "rewind";
@@ -124,10 +125,23 @@ const char *trace_home(void)
 const char *trace_pick(const char *arg)
 {
 	static char buf[4200];
-	if (arg)
+	if (arg) {
 		snprintf(buf, sizeof buf, "%s", arg);
-	else
-		snprintf(buf, sizeof buf, "%s/latest-trace", trace_home());
+		return buf;
+	}
+	snprintf(buf, sizeof buf, "%s/latest-trace", trace_home());
+	/* Say what is missing in words: a newcomer's first replay, or one
+	 * after the traces were deleted, meets this. */
+	struct stat st;
+	char to[4096];
+	ssize_t n;
+	if (lstat(buf, &st) < 0 && errno == ENOENT)
+		die(EXIT_TRACE, "no trace named and none recorded in %s (it has no latest-trace): "
+		    "record one with rec, or name a trace directory", trace_home());
+	if (stat(buf, &st) < 0 && errno == ENOENT && (n = readlink(buf, to, sizeof to - 1)) > 0) {
+		to[n] = 0;
+		die(EXIT_TRACE, "%s points to %s, which is gone: name a trace directory", buf, to);
+	}
 	return buf;
 }
 

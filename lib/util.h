@@ -29,7 +29,8 @@ int hash_file(const char *path, uint64_t *hash, uint64_t *size);
  * ${REWIND_DIR:-$HOME/.local/share/rewind}. Returns a static buffer. */
 const char *trace_home(void);
 /* The trace a tool should read: arg if given, else trace_home()/latest-trace.
- * Returns a static buffer. */
+ * Returns a static buffer. Without arg, dies (status 125) saying so when
+ * there is no latest-trace, or it points to a trace that is gone. */
 const char *trace_pick(const char *arg);
 
 /* Parse a non-negative decimal number; -1 if it is not one. */

@@ -11,6 +11,7 @@
 #include "tsc.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -211,12 +212,31 @@ static void mkdir_p(const char *dir)
 		die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
 }
 
+/* Whether path is a directory with nothing in it (errno EEXIST if not). */
+static int empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = d != NULL;
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	errno = EEXIST;
+	return empty;
+}
+
 /* Make the trace directory: DIR from -o, else the next free NAME-N under
  * trace_home() with latest-trace pointing at it. */
 static void make_dir(const char *opt, const char *prog)
 {
 	if (opt) {
-		if (mkdir(opt, 0700) < 0)
+		if (mkdir(opt, 0700) < 0 && (errno != EEXIST || !empty_dir(opt)))
+			die(EXIT_TRACE, "%s: %s", opt, errno == EEXIST ?
+			    "exists and is not an empty directory (rec -o takes a new or empty one)" :
+			    strerror(errno));
+		if (chmod(opt, 0700) < 0)	/* it holds everything the program read */
 			die(EXIT_TRACE, "%s: %s", opt, strerror(errno));
 		snprintf(R.dir, sizeof R.dir, "%s", opt);
 	} else {
@@ -366,6 +386,34 @@ static void begin(int kind, int flags)
 	tw_begin(&R.w, kind, flags, R.event++, cur->p.pid);
 }
 
+/* Where to read the ELF interpreter the kernel mapped at lo-hi (file
+ * offset off) from. /proc/PID/map_files reaches the mapped file itself,
+ * but only with CAP_SYS_ADMIN (or CAP_CHECKPOINT_RESTORE); an ordinary
+ * user reads its path instead, after checking that the file there holds
+ * the bytes mapped (the first page carries the ELF headers and build id),
+ * so a loader replaced since the execve is never taken for the one that
+ * ran. */
+static const char *interp_src(unsigned long lo, unsigned long hi, unsigned long off,
+			      const char *name)
+{
+	static char src[128];
+	char mem[4096], file[4096];
+	snprintf(src, sizeof src, "/proc/%d/map_files/%lx-%lx", cur->p.pid, lo, hi);
+	if (access(src, R_OK) == 0)
+		return src;
+	size_t n = hi - lo < sizeof mem ? hi - lo : sizeof mem;
+	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : pread(fd, file, n, off);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0)
+		die(EXIT_TRACE, "%s: %s", name, strerror(errno));
+	if (got != (ssize_t)n || pt_read(&cur->p, lo, mem, n) != (ssize_t)n || memcmp(mem, file, n))
+		die(EXIT_TRACE, "%s: changed since the program started (and %s cannot be read "
+		    "without CAP_SYS_ADMIN)", name, src);
+	return name;
+}
+
 /* After a successful execve: the new executable and interpreter, the
  * registers, and the initial stack (with the vDSO hidden from libc, so
  * that clocks go through syscalls we can record). */
@@ -388,18 +436,16 @@ static void record_exec(struct user_regs_struct *regs)
 	if (!f)
 		die(EXIT_TRACE, "%s: %s", mpath, strerror(errno));
 	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
+		unsigned long lo, hi, off;
 		int pos = 0;
-		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &pos) < 2 || !pos)
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off, &pos) < 3 || !pos)
 			continue;
 		char *name = line + pos;
 		name[strcspn(name, "\n")] = 0;
 		if (!strcmp(name, "[stack]"))
 			stack_top = hi;
 		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
-			char fsrc[128];
-			snprintf(fsrc, sizeof fsrc, "/proc/%d/map_files/%lx-%lx", cur->p.pid, lo, hi);
-			store_file(fsrc, name, IF_INTERP, 0, 0);
+			store_file(interp_src(lo, hi, off, name), name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
 	}

@@ -174,7 +174,10 @@ static void print_stop(struct engine *e)
 	printf("-- stopped after event %llu --\n", (unsigned long long)e->cur.event);
 	print_event(e, &e->cur, 0, NULL);
 	if (gone) {
-		printf("thread %u has ended: no registers\n", e->cur.tid);
+		if (e->cur.kind == TR_EXIT)
+			printf("the program has exited: no registers\n");
+		else
+			printf("thread %u has ended: no registers\n", e->cur.tid);
 		return;
 	}
 #define R(x) printf("%-8s 0x%016llx\n", #x, (unsigned long long)r.x)
@@ -289,6 +292,10 @@ int main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	struct engine e;
 	const char *dir = trace_pick(optind < argc ? argv[optind] : NULL);
+	struct trace_reader tr;
+	uint64_t last;
+	if (to >= 0 && trace_last_event(&tr, dir, &last) == 0 && (uint64_t)to > last)
+		die(EXIT_USAGE, "--to %lld: the trace ends at event %llu", to, (unsigned long long)last);
 	/* Seeking starts at the nearest checkpoint tseek left, so the output
 	 * before it is not written again; a plain replay always starts at
 	 * the beginning. */
@@ -319,6 +326,12 @@ int main(int argc, char **argv)
 			eng_close(&e);
 			return 0;
 		}
+	}
+	if (to >= 0 && e.cur.kind == TR_EXIT && e.cur.event == (uint64_t)to) {
+		fflush(stdout);
+		print_stop(&e);	/* the exit, tdump's last line */
+		eng_close(&e);
+		return 0;
 	}
 	if (to >= 0)
 		die(EXIT_USAGE, "--to %lld: the trace ends at event %llu", to,

@@ -18,8 +18,13 @@ test_expect_success 'output differs between native runs' '
 test_expect_success 'record a program mapping two paths with the same bytes' '
 	cp one two &&
 	rec_replay_cmp "$T/mmap-data" "$scratch/one" "$scratch/two" &&
-	run_tool tdump --json "$trace" | grep -o "\"hash\":\"[0-9a-f]*\"" | sort -u >hashes &&
-	test "$(ls "$trace/files" | wc -l)" = "$(wc -l <hashes)"
+	run_tool tdump --json "$trace" >json &&
+	grep -o "\"hash\":\"[0-9a-f]*\"" json | sort -u >hashes &&
+	h1=$(grep -o "\"path\":\"$scratch/one\",\"size\":[0-9]*,\"hash\":\"[0-9a-f]*" json | sed "s/.*\"//" | sort -u) &&
+	h2=$(grep -o "\"path\":\"$scratch/two\",\"size\":[0-9]*,\"hash\":\"[0-9a-f]*" json | sed "s/.*\"//" | sort -u) &&
+	test -n "$h1" && test "$h1" = "$h2" &&
+	test -f "$trace/files/$h1" &&
+	test "$(ls "$trace/files" | wc -l)" -le "$(wc -l <hashes)"
 '
 test_expect_success 'tpack -n says what it would add and changes nothing' '
 	inodes "$trace" >before &&

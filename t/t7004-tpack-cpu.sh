@@ -40,12 +40,12 @@ test_expect_success 'output differs between native runs' '
 test_expect_success 'rec writes a cpu file' '
 	rec_replay_cmp "$T/random" &&
 	test "$(head -c 8 "$trace/cpu")" = RWNDCPUD &&
-	test "$(get_u32 "$trace/cpu" 8)" = 1 &&
+	test "$(get_u32 "$trace/cpu" 8)" = 2 &&
 	n=$(get_u32 "$trace/cpu" 12) &&
-	test "$(stat -c %s "$trace/cpu")" = $((24 + 24 * n)) &&
+	test "$(stat -c %s "$trace/cpu")" = $((24 + 24 * n + 8)) &&
 	cpu_entry "$trace/cpu" 7 0 >/dev/null
 '
-test_expect_success 'a CPU lacking a recorded feature is refused, naming it' '
+test_expect_success PYTHON 'a CPU lacking a recorded feature is refused, naming it' '
 	fresh_copy lacks && c=lacks/cpu &&
 	off=$(cpu_entry $c 7 0) && ebx=$(get_u32 $c $((off + 12))) && name= &&
 	for pair in 27:avx512er 26:avx512pf 16:avx512f 17:avx512dq 30:avx512bw 29:sha_ni 5:avx2 3:bmi1; do
@@ -56,10 +56,10 @@ test_expect_success 'a CPU lacking a recorded feature is refused, naming it' '
 		fi
 	done &&
 	test -n "$name" &&
-	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) &&
+	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) && cpu_resum $c &&
 	refused lacks "^replay: this CPU lacks $name, which the recording CPU had; replay may diverge \(use --force to try anyway\)$"
 '
-test_expect_success 'replay --force replays it anyway, with one warning' '
+test_expect_success PYTHON 'replay --force replays it anyway, with one warning' '
 	run_tool replay --force lacks >out 2>err &&
 	test_cmp_bytes rec.out out &&
 	head -n 1 err >warning &&
@@ -67,7 +67,7 @@ test_expect_success 'replay --force replays it anyway, with one warning' '
 	tail -n +2 err >rest &&
 	test_cmp_bytes rec.err rest
 '
-test_expect_success 'an unnamed bit is named by leaf, register and bit' '
+test_expect_success PYTHON 'an unnamed bit is named by leaf, register and bit' '
 	fresh_copy unnamed && c=unnamed/cpu &&
 	off=$(cpu_entry $c 7 0) && ebx=$(get_u32 $c $((off + 12))) && bit= &&
 	for b in 22 12 13 15; do
@@ -77,10 +77,10 @@ test_expect_success 'an unnamed bit is named by leaf, register and bit' '
 		fi
 	done &&
 	test -n "$bit" &&
-	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) &&
+	put_u32 $c $((off + 12)) $((ebx | 1 << bit)) && cpu_resum $c &&
 	refused unnamed "^replay: this CPU lacks cpuid leaf 7 ebx bit $bit, which the recording CPU had"
 '
-test_expect_success 'a missing XSAVE state component is refused' '
+test_expect_success PYTHON 'a missing XSAVE state component is refused' '
 	fresh_copy xcr0 && c=xcr0/cpu &&
 	x=$(get_u32 $c 16) && bit= &&
 	for b in 7 19 18 10; do
@@ -90,16 +90,17 @@ test_expect_success 'a missing XSAVE state component is refused' '
 		fi
 	done &&
 	test -n "$bit" &&
-	put_u32 $c 16 $((x | 1 << bit)) &&
+	put_u32 $c 16 $((x | 1 << bit)) && cpu_resum $c &&
 	refused xcr0 "^replay: this CPU lacks XSAVE state component $bit \((avx512 hi16_zmm|apx|amx tiledata|unnamed)\), which the recording CPU had"
 '
 # Needs AVX enabled, so that XSAVE component 2 has a layout to compare.
 grep -qw avx /proc/cpuinfo && test_set_prereq AVX
-test_expect_success AVX 'a different XSAVE layout is refused' '
+test_have_prereq PYTHON && test_have_prereq AVX && test_set_prereq PYTHON_AVX
+test_expect_success PYTHON_AVX 'a different XSAVE layout is refused' '
 	fresh_copy layout && c=layout/cpu &&
 	off=$(cpu_entry $c 13 2) &&
 	o=$(get_u32 $c $((off + 12))) &&
-	put_u32 $c $((off + 12)) $((o + 64)) &&
+	put_u32 $c $((off + 12)) $((o + 64)) && cpu_resum $c &&
 	refused layout "^replay: this CPU.s XSAVE layout differs for state component 2 \(avx\): [0-9]+ bytes at offset $o here, [0-9]+ bytes at offset $((o + 64)) on the recording CPU; replay may diverge"
 '
 test_expect_success 'a cpu file with a bad magic is refused by name' '
@@ -112,9 +113,9 @@ test_expect_success 'a short cpu file is refused by name' '
 	head -c 10 "$trace/cpu" >short/cpu &&
 	refused short "^replay: short/cpu: truncated: 10 bytes"
 '
-test_expect_success 'a cpu file of a newer version is refused by name, even with --force' '
-	fresh_copy newer && put_u32 newer/cpu 8 2 &&
-	refused newer "^replay: newer/cpu: cpu file version 2 is newer than this tool.s version 1$" &&
+test_expect_success PYTHON 'a cpu file of a newer version is refused by name, even with --force' '
+	fresh_copy newer && put_u32 newer/cpu 8 3 && cpu_resum newer/cpu &&
+	refused newer "^replay: newer/cpu: cpu file version 3 is newer than this tool.s version 2$" &&
 	run_tool replay --force newer >out 2>err
 	st=$? &&
 	expect_status $st 125
@@ -132,7 +133,7 @@ test_expect_success 'and tpack gives it one' '
 	run_tool tpack old >pack.out &&
 	grep -qx "tpack: nothing to add" pack.out
 '
-test_expect_success 'tpack keeps an existing cpu file' '
+test_expect_success PYTHON 'tpack keeps an existing cpu file' '
 	run_tool tpack lacks >pack.out 2>pack.err &&
 	refused lacks "this CPU lacks $name"
 '

@@ -273,6 +273,32 @@ put_u32 () {
 	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
+# cpu_resum FILE: rewrites the checksum that ends a cpu file (the hash of
+# rewind-trace(5), THE FILES DIRECTORY, of the bytes before it), so that
+# a test can make a valid file for another CPU. Needs python3.
+cpu_resum () {
+	python3 - "$1" <<-\END
+	import sys
+	M = (1 << 64) - 1
+	def rotl(x, r): return ((x << r) | (x >> (64 - r))) & M
+	p = sys.argv[1]
+	d = open(p, "rb").read()[:-8]
+	k1, k2, h = 0x87c37b91114253d5, 0x4cf5ad432745937f, 0x9e3779b97f4a7c15
+	n = len(d) // 8 * 8
+	for i in range(0, n, 8):
+	    h = rotl(h ^ (int.from_bytes(d[i:i + 8], "little") * k1 & M), 31) * k2 & M
+	if len(d) > n:
+	    w = int.from_bytes(d[n:] + bytes(8 - (len(d) - n)), "little")
+	    h = rotl(h ^ (w * k1 & M) ^ (len(d) - n), 29) * k2 & M
+	h ^= len(d)
+	for m in (0xff51afd7ed558ccd, 0xc4ceb9fe1a85ec53):
+	    h ^= h >> 33
+	    h = h * m & M
+	h ^= h >> 33
+	open(p, "wb").write(d + h.to_bytes(8, "little"))
+	END
+}
+
 # one_line_error FILE PATTERN: FILE (a stderr) is one line matching the
 # extended regex PATTERN.
 one_line_error () {

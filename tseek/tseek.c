@@ -53,6 +53,12 @@ static int list(const char *dir)
 {
 	struct seek_entry *ents;
 	char why[4600];
+	/* First that dir is a trace at all: "no index" would send the user
+	 * to run tseek on something that is not one. */
+	struct trace_reader r;
+	if (trace_open(&r, dir) < 0)
+		die(EXIT_TRACE, "%s", r.err);
+	trace_close(&r);
 	int n = seek_index(dir, &ents, why, sizeof why);
 	if (n < 0)
 		die(EXIT_TRACE, "%s", why);
