@@ -20,11 +20,13 @@
 #include <unistd.h>
 
 /* Every syscall stops the tracer, except those the table says the
- * program must see fail with ENOSYS (rseq, io_uring, ...). */
+ * program must see fail with ENOSYS (rseq, io_uring, ...). So do those of
+ * the 32-bit entries and x32's numbers (invalid ones such as -10 too),
+ * which libseccomp would kill: rec answers or refuses them. */
 static scmp_filter_ctx build_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRACE(0));
-	if (!ctx)
+	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0)
 		die(EXIT_TRACE, "seccomp_init failed");
 	for (long nr = 0; nr < SYS_MAX; nr++) {
 		const struct sys_entry *e = sys_lookup(nr);

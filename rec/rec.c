@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -58,6 +60,10 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	uint64_t since;		/* when it became ready (in a count of such) */
+	/* What the program set of what rewind sets for itself (rdtsc
+	 * trapping, no_new_privs, a seccomp filter), for the calls that
+	 * read them back; inherited by the threads and processes it makes. */
+	struct { int tsc, nnp, seccomp; } own;
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
 
@@ -675,6 +681,7 @@ static void new_task(pid_t tid, struct task *parent, int thread)
 	if (!t)
 		t = add_task(tid, thread ? parent->tgid : tid);
 	t->tgid = thread ? parent->tgid : tid;
+	t->own = parent->own;
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
@@ -703,7 +710,7 @@ static void vfork_child_exec(void)
 	struct task *parent = cur;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *t = R.tasks[i];
-		while (t->state == T_KERNEL && sys_lookup(t->nr)->class == C_EXECVE) {
+		while (t->state == T_KERNEL && sys_row(t->nr)->class == C_EXECVE) {
 			int st;
 			pid_t tid = t->p.pid;
 			wait_any(tid, &st, 0);
@@ -716,16 +723,62 @@ static void vfork_child_exec(void)
 	cur = parent;
 }
 
+/* cur ends a prctl or seccomp call (registers r): what the program set
+ * of rewind's own settings is shown to it as if rewind had none. Returns
+ * the call's result, changed in r when it must be. */
+static int64_t own_settings(struct user_regs_struct *r)
+{
+	uint64_t *a = cur->a;
+	int64_t ret = r->rax;
+	if (cur->nr == SYS_prctl && a[0] == PR_SET_TSC && r->rsi != a[1]) {
+		r->rsi = a[1];	/* as the program passed it */
+		pt_setregs(&cur->p, r);
+	}
+	if (ret < 0)
+		return ret;
+	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
+	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+		cur->own.seccomp = SECCOMP_MODE_FILTER;
+	if (cur->nr == SYS_seccomp)
+		return ret;
+	switch (a[0]) {
+	case PR_GET_TSC: {
+		int32_t mode = cur->own.tsc ? cur->own.tsc : PR_TSC_ENABLE;
+		pt_write(&cur->p, a[1], &mode, 4);
+		break;
+	}
+	case PR_SET_NO_NEW_PRIVS:
+		cur->own.nnp = 1;
+		break;
+	case PR_GET_NO_NEW_PRIVS:
+		r->rax = cur->own.nnp;
+		break;
+	case PR_GET_SECCOMP:
+		r->rax = cur->own.seccomp;
+		break;
+	default:
+		return ret;
+	}
+	pt_setregs(&cur->p, r);
+	return r->rax;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
-	const struct sys_entry *e = sys_lookup(cur->nr);
+	const struct sys_entry *e = sys_row(cur->nr);
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
+	const char *why = cap_unknown(e, a, ret);
+	if (why)
+		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
+			       "record yet; the trace %s ends before it", e->name, why, R.dir);
+	if (nr == SYS_prctl || nr == SYS_seccomp)
+		ret = own_settings(&regs);
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
 	/* A whole call goes where it began; an end goes after every call
@@ -738,8 +791,7 @@ static void syscall_exit(void)
 		cur->open = 0;
 	} else {
 		tw_begin(&R.w, TR_SYSRET, 0, R.event++, cur->p.pid);
-		tw_put16(&R.w, nr);
-		tw_put16(&R.w, 0);
+		tw_put32(&R.w, (uint32_t)nr);
 		tw_put32(&R.w, 0);
 		tw_put64(&R.w, ret);
 	}
@@ -786,27 +838,65 @@ static void syscall_exit(void)
 	cur->exit_regs = regs;
 }
 
+/* Why the call nr of cur (registers r, at its entry) cannot be recorded,
+ * or NULL: the 32-bit entries, and requests whose outputs the table
+ * cannot say (cap_refusal). */
+static const char *refusal(long nr, const struct user_regs_struct *r)
+{
+	static char why[160];
+	uint16_t insn = 0;
+	uint64_t a[6];
+	pt_read(&cur->p, r->rip - 2, &insn, 2);
+	if (insn == 0x80cd || insn == 0x340f) {
+		snprintf(why, sizeof why, "a 32-bit syscall (%s, number %ld)",
+			 insn == 0x80cd ? "int $0x80" : "sysenter", nr);
+		return why;
+	}
+	pt_args(r, a);
+	const char *c = cap_refusal(sys_row(nr), a);
+	if (!c)
+		return NULL;
+	snprintf(why, sizeof why, "%s", c);
+	return why;
+}
+
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
  * record, and let the kernel run the call while another thread runs. */
 static void syscall_entry(void)
 {
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
-	long nr = regs.orig_rax;
-	const struct sys_entry *e = sys_lookup(nr);
-	if (!e || e->class == C_UNSUP)
+	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
+	const struct sys_entry *e = sys_row(nr);
+	if (e->class == C_UNSUP)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
-			       "cannot record yet; the trace %s ends before it",
-			       e ? e->name : "unknown", nr, R.dir);
+			       "cannot record yet; the trace %s ends before it", e->name, nr, R.dir);
+	const char *why = refusal(nr, &regs);
+	if (why)
+		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
+			       "the trace %s ends before it", why, R.dir);
+	if (!sys_lookup(nr)) {
+		/* No such call (or x32's): ENOSYS, as from a kernel without it. */
+		regs.orig_rax = -1;
+		regs.rax = -ENOSYS;
+		pt_setregs(&cur->p, &regs);
+	}
 	if (e->class == C_EXECVE && cur->tgid != cur->p.pid)
 		stop_recording(EXIT_TRACE, "a thread other than the main one called %s, which "
 			       "rewind cannot record yet; the trace %s ends before it", e->name, R.dir);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
+	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
+	    regs.rsi == PR_TSC_SIGSEGV)) {
+		/* rdtsc keeps trapping; the program's own mode is kept
+		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
+		cur->own.tsc = regs.rsi;
+		regs.rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, &regs);
+	}
 	struct trace_writer *s = &cur->stage;
 	s->len = 0;
-	tw_put16(s, nr);
-	tw_put16(s, 0);
+	tw_put32(s, (uint32_t)nr);
 	tw_put32(s, 0);
 	tw_put(s, cur->a, sizeof cur->a);
 	tw_put64(s, 0);		/* ret, filled in at the end */
@@ -855,7 +945,7 @@ static int is_sync(const siginfo_t *si)
 static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 {
 	uint8_t insn[3];
-	if (si->si_signo != SIGSEGV || si->si_code != SI_KERNEL ||
+	if (si->si_signo != SIGSEGV || si->si_code != SI_KERNEL || cur->own.tsc == PR_TSC_SIGSEGV ||
 	    pt_read(&cur->p, regs->rip, insn, 3) != 3 || insn[0] != 0x0f)
 		return 0;
 	int isp = insn[1] == 0x01 && insn[2] == 0xf9;
