@@ -55,6 +55,9 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 			die(EXIT_TRACE, "personality: %s", strerror(errno));
 		if (dir && chdir(dir) < 0)
 			die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
+		/* A process group of its own: kill(0, sig) and killpg() by
+		 * the program reach its own tree, never the tracer. */
+		setpgid(0, 0);
 		raise(SIGSTOP);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
@@ -69,6 +72,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		die(127, "%s: %s", path, strerror(errno));
 	}
 	seccomp_release(ctx);
+	setpgid(pid, pid);
 	p->pid = pid;
 	p->memfd = -1;
 	int st;

@@ -130,6 +130,32 @@ static void on_term(int sig)
 	term_sig = sig;
 }
 
+/* The terminal rec found its process group in the foreground of, which
+ * it hands to the program's group (as a shell would to a job) and takes
+ * back at the end, or -1. */
+static int tty_fd = -1;
+
+static void tty_back(void)
+{
+	if (tty_fd >= 0)
+		tcsetpgrp(tty_fd, getpgrp());
+}
+
+/* Give the terminal to the program's process group pgid when rec's group
+ * has it: ^C and ^Z then reach the program, as without rec. */
+static void tty_give(pid_t pgid)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && tcgetpgrp(fd) == getpgrp()) {
+			signal(SIGTTOU, SIG_IGN);	/* to write and take it back */
+			if (tcsetpgrp(fd, pgid) == 0) {
+				tty_fd = fd;
+				atexit(tty_back);
+			}
+			return;
+		}
+}
+
 static void __attribute__((noreturn)) usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...]\n       rec --probe\n");
@@ -1280,12 +1306,14 @@ int main(int argc, char **argv)
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
 	root->tgid = R.root = root->p.pid;
+	tty_give(root->p.pid);
 	root->fresh = 0;
 	root->state = T_RUN;
 	cur = root;
 	struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	record_start();
+	flush_or_die();		/* readable now, whatever ends rec */
 	syscall_entry();	/* the execve */
 	for (;;) {
 		if (!run_tid)
