@@ -105,12 +105,25 @@ static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
 static int ticks_to_flush;
 
 static volatile sig_atomic_t flush_due, term_sig;
+/* Ticks since SIGTERM while rec was too busy to take it (hashing or
+ * copying a huge file): after TERM_TICKS it leaves at once, the trace
+ * ending at its last flush, the program killed (PTRACE_O_EXITKILL). */
+#define TERM_TICKS (1000000 / TICK_US)
+static volatile int term_ticks;
+static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
 
 /* Every tick: flush once a second, and stop a thread that has run its
  * timeslice without a syscall while another waits. */
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (term_sig && ++term_ticks >= TERM_TICKS) {
+		term_msg[22] = '0' + term_sig / 10 % 10;
+		term_msg[23] = '0' + term_sig % 10;
+		if (write(2, term_msg, sizeof term_msg - 1) < 0)
+			_exit(128 + term_sig);
+		_exit(128 + term_sig);
+	}
 	if (++ticks_to_flush >= 1000000 / TICK_US) {
 		ticks_to_flush = 0;
 		flush_due = 1;
@@ -269,14 +282,26 @@ static int copy_file(const char *src, const char *dst)
 		close(in);
 		return -1;
 	}
-	ssize_t n;
+	ssize_t n = 0;
 	int rc = 0;
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write_all(outfd, buf, n) < 0) {
-			rc = -1;
+	/* Only the data: a hole (a 100 GB sparse file) stays a hole. */
+	off_t at = 0, end = lseek(in, 0, SEEK_END);
+	while (at < end && (at = lseek(in, at, SEEK_DATA)) >= 0) {
+		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0)
 			break;
+		off_t hole = lseek(in, at, SEEK_HOLE);
+		lseek(in, at, SEEK_SET);
+		while (at < hole && (n = read(in, buf, sizeof buf)) > 0) {
+			if (write_all(outfd, buf, n) < 0) {
+				rc = -1;
+				break;
+			}
+			at += n;
 		}
-	if (n < 0)
+		if (n <= 0 || rc < 0)
+			break;
+	}
+	if (n < 0 || (rc == 0 && ftruncate(outfd, end) < 0))
 		rc = -1;
 	close(in);
 	if (close(outfd) < 0)
