@@ -64,6 +64,7 @@ struct task {
 	 * trapping, no_new_privs, a seccomp filter), for the calls that
 	 * read them back; inherited by the threads and processes it makes. */
 	struct { int tsc, nnp, seccomp; } own;
+	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
 
@@ -135,6 +136,15 @@ static void on_alarm(int sig)
 		preempting = run_tid;
 		syscall(SYS_tkill, run_tid, SIGSTOP);
 	}
+}
+
+/* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
+ * script): passed on to the program's group, which it would have reached
+ * without rec. A terminal's ^C reaches the program's group directly. */
+static void on_intr(int sig)
+{
+	if (R.root > 0 && kill(-R.root, sig) < 0)
+		kill(R.root, sig);
 }
 
 /* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
@@ -403,6 +413,8 @@ static void begin(int kind, int flags)
 /* After a successful execve: the new executable and interpreter, the
  * registers, and the initial stack (with the vDSO hidden from libc, so
  * that clocks go through syscalls we can record). */
+static void vdso_show(void);
+
 static void record_exec(struct user_regs_struct *regs)
 {
 	char src[64], path[4096];
@@ -454,6 +466,8 @@ static void record_exec(struct user_regs_struct *regs)
 		if (av[0] == AT_SYSINFO_EHDR) {
 			uint64_t ign = AT_IGNORE;
 			pt_write(&cur->p, a, &ign, 8);
+			cur->vdso_slot = a;	/* shown again by vdso_show() */
+			cur->vdso = av[1];
 		}
 	}
 	size_t len = stack_top - sp;
@@ -463,6 +477,86 @@ static void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
+}
+
+/* The vDSO's functions as replay can answer them: a syscall each, or
+ * ENOSYS for getrandom (whose callers then make the syscall). */
+static const struct { const char *name; int nr; } vdso_calls[] = {
+	{ "clock_gettime", SYS_clock_gettime }, { "__vdso_clock_gettime", SYS_clock_gettime },
+	{ "gettimeofday", SYS_gettimeofday }, { "__vdso_gettimeofday", SYS_gettimeofday },
+	{ "time", SYS_time }, { "__vdso_time", SYS_time },
+	{ "getcpu", SYS_getcpu }, { "__vdso_getcpu", SYS_getcpu },
+	{ "clock_getres", SYS_clock_getres }, { "__vdso_clock_getres", SYS_clock_getres },
+	{ "getrandom", -ENOSYS }, { "__vdso_getrandom", -ENOSYS },
+};
+
+/* Make each function of the vDSO image (len bytes at base, a copy in
+ * img) that vdso_calls names into a stub, recorded as output. */
+static void vdso_patch(uint64_t base, const uint8_t *img, size_t len)
+{
+	Elf64_Ehdr eh;
+	if (len < sizeof eh)
+		return;
+	memcpy(&eh, img, sizeof eh);
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len)
+		return;
+	for (int i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, str;
+		memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
+		if (sh.sh_type != SHT_DYNSYM || sh.sh_link >= eh.e_shnum)
+			continue;
+		memcpy(&str, img + eh.e_shoff + sh.sh_link * sizeof str, sizeof str);
+		if (sh.sh_offset + sh.sh_size > len || str.sh_offset + str.sh_size > len)
+			return;
+		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, img + sh.sh_offset + k * sizeof sym, sizeof sym);
+			if (sym.st_name >= str.sh_size || !sym.st_value || sym.st_value + 8 > len)
+				continue;
+			const char *name = (const char *)img + str.sh_offset + sym.st_name;
+			for (size_t c = 0; c < sizeof vdso_calls / sizeof *vdso_calls; c++) {
+				if (strncmp(name, vdso_calls[c].name, str.sh_size - sym.st_name))
+					continue;
+				int nr = vdso_calls[c].nr;
+				uint8_t stub[8] = { 0xb8, nr, nr >> 8, 0, 0, 0x0f, 0x05, 0xc3 };
+				if (nr < 0)	/* mov $nr, %rax; ret */
+					memcpy(stub, (uint8_t[]){ 0x48, 0xc7, 0xc0, nr, nr >> 8, 0xff, 0xff,
+								  0xc3 }, 8);
+				uint64_t at = base + sym.st_value;
+				if (pt_write(&cur->p, at, stub, 8) == 0)
+					tw_item(&R.w, IT_MEM, 0, &at, 8, stub, 8);
+			}
+		}
+	}
+}
+
+/* At the first syscall after an exec, the dynamic loader (or a static
+ * libc) has read the auxiliary vector without the vDSO, so libc's clocks
+ * make syscalls. A program that looks the vDSO up itself finds it again,
+ * its functions made into syscalls too. The changed bytes are the call's
+ * outputs, so replay makes them the same. */
+static void vdso_show(void)
+{
+	char path[64], line[512];
+	uint64_t lo = 0, hi = 0, slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
+	cur->vdso_slot = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+			break;
+	if (f)
+		fclose(f);
+	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
+		return;		/* unmapped or moved: it stays hidden */
+	uint8_t *img = xmalloc(hi - lo);
+	if (pt_read(&cur->p, lo, img, hi - lo) == (ssize_t)(hi - lo)) {
+		vdso_patch(lo, img, hi - lo);
+		if (pt_write(&cur->p, slot, val, 16) == 0)
+			tw_item(&R.w, IT_MEM, 0, &slot, 8, val, 16);
+	}
+	free(img);
 }
 
 /* Save tracee memory [from, to) as an IT_MEM item of the current record. */
@@ -847,6 +941,8 @@ static void syscall_exit(void)
 		tw_put64(&R.w, ret);
 	}
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
+	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
+		vdso_show();
 	if (e->class == C_CLONE && ret > 0) {
 		/* Said from the flags: a vfork child may be gone already. */
 		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
@@ -1321,9 +1417,10 @@ int main(int argc, char **argv)
 
 	for (int fd = 1; fd <= 2; fd++)
 		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	struct sigaction sa = { .sa_handler = on_alarm };
+	struct sigaction sa = { .sa_handler = on_intr };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
