@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/sem.h>
 #include <sys/uio.h>
 
 #define ERESTARTSYS 512
@@ -140,23 +142,297 @@ static void out_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint64_t left
 	}
 }
 
-static size_t ioctl_out_size(uint64_t req)
+/* What the kernel writes at arg for a request: SPECIAL says a decoder
+ * below knows; REFUSE that rec cannot say (it stops if the call succeeds). */
+#define SPECIAL (-1)
+#define REFUSE (-2)
+struct cmd_out {
+	uint32_t cmd;
+	int32_t out;
+};
+
+/* ioctl requests of the old style: no _IOC direction and size, so the
+ * encoding cannot tell what they write. The types in old_types are those
+ * of such requests; a request of another type without a direction is
+ * taken for _IO() (nothing written). */
+static const struct cmd_out old_ioctls[] = {
+	/* FIBMAP, FIGETBSZ */
+	{ 0x0001, 4 }, { 0x0002, 4 },
+	/* HDIO_GETGEO, HDIO_GET_32BIT, HDIO_GET_IDENTITY */
+	{ 0x0301, 16 }, { 0x0309, 8 }, { 0x030d, 512 },
+	/* Block devices: BLKROSET, BLKROGET ... BLKROTATIONAL, BLKZEROOUT */
+	{ 0x125d, 0 }, { 0x125e, 4 }, { 0x125f, 0 }, { 0x1260, 8 }, { 0x1261, 0 },
+	{ 0x1262, 0 }, { 0x1263, 8 }, { 0x1264, 0 }, { 0x1265, 8 }, { 0x1266, 0 },
+	{ 0x1267, 2 }, { 0x1268, 4 }, { 0x1269, 0 }, { 0x1277, 0 }, { 0x1278, 4 },
+	{ 0x1279, 4 }, { 0x127a, 4 }, { 0x127b, 4 }, { 0x127c, 4 }, { 0x127d, 0 },
+	{ 0x127e, 2 }, { 0x127f, 0 },
+	/* SCSI generic: SG_GET_TIMEOUT, SG_SET_TIMEOUT, SG_GET_VERSION_NUM */
+	{ 0x2201, 0 }, { 0x2202, 0 }, { 0x2282, 4 },
+	/* Consoles (linux/kd.h): KIOCSOUND, KDMKTONE, KDGETLED, KDSETLED,
+	 * KDGKBTYPE, KDADDIO ... KDDISABIO, KDSETMODE, KDGETMODE, KDMAPDISP,
+	 * KDUNMAPDISP, GIO_SCRNMAP, PIO_SCRNMAP, KDGKBMODE, KDSKBMODE,
+	 * KDGKBENT, KDSKBENT, KDGKBSENT, KDSKBSENT, KDGKBDIACR, KDSKBDIACR,
+	 * KDGETKEYCODE, KDSETKEYCODE, KDSIGACCEPT, KDKBDREP, GIO_FONT,
+	 * PIO_FONT, KDGKBMETA, KDSKBMETA, KDGKBLED, KDSKBLED, GIO_UNISCRNMAP,
+	 * PIO_UNISCRNMAP, GIO_CMAP, PIO_CMAP */
+	{ 0x4b2f, 0 }, { 0x4b30, 0 }, { 0x4b31, 1 }, { 0x4b32, 0 }, { 0x4b33, 1 },
+	{ 0x4b34, 0 }, { 0x4b35, 0 }, { 0x4b36, 0 }, { 0x4b37, 0 }, { 0x4b3a, 0 },
+	{ 0x4b3b, 4 }, { 0x4b3c, 0 }, { 0x4b3d, 0 }, { 0x4b40, 256 }, { 0x4b41, 0 },
+	{ 0x4b44, 4 }, { 0x4b45, 0 }, { 0x4b46, 4 }, { 0x4b47, 0 }, { 0x4b48, 513 },
+	{ 0x4b49, 0 }, { 0x4b4a, 772 }, { 0x4b4b, 0 }, { 0x4b4c, 8 }, { 0x4b4d, 0 },
+	{ 0x4b4e, 0 }, { 0x4b52, 8 }, { 0x4b60, 8192 }, { 0x4b61, 0 }, { 0x4b62, 4 },
+	{ 0x4b63, 0 }, { 0x4b64, 1 }, { 0x4b65, 0 }, { 0x4b69, 512 }, { 0x4b6a, 0 },
+	{ 0x4b70, 48 }, { 0x4b71, 0 },
+	/* Loop devices: LOOP_SET_FD ... LOOP_CONFIGURE, LOOP_CTL_* */
+	{ 0x4c00, 0 }, { 0x4c01, 0 }, { 0x4c02, 0 }, { 0x4c03, 168 }, { 0x4c04, 0 },
+	{ 0x4c05, 232 }, { 0x4c06, 0 }, { 0x4c07, 0 }, { 0x4c08, 0 }, { 0x4c09, 0 },
+	{ 0x4c0a, 0 }, { 0x4c80, 0 }, { 0x4c81, 0 }, { 0x4c82, 0 },
+	/* CD-ROMs (the common requests): CDROMPAUSE, CDROMRESUME,
+	 * CDROMREADTOCHDR, CDROMREADTOCENTRY, CDROMSTOP, CDROMSTART,
+	 * CDROMEJECT, CDROMSUBCHNL, CDROM_GET_MCN, CDROMRESET, CDROMCLOSETRAY,
+	 * CDROM_SET_OPTIONS ... CDROM_GET_CAPABILITY */
+	{ 0x5301, 0 }, { 0x5302, 0 }, { 0x5305, 2 }, { 0x5306, 12 }, { 0x5307, 0 },
+	{ 0x5308, 0 }, { 0x5309, 0 }, { 0x530b, 16 }, { 0x5311, 14 }, { 0x5312, 0 },
+	{ 0x5319, 0 }, { 0x5320, 0 }, { 0x5321, 0 }, { 0x5322, 0 }, { 0x5323, 0 },
+	{ 0x5325, 0 }, { 0x5326, 0 }, { 0x5327, 0 }, { 0x5328, 0 }, { 0x5329, 0 },
+	{ 0x5331, 0 },
+	/* Terminals (asm-generic/ioctls.h): TCGETS ... FIOQSIZE */
+	{ 0x5401, 36 }, { 0x5402, 0 }, { 0x5403, 0 }, { 0x5404, 0 }, { 0x5405, 18 },
+	{ 0x5406, 0 }, { 0x5407, 0 }, { 0x5408, 0 }, { 0x5409, 0 }, { 0x540a, 0 },
+	{ 0x540b, 0 }, { 0x540c, 0 }, { 0x540d, 0 }, { 0x540e, 0 }, { 0x540f, 4 },
+	{ 0x5410, 0 }, { 0x5411, 4 }, { 0x5412, 0 }, { 0x5413, 8 }, { 0x5414, 0 },
+	{ 0x5415, 4 }, { 0x5416, 0 }, { 0x5417, 0 }, { 0x5418, 0 }, { 0x5419, 4 },
+	{ 0x541a, 0 }, { 0x541b, 4 }, { 0x541c, 1 }, { 0x541d, 0 }, { 0x541e, 72 },
+	{ 0x541f, 0 }, { 0x5420, 0 }, { 0x5421, 0 }, { 0x5422, 0 }, { 0x5423, 0 },
+	{ 0x5424, 4 }, { 0x5425, 0 }, { 0x5427, 0 }, { 0x5428, 0 }, { 0x5429, 4 },
+	{ 0x542e, 32 }, { 0x542f, 32 }, { 0x5437, 0 }, { 0x5441, 0 }, { 0x5450, 0 },
+	{ 0x5451, 0 }, { 0x5452, 0 }, { 0x5453, 0 }, { 0x5454, 4 }, { 0x5455, 0 },
+	{ 0x5456, 36 }, { 0x5457, 0 }, { 0x5459, 4 }, { 0x545b, 0 }, { 0x545c, 0 },
+	{ 0x545d, 80 }, { 0x5460, 8 },
+	/* Virtual terminals (linux/vt.h): VT_OPENQRY ... VT_SETACTIVATE */
+	{ 0x5600, 4 }, { 0x5601, 8 }, { 0x5602, 0 }, { 0x5603, 6 }, { 0x5604, 0 },
+	{ 0x5605, 0 }, { 0x5606, 0 }, { 0x5607, 0 }, { 0x5608, 0 }, { 0x5609, 0 },
+	{ 0x560a, 0 }, { 0x560b, 0 }, { 0x560c, 0 }, { 0x560d, 2 }, { 0x560e, 28 },
+	{ 0x560f, 0 },
+	/* Sockets (linux/sockios.h): FIOSETOWN ... SIOCGSTAMPNS; the
+	 * interface requests write their struct ifreq (40 bytes) back. */
+	{ 0x8901, 0 }, { 0x8902, 0 }, { 0x8903, 4 }, { 0x8904, 4 }, { 0x8905, 4 },
+	{ 0x8906, 16 }, { 0x8907, 16 },
+	{ 0x890b, 0 }, { 0x890c, 0 }, { 0x890d, 0 }, { 0x8910, 40 }, { 0x8911, 0 },
+	{ 0x8912, SPECIAL }, { 0x8913, 40 }, { 0x8914, 0 }, { 0x8915, 40 }, { 0x8916, 0 },
+	{ 0x8917, 40 }, { 0x8918, 0 }, { 0x8919, 40 }, { 0x891a, 0 }, { 0x891b, 40 },
+	{ 0x891c, 0 }, { 0x891d, 40 }, { 0x891e, 0 }, { 0x891f, 40 }, { 0x8920, 0 },
+	{ 0x8921, 40 }, { 0x8922, 0 }, { 0x8923, 0 }, { 0x8924, 0 }, { 0x8925, 40 },
+	{ 0x8926, 0 }, { 0x8927, 40 }, { 0x8929, 40 }, { 0x8930, 0 }, { 0x8931, 0 },
+	{ 0x8932, 0 }, { 0x8933, 40 }, { 0x8934, 0 }, { 0x8935, 40 }, { 0x8936, 0 },
+	{ 0x8937, 0 }, { 0x8938, 40 }, { 0x8940, SPECIAL }, { 0x8941, 0 }, { 0x8942, 40 },
+	{ 0x8943, 0 }, { 0x8947, 40 }, { 0x8948, 40 }, { 0x8949, 0 },
+	{ 0x894b, 4 }, { 0x894c, 0 }, { 0x8953, 0 }, { 0x8954, 68 }, { 0x8955, 0 },
+	{ 0x8960, 0 }, { 0x8961, 68 }, { 0x8962, 0 }, { 0x8970, 40 }, { 0x8971, 0 },
+	{ 0x8990, 0 }, { 0x8991, 0 }, { 0x8992, 0 }, { 0x8995, 0 },
+	/* Bridges: SIOCBRADDBR, SIOCBRDELBR, SIOCBRADDIF, SIOCBRDELIF */
+	{ 0x89a0, 0 }, { 0x89a1, 0 }, { 0x89a2, 0 }, { 0x89a3, 0 },
+	/* Wireless: SIOCGIWNAME (the name is in the struct iwreq) */
+	{ 0x8b01, 32 },
+};
+static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0x54, 0x56,
+				     0x89, 0x8b };
+
+/* Bytes the ioctl req writes at its argument: SPECIAL, REFUSE, or a size. */
+static int ioctl_out_size(uint64_t req)
 {
-	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff;
+	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff, type = (req >> 8) & 0xff;
 	if (dir & 2)		/* _IOC_READ: the kernel writes size bytes */
 		return size;
-	switch (req) {
-	case 0x5401: return 36;	/* TCGETS: kernel struct termios */
-	case 0x5405: return 18;	/* TCGETA */
-	case 0x540f: return 4;	/* TIOCGPGRP */
-	case 0x5411: return 4;	/* TIOCOUTQ */
-	case 0x5413: return 8;	/* TIOCGWINSZ */
-	case 0x5415: return 4;	/* TIOCMGET */
-	case 0x541b: return 4;	/* FIONREAD */
-	case 0x5424: return 4;	/* TIOCGETD */
-	case 0x5429: return 4;	/* TIOCGSID */
-	}
+	for (size_t i = 0; i < sizeof old_ioctls / sizeof *old_ioctls; i++)
+		if (old_ioctls[i].cmd == (uint32_t)req)
+			return old_ioctls[i].out;
+	if (dir || size || (req >> 16) || !memchr(old_types, type, sizeof old_types))
+		return 0;	/* _IOW, or _IO of a type with no old requests */
+	return REFUSE;
+}
+
+/* fcntl commands and what they write at their argument. */
+static const struct cmd_out fcntls[] = {
+	{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 4, 0 },
+	{ 5, 32 },			/* F_GETLK: struct flock */
+	{ 6, 0 }, { 7, 0 }, { 8, 0 }, { 9, 0 }, { 10, 0 }, { 11, 0 }, { 15, 0 },
+	{ 16, 8 },			/* F_GETOWN_EX: struct f_owner_ex */
+	{ 17, 8 },			/* F_GETOWNER_UIDS: two uid_t */
+	{ 36, 32 },			/* F_OFD_GETLK */
+	{ 37, 0 }, { 38, 0 },
+	{ 1024, 0 }, { 1025, 0 }, { 1026, 0 }, { 1027, 0 }, { 1028, 0 }, { 1029, 0 },
+	{ 1030, 0 }, { 1031, 0 }, { 1032, 0 }, { 1033, 0 }, { 1034, 0 },
+	{ 1035, 8 },			/* F_GET_RW_HINT: u64 */
+	{ 1036, 0 },
+	{ 1037, 8 },			/* F_GET_FILE_RW_HINT */
+	{ 1038, 0 },
+};
+
+static int fcntl_out_size(uint64_t cmd)
+{
+	for (size_t i = 0; i < sizeof fcntls / sizeof *fcntls; i++)
+		if (fcntls[i].cmd == cmd)
+			return fcntls[i].out;
+	return REFUSE;
+}
+
+/* prctl options that write at arg2 (the others only return a value). */
+static const struct cmd_out prctls[] = {
+	{ 2, 4 },	/* PR_GET_PDEATHSIG */
+	{ 5, 4 },	/* PR_GET_UNALIGN */
+	{ 9, 4 },	/* PR_GET_FPEMU */
+	{ 11, 4 },	/* PR_GET_FPEXC */
+	{ 16, 16 },	/* PR_GET_NAME */
+	{ 19, 4 },	/* PR_GET_ENDIAN */
+	{ 25, 4 },	/* PR_GET_TSC */
+	{ 37, 4 },	/* PR_GET_CHILD_SUBREAPER */
+	{ 40, 8 },	/* PR_GET_TID_ADDRESS */
+	{ 74, 8 },	/* PR_GET_SHADOW_STACK_STATUS */
+};
+
+/* Commands of semctl (param 0), msgctl (1) and shmctl (2) that write a
+ * struct at the argument after the command (IPC_64 masked off). */
+static int ipc_out_size(int which, uint64_t cmd)
+{
+	static const struct cmd_out t[3][5] = {
+		{ { 2, 104 }, { 3, 40 }, { 18, 104 }, { 19, 40 }, { 20, 104 } },
+		{ { 2, 120 }, { 3, 32 }, { 11, 120 }, { 12, 32 }, { 13, 120 } },
+		{ { 2, 112 }, { 3, 72 }, { 13, 112 }, { 14, 48 }, { 15, 112 } },
+	};
+	if (which == 0 && (cmd & ~0x100ull) == 13)
+		return SPECIAL;	/* GETALL */
+	for (int i = 0; i < 5; i++)
+		if (t[which][i].cmd == (cmd & ~0x100ull))
+			return t[which][i].out;
 	return 0;
+}
+
+/* quotactl subcommands (cmd >> 8) and what they write at addr. */
+static int quotactl_out_size(uint64_t cmd)
+{
+	static const struct cmd_out t[] = {
+		{ 0x800001, 0 }, { 0x800002, 0 }, { 0x800003, 0 },
+		{ 0x800004, 4 },	/* Q_GETFMT */
+		{ 0x800005, 24 },	/* Q_GETINFO: struct if_dqinfo */
+		{ 0x800006, 0 },
+		{ 0x800007, 72 },	/* Q_GETQUOTA: struct if_dqblk */
+		{ 0x800008, 0 },
+		{ 0x800009, 72 },	/* Q_GETNEXTQUOTA */
+		{ 0x5801, 0 }, { 0x5802, 0 },
+		{ 0x5803, 112 },	/* Q_XGETQUOTA: struct fs_disk_quota */
+		{ 0x5804, 0 }, { 0x5806, 0 }, { 0x5807, 0 },
+		{ 0x5809, 112 },	/* Q_XGETNEXTQUOTA */
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (t[i].cmd == (uint32_t)cmd >> 8)
+			return t[i].out;
+	return REFUSE;
+}
+
+/* A struct msghdr at v after a call that received len bytes into it. */
+static void out_msghdr(struct pt_proc *p, uint64_t v, uint64_t len,
+		       void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
+{
+	uint8_t m[56];
+	if (pt_read(p, v, m, sizeof m) != sizeof m)
+		return;
+	out(p, v, sizeof m, fn, ctx);
+	uint64_t name, iov, iovlen, ctl, ctllen;
+	uint32_t namelen;
+	memcpy(&name, m, 8);
+	memcpy(&namelen, m + 8, 4);
+	memcpy(&iov, m + 16, 8);
+	memcpy(&iovlen, m + 24, 8);
+	memcpy(&ctl, m + 32, 8);
+	memcpy(&ctllen, m + 40, 8);
+	out(p, name, namelen < 256 ? namelen : 256, fn, ctx);
+	out(p, ctl, ctllen < 65536 ? ctllen : 65536, fn, ctx);
+	out_iov(p, iov, iovlen, len, fn, ctx);
+}
+
+/* The ioctls whose outputs a pointer in their argument leads to. */
+static void out_special_ioctl(struct pt_proc *p, uint64_t req, uint64_t arg,
+			      void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
+{
+	uint64_t w[3];
+	if (req == 0x8912) {		/* SIOCGIFCONF: struct ifconf, its buffer */
+		out(p, arg, 16, fn, ctx);
+		if (pt_read(p, arg, w, 16) == 16)
+			out(p, w[1], (uint32_t)w[0] < 65536 ? (uint32_t)w[0] : 65536, fn, ctx);
+	} else if (req == 0x8940 && pt_read(p, arg, w, sizeof w) == sizeof w && w[0] == 1) {
+		/* SIOCGIFBR, BRCTL_GET_BRIDGES: an int a bridge */
+		out(p, w[1], w[2] < 1024 ? 4 * w[2] : 4096, fn, ctx);
+	}
+}
+
+/* How many semaphores set id holds (for semctl GETALL), asked of the
+ * kernel from here; the most a set may hold if that fails. */
+static uint64_t sem_count(uint64_t id)
+{
+	struct semid_ds ds;
+	if (semctl((int)id, 0, IPC_STAT, &ds) == 0)
+		return ds.sem_nsems;
+	return 32000;
+}
+
+/* keyctl: the commands that fill a buffer return the full length, which
+ * may pass the buffer's. */
+static void out_keyctl(struct pt_proc *p, const uint64_t a[6], int64_t ret,
+		       void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
+{
+	uint64_t buf = 0, cap = 0;
+	uint32_t len = 0;
+	switch (a[0]) {
+	case 6: case 11: case 17: case 23:	/* DESCRIBE, READ, GET_SECURITY, DH_COMPUTE */
+		buf = a[2], cap = a[3];
+		break;
+	case 31:				/* CAPABILITIES */
+		buf = a[1], cap = a[2];
+		break;
+	case 24:				/* PKEY_QUERY */
+		out(p, a[4], 56, fn, ctx);
+		return;
+	case 25: case 26: case 27:		/* PKEY_ENCRYPT, DECRYPT, SIGN */
+		pt_read(p, a[1] + 8, &len, 4);
+		buf = a[4], cap = len;
+		break;
+	default:
+		return;
+	}
+	out(p, buf, (uint64_t)ret < cap ? (uint64_t)ret : cap, fn, ctx);
+}
+
+const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t ret)
+{
+	static char why[96];
+	if (ret < 0)
+		return NULL;	/* the kernel refused it: it wrote nothing */
+	for (int i = 0; i < e->nargs; i++) {
+		uint64_t v = a[i];
+		int k = sys_kind(e->arg[i]);
+		if (k == A_IOCTL && ioctl_out_size(v) == REFUSE)
+			snprintf(why, sizeof why, "ioctl request %#x", (unsigned)v);
+		else if (k == A_FCNTL && fcntl_out_size(v) == REFUSE)
+			snprintf(why, sizeof why, "fcntl command %llu", (unsigned long long)v);
+		else if (k == A_QUOTACTL && quotactl_out_size(v) == REFUSE)
+			snprintf(why, sizeof why, "quotactl command %#llx", (unsigned long long)v);
+		else
+			continue;
+		return why;
+	}
+	return NULL;
+}
+
+const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6])
+{
+	if (!strcmp(e->name, "seccomp") && a[0] == 0)
+		return "seccomp strict mode";
+	if (!strcmp(e->name, "prctl") && a[0] == 22 && a[1] == 1)
+		return "prctl(PR_SET_SECCOMP) strict mode";
+	if (!strcmp(e->name, "seccomp") && a[0] == 1 && (a[1] & 8))
+		return "a seccomp filter with a user notification listener";
+	return NULL;
 }
 
 void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,
@@ -211,41 +487,91 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			if (ok)
 				out(p, v, ret * (sys_kind(c) == A_OARR ? sys_param(c) : 12), fn, ctx);
 			break;
-		case A_MSGHDR_OUT: {
-			uint8_t m[56];
-			if (!ok || pt_read(p, v, m, sizeof m) != sizeof m)
-				break;
-			out(p, v, sizeof m, fn, ctx);
-			uint64_t name, iov, iovlen, ctl, ctllen;
-			uint32_t namelen;
-			memcpy(&name, m, 8);
-			memcpy(&namelen, m + 8, 4);
-			memcpy(&iov, m + 16, 8);
-			memcpy(&iovlen, m + 24, 8);
-			memcpy(&ctl, m + 32, 8);
-			memcpy(&ctllen, m + 40, 8);
-			out(p, name, namelen < 256 ? namelen : 256, fn, ctx);
-			out(p, ctl, ctllen < 65536 ? ctllen : 65536, fn, ctx);
-			out_iov(p, iov, iovlen, ret, fn, ctx);
+		case A_MSGHDR_OUT:
+			if (ok)
+				out_msghdr(p, v, ret, fn, ctx);
+			break;
+		case A_MMSG_OUT:
+			/* Each mmsghdr is a msghdr and the u32 bytes received. */
+			for (int64_t k = 0; ok && k < ret && k < 1024; k++) {
+				uint32_t len = 0;
+				if (pt_read(p, v + 64 * k + 56, &len, 4) != 4)
+					break;
+				out_msghdr(p, v + 64 * k, len, fn, ctx);
+				out(p, v + 64 * k + 56, 4, fn, ctx);
+			}
+			break;
+		case A_MMSG_IN:
+			for (int64_t k = 0; ok && k < ret && k < 1024; k++)
+				out(p, v + 64 * k + 56, 4, fn, ctx);
+			break;
+		case A_IOCTL: {
+			int n = ok ? ioctl_out_size(v) : 0;
+			if (n > 0)
+				out(p, a[2], n, fn, ctx);
+			else if (n == SPECIAL)
+				out_special_ioctl(p, v, a[2], fn, ctx);
 			break;
 		}
-		case A_IOCTL:
-			if (ok)
-				out(p, a[2], ioctl_out_size(v), fn, ctx);
+		case A_FCNTL: {
+			int n = ok ? fcntl_out_size(v) : 0;
+			if (n > 0)
+				out(p, a[2], n, fn, ctx);
 			break;
-		case A_FCNTL:
-			if (ok && (v == 5 || v == 36))	/* F_GETLK, F_OFD_GETLK */
-				out(p, a[2], 32, fn, ctx);
-			else if (ok && v == 16)		/* F_GETOWN_EX */
-				out(p, a[2], 8, fn, ctx);
-			break;
+		}
 		case A_PRCTL:
-			if (ok && v == 16)		/* PR_GET_NAME */
-				out(p, a[1], 16, fn, ctx);
-			else if (ok && (v == 2 || v == 37))	/* PDEATHSIG, CHILD_SUBREAPER */
-				out(p, a[1], 4, fn, ctx);
-			else if (ok && v == 40)		/* PR_GET_TID_ADDRESS */
-				out(p, a[1], 8, fn, ctx);
+			for (size_t k = 0; ok && k < sizeof prctls / sizeof *prctls; k++)
+				if (prctls[k].cmd == v)
+					out(p, a[1], prctls[k].out, fn, ctx);
+			if (ok && v == 0x41555856)	/* PR_GET_AUXV */
+				out(p, a[1], (uint64_t)ret < a[2] ? (uint64_t)ret : a[2], fn, ctx);
+			else if (ok && v == 62 && a[1] == 0)	/* PR_SCHED_CORE_GET */
+				out(p, a[4], 8, fn, ctx);
+			break;
+		case A_IPCCTL: {
+			/* The struct goes at the argument after the command. */
+			int n = ok && i < 5 ? ipc_out_size(sys_param(c), v) : 0;
+			if (n > 0)
+				out(p, a[i + 1], n, fn, ctx);
+			else if (n == SPECIAL)	/* GETALL: a u16 a semaphore */
+				out(p, a[i + 1], 2 * sem_count(a[0]), fn, ctx);
+			break;
+		}
+		case A_MSGBUF:		/* msgrcv: long mtype, then ret bytes */
+			if (ok)
+				out(p, v, 8 + ret, fn, ctx);
+			break;
+		case A_PAGEVEC:		/* mincore: a byte a page */
+			if (ok)
+				out(p, v, (a[sys_param(c)] + 4095) / 4096, fn, ctx);
+			break;
+		case A_OBITS: {		/* get_mempolicy's node mask, in longs */
+			uint64_t bits = a[sys_param(c)], n = bits ? (bits - 1 + 63) / 64 * 8 : 0;
+			if (ok)
+				out(p, v, n < 4096 ? n : 4096, fn, ctx);
+			break;
+		}
+		case A_OSIZE:
+			if (ok)
+				out(p, v, a[sys_param(c)] < 65536 ? a[sys_param(c)] : 65536, fn, ctx);
+			break;
+		case A_KEYCTL:
+			if (ok)
+				out_keyctl(p, a, ret, fn, ctx);
+			break;
+		case A_QUOTACTL: {
+			int n = ok ? quotactl_out_size(v) : 0;
+			if (n > 0)
+				out(p, a[3], n, fn, ctx);
+			break;
+		}
+		case A_SYSFS:		/* sysfs(2, index, buf): a name */
+			if (ok && a[0] == 2) {
+				char name[256];
+				ssize_t n = pt_read_str(p, v, name, sizeof name);
+				if (n >= 0)
+					out(p, v, n + 1, fn, ctx);
+			}
 			break;
 		default:
 			break;

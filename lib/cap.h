@@ -23,6 +23,15 @@ void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6
 void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,
 		 void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
 
+/* Why a call that returned ret wrote what cap_outputs cannot say (an
+ * ioctl, fcntl or quotactl request it does not know), or NULL. */
+const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t ret);
+
+/* Why a call with these arguments cannot be recorded even before it
+ * runs (seccomp's strict mode, which cannot stack on rec's filter, and
+ * user notification listeners), or NULL. */
+const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6]);
+
 /* Gather up to max bytes of the iovec array at iov (cnt entries) into out;
  * returns the bytes gathered, *full the total length of the array. */
 size_t cap_gather_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint8_t *out, size_t max,

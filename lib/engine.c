@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -706,21 +707,21 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 {
 	if (trace_syscall(&e->cur, sc) < 0)
 		bad_record(e, "short syscall record");
-	const struct sys_entry *s = sys_lookup(sc->nr);
-	if (!s)
-		bad_record(e, "unknown syscall number");
+	const struct sys_entry *s = sys_row(sc->nr);
 	if (!e->started) {
 		if (s->class != C_EXECVE)
 			bad_record(e, "the trace does not start with execve");
 		return s;
 	}
 	char want[64];
-	snprintf(want, sizeof want, "syscall %s", s->name);
+	snprintf(want, sizeof want, "syscall %s", sysname(sc->nr));
 	expect(e, k, PS_SECCOMP, want);
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
-	if ((long)r.orig_rax != sc->nr)
-		diverge(e, "expected syscall %s, got syscall %s", s->name, sysname(r.orig_rax));
+	if ((int32_t)r.orig_rax != sc->nr) {
+		const char *got = sysname((int32_t)r.orig_rax);
+		diverge(e, "expected syscall %s, got syscall %s", want + 8, got);
+	}
 	uint64_t a[6];
 	pt_args(&r, a);
 	for (int i = 0; i < s->nargs; i++)
@@ -795,6 +796,8 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	uint64_t a[6];
 	pt_args(&r, a);
 	int cls = s->class;
+	if (sc->nr == SYS_prctl && sc->args[0] == PR_SET_SECCOMP)
+		cls = C_EXEC;	/* the program's own filter, as seccomp() */
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
@@ -947,7 +950,7 @@ static void replay_sysret(struct engine *e)
 	if (e->cur.size < fixed)
 		bad_record(e, "short syscall end record");
 	if ((t->state != ET_INCALL && t->state != ET_KERNEL) || t->entrylen < trace_fixed_size(TR_SYSCALL) ||
-	    get16(t->entry) != get16(e->cur.p))
+	    get32(t->entry) != get32(e->cur.p))
 		diverge(e, "the end of a syscall that thread %u did not begin", t->rtid);
 	size_t n = t->entrylen + e->cur.size - fixed;
 	uint8_t *p = xmalloc(n);
@@ -965,7 +968,7 @@ static void replay_sysret(struct engine *e)
 	trace_syscall(&e->cur, &sc);
 	if (t->state == ET_INCALL)
 		t->state = ET_STOPPED;
-	sys_finish(e, sys_lookup(sc.nr), &sc);
+	sys_finish(e, sys_row(sc.nr), &sc);
 }
 
 /* A thread or process ended (the last one: final). One killed by
@@ -1188,7 +1191,7 @@ int eng_regs(struct engine *e, struct user_regs_struct *r)
 		return -1;
 	}
 	if (e->cur.kind == TR_SYSCALL && e->cur.tid == cur_task(e)->rtid && (int64_t)r->orig_rax == -1)
-		r->orig_rax = get16(e->cur.p);
+		r->orig_rax = (int32_t)get32(e->cur.p);
 	return 0;
 }
 
@@ -1200,10 +1203,10 @@ static int call_class(const struct trace_rec *rec, int64_t *ret)
 	struct trace_syscall sc;
 	const struct sys_entry *s = NULL;
 	if (rec->kind == TR_SYSCALL && trace_syscall(rec, &sc) == 0) {
-		s = sys_lookup(sc.nr);
+		s = sys_row(sc.nr);
 		*ret = sc.ret;
 	} else if (rec->kind == TR_SYSRET && rec->size >= 16) {
-		s = sys_lookup(get16(rec->p));
+		s = sys_row((int32_t)get32(rec->p));
 		*ret = (int64_t)get64(rec->p + 8);
 	}
 	return s ? s->class : -1;

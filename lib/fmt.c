@@ -608,7 +608,7 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 		/* No row, or no decoding: every argument in hex. */
 		const struct sys_entry *e = c.e;
 		if (!e)
-			snprintf(uname, sizeof uname, "syscall_%u", c.sc.nr);
+			snprintf(uname, sizeof uname, "syscall_%d", c.sc.nr);
 		unknown.name = e ? e->name : uname;
 		unknown.nargs = e ? e->nargs : 6;
 		unknown.ret = e ? e->ret : R_INT;
@@ -642,7 +642,7 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 	if (rec->flags & TRF_ENTRY) {
 		sn_puts(b, ") ...");
 		if (js)
-			sn_printf(js, ",\"name\":\"%s\",\"nr\":%u,\"entry\":true", c.e->name, c.sc.nr);
+			sn_printf(js, ",\"name\":\"%s\",\"nr\":%d,\"entry\":true", c.e->name, c.sc.nr);
 		return "syscall";
 	}
 	sn_puts(b, ") = ");
@@ -650,7 +650,7 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 	if (js) {
 		int64_t ret = c.sc.ret;
 		const char *en = ret < 0 && ret >= -4095 ? errno_name(-ret) : NULL;
-		sn_printf(js, ",\"name\":\"%s\",\"nr\":%u,\"args\":[", c.e->name, c.sc.nr);
+		sn_printf(js, ",\"name\":\"%s\",\"nr\":%d,\"args\":[", c.e->name, c.sc.nr);
 		for (int i = 0; i < c.e->nargs; i++)
 			sn_printf(js, "%s%lld", i ? "," : "", (long long)c.sc.args[i]);
 		if (c.noreturn)
@@ -818,11 +818,11 @@ static void remember_entry(const struct trace_rec *rec)
 static const char *show_sysret(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
 {
 	size_t fixed = trace_fixed_size(TR_SYSRET), sfixed = trace_fixed_size(TR_SYSCALL);
-	uint16_t nr = get16(rec->p);
+	int32_t nr = (int32_t)get32(rec->p);
 	int64_t ret = (int64_t)get64(rec->p + 8);
 	for (int i = 0; i < 64; i++) {
 		if (pend[i].tid != rec->tid || !pend[i].p || pend[i].len < sfixed ||
-		    get16(pend[i].p) != nr)
+		    (int32_t)get32(pend[i].p) != nr)
 			continue;
 		size_t n = pend[i].len + rec->size - fixed;
 		uint8_t *p = xmalloc(n);
@@ -844,7 +844,7 @@ static const char *show_sysret(const struct trace_rec *rec, struct sn_buf *b, st
 	static struct call c;
 	c.e = sys_lookup(nr);
 	if (!c.e) {
-		sn_printf(b, "syscall_%u = %lld", nr, (long long)ret);
+		sn_printf(b, "syscall_%d = %lld", nr, (long long)ret);
 		return "sysret";
 	}
 	c.sc.ret = ret;
@@ -852,7 +852,7 @@ static const char *show_sysret(const struct trace_rec *rec, struct sn_buf *b, st
 	sn_printf(b, "%s = ", c.e->name);
 	put_ret(b, &c);
 	if (js)
-		sn_printf(js, ",\"name\":\"%s\",\"nr\":%u,\"ret\":%lld", c.e->name, nr, (long long)ret);
+		sn_printf(js, ",\"name\":\"%s\",\"nr\":%d,\"ret\":%lld", c.e->name, nr, (long long)ret);
 	return "sysret";
 }
 

@@ -21,11 +21,13 @@
 #include <unistd.h>
 
 /* Every syscall stops the tracer, except those the table says the
- * program must see fail with ENOSYS (rseq, io_uring, ...). */
+ * program must see fail with ENOSYS (rseq, io_uring, ...). So do those of
+ * the 32-bit entries and x32's numbers (invalid ones such as -10 too),
+ * which libseccomp would kill: rec answers or refuses them. */
 static scmp_filter_ctx build_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRACE(0));
-	if (!ctx)
+	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0)
 		die(EXIT_TRACE, "seccomp_init failed");
 	for (long nr = 0; nr < SYS_MAX; nr++) {
 		const struct sys_entry *e = sys_lookup(nr);
@@ -54,6 +56,9 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 			die(EXIT_TRACE, "personality: %s", strerror(errno));
 		if (dir && chdir(dir) < 0)
 			die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
+		/* A process group of its own: kill(0, sig) and killpg() by
+		 * the program reach its own tree, never the tracer. */
+		setpgid(0, 0);
 		raise(SIGSTOP);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
@@ -68,6 +73,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		die(127, "%s: %s", path, strerror(errno));
 	}
 	seccomp_release(ctx);
+	setpgid(pid, pid);
 	p->pid = pid;
 	p->memfd = -1;
 	int st;

@@ -24,7 +24,8 @@ struct pt_proc {
 /* Fork a child that disables ASLR, arms the rdtsc trap if tsc_arm()
  * wants it (tsc_choose() first), installs the seccomp
  * filter built from the syscall table, and stops at its execve(path, argv,
- * envp) in dir (dir may be NULL). On return the child is stopped at the
+ * envp) in dir (dir may be NULL). The child leads a process group of its
+ * own. On return the child is stopped at the
  * seccomp stop of that execve. Dies on failure. */
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir);

@@ -24,6 +24,13 @@ const struct sys_entry *sys_lookup(long nr)
 	return &table[nr];
 }
 
+const struct sys_entry *sys_row(long nr)
+{
+	static const struct sys_entry unknown = { .name = "unknown", .class = C_EMU, .ret = R_INT };
+	const struct sys_entry *e = sys_lookup(nr);
+	return e ? e : &unknown;
+}
+
 long sys_number(const char *name)
 {
 	for (long nr = 0; nr < SYS_MAX; nr++)

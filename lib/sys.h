@@ -69,6 +69,18 @@ enum sys_kind {
 	A_ARCHPRCTL,	/* ARCH_* code */
 	A_FUTEXOP,	/* FUTEX_* op */
 	A_ACCESS,	/* F_OK, R_OK, W_OK, X_OK */
+	A_MMSG_IN,	/* in: struct mmsghdr array (sendmmsg; the kernel
+			   writes the msg_len of ret of them) */
+	A_MMSG_OUT,	/* out: struct mmsghdr array, ret of them filled */
+	A_IPCCTL,	/* semctl/msgctl/shmctl command (param 0, 1, 2);
+			   the struct it writes follows it */
+	A_MSGBUF,	/* out: msgrcv's long mtype and ret bytes */
+	A_PAGEVEC,	/* out: a byte a page of the length in arg param */
+	A_OBITS,	/* out: bit mask of arg param bits, in longs */
+	A_OSIZE,	/* out: as many bytes as argument param says */
+	A_KEYCTL,	/* keyctl command; outputs depend on it */
+	A_QUOTACTL,	/* quotactl command; writes at argument 3 */
+	A_SYSFS,	/* out: sysfs(2)'s file system name */
 };
 #define sys_arg(kind, param) ((uint32_t)(kind) | ((uint32_t)(param) << 8))
 #define sys_kind(cell) ((enum sys_kind)((cell) & 0xff))
@@ -89,6 +101,11 @@ struct sys_entry {
 
 /* The table row for syscall nr, or NULL if nr is unknown. */
 const struct sys_entry *sys_lookup(long nr);
+
+/* The row of syscall nr; for a number the table does not have (negative,
+ * past the table, x32's), a C_EMU row with no arguments: such a call gets
+ * ENOSYS from the kernel, and rec records it like any other. */
+const struct sys_entry *sys_row(long nr);
 
 /* The syscall number of name, or -1. */
 long sys_number(const char *name);

@@ -68,6 +68,16 @@
 #define ARCHPRCTL	sys_arg(A_ARCHPRCTL, 0)
 #define FUTEXOP		sys_arg(A_FUTEXOP, 0)
 #define ACCESS		sys_arg(A_ACCESS, 0)
+#define MMSG_IN		sys_arg(A_MMSG_IN, 0)
+#define MMSG_OUT	sys_arg(A_MMSG_OUT, 0)
+#define IPCCTL(n)	sys_arg(A_IPCCTL, n)	/* 0 sem, 1 msg, 2 shm */
+#define MSGBUF		sys_arg(A_MSGBUF, 0)
+#define PAGEVEC(n)	sys_arg(A_PAGEVEC, n)	/* length in argument n */
+#define OBITS(n)	sys_arg(A_OBITS, n)	/* bit count in argument n */
+#define OSIZE(n)	sys_arg(A_OSIZE, n)	/* size in argument n */
+#define KEYCTL		sys_arg(A_KEYCTL, 0)
+#define QUOTACTL	sys_arg(A_QUOTACTL, 0)
+#define SYSFS		sys_arg(A_SYSFS, 0)
 
 /* File descriptors and plain file operations. */
 SYS(0,   read,            C_EMU,    R_INT, FD, OBUF(2), UINT)
@@ -98,12 +108,11 @@ SYS(23,  select,          C_EMU,    R_INT, INT, FDSET(0), FDSET(0), FDSET(0), OU
 SYS(24,  sched_yield,     C_EMU,    R_INT)
 SYS(25,  mremap,          C_EXEC,   R_HEX, HEX, UINT, UINT, HEX, HEX)
 SYS(26,  msync,           C_EMU,    R_INT, HEX, UINT, HEX)
-/* mincore's vector holds one byte a page of len: no cell says that. */
-SYS(27,  mincore,         C_UNSUP,  R_INT, HEX, UINT, PTR)
+SYS(27,  mincore,         C_EMU,    R_INT, HEX, UINT, PAGEVEC(1))
 SYS(28,  madvise,         C_EXEC,   R_INT, HEX, UINT, MADV)
 SYS(29,  shmget,          C_EMU,    R_INT, INT, UINT, HEX)
 SYS(30,  shmat,           C_UNSUP,  R_HEX, INT, HEX, HEX)
-SYS(31,  shmctl,          C_UNSUP,  R_INT, INT, INT, PTR)
+SYS(31,  shmctl,          C_EMU,    R_INT, INT, IPCCTL(2), PTR)
 SYS(32,  dup,             C_EMU,    R_FD,  FD)
 SYS(33,  dup2,            C_EMU,    R_FD,  FD, FD)
 SYS(34,  pause,           C_EMU,    R_INT)
@@ -142,16 +151,15 @@ SYS(61,  wait4,           C_EMU,    R_INT, INT, OUT(4), HEX, OUT(144))
 SYS(62,  kill,            C_EMU,    R_INT, INT, SIG)
 SYS(63,  uname,           C_EMU,    R_INT, OUT(390))
 
-/* System V IPC: the calls whose outputs depend on a command are C_UNSUP. */
+/* System V IPC: the *ctl calls write what their command says. */
 SYS(64,  semget,          C_EMU,    R_INT, INT, INT, HEX)
 SYS(65,  semop,           C_EMU,    R_INT, INT, PTR, UINT)
-SYS(66,  semctl,          C_UNSUP,  R_INT, INT, INT, INT, HEX)
+SYS(66,  semctl,          C_EMU,    R_INT, INT, INT, IPCCTL(0), HEX)
 SYS(67,  shmdt,           C_UNSUP,  R_INT, HEX)
 SYS(68,  msgget,          C_EMU,    R_INT, INT, HEX)
 SYS(69,  msgsnd,          C_EMU,    R_INT, INT, PTR, UINT, HEX)
-/* msgrcv writes a long mtype, then ret bytes after it. */
-SYS(70,  msgrcv,          C_UNSUP,  R_INT, INT, PTR, UINT, INT, HEX)
-SYS(71,  msgctl,          C_UNSUP,  R_INT, INT, INT, PTR)
+SYS(70,  msgrcv,          C_EMU,    R_INT, INT, MSGBUF, UINT, INT, HEX)
+SYS(71,  msgctl,          C_EMU,    R_INT, INT, IPCCTL(1), PTR)
 
 /* Files and directories. */
 SYS(72,  fcntl,           C_EMU,    R_INT, FD, FCNTL, HEX)
@@ -221,14 +229,13 @@ SYS(131, sigaltstack,     C_EXEC,   R_INT, PTR, OUT(24))
 
 SYS(132, utime,           C_EMU,    R_INT, STR, PTR)
 SYS(133, mknod,           C_EMU,    R_INT, STR, OCT, HEX)
-SYS(134, uselib,          C_UNSUP,  R_INT, STR)
+SYS(134, uselib,          C_NOSYS,  R_INT, STR)	/* as without CONFIG_USELIB */
 /* personality changes the layout of later mmaps and execs. */
 SYS(135, personality,     C_EXEC,   R_HEX, HEX)
 SYS(136, ustat,           C_EMU,    R_INT, HEX, OUT(32))
 SYS(137, statfs,          C_EMU,    R_INT, STR, OUT(120))
 SYS(138, fstatfs,         C_EMU,    R_INT, FD, OUT(120))
-/* sysfs(2, i, buf) writes a name of unknown length. */
-SYS(139, sysfs,           C_UNSUP,  R_INT, INT, HEX, HEX)
+SYS(139, sysfs,           C_EMU,    R_INT, INT, HEX, SYSFS)
 SYS(140, getpriority,     C_EMU,    R_INT, INT, INT)
 SYS(141, setpriority,     C_EMU,    R_INT, INT, INT, INT)
 SYS(142, sched_setparam,  C_EMU,    R_INT, INT, PTR)
@@ -243,7 +250,7 @@ SYS(150, munlock,         C_EMU,    R_INT, HEX, UINT)
 SYS(151, mlockall,        C_EMU,    R_INT, HEX)
 SYS(152, munlockall,      C_EMU,    R_INT)
 SYS(153, vhangup,         C_EMU,    R_INT)
-SYS(154, modify_ldt,      C_UNSUP,  R_INT, INT, PTR, UINT)
+SYS(154, modify_ldt,      C_EXEC,   R_INT, INT, OBUF(2), UINT)
 SYS(155, pivot_root,      C_EMU,    R_INT, STR, STR)
 SYS(156, _sysctl,         C_EMU,    R_INT, PTR)	/* gone since 5.5: ENOSYS */
 SYS(157, prctl,           C_EMU,    R_INT, PRCTL, HEX, HEX, HEX, HEX)
@@ -261,15 +268,16 @@ SYS(168, swapoff,         C_EMU,    R_INT, STR)
 SYS(169, reboot,          C_EMU,    R_INT, HEX, HEX, HEX, PTR)
 SYS(170, sethostname,     C_EMU,    R_INT, IBUF(1), UINT)
 SYS(171, setdomainname,   C_EMU,    R_INT, IBUF(1), UINT)
-/* iopl and ioperm grant port I/O instructions: not replayed yet. */
-SYS(172, iopl,            C_UNSUP,  R_INT, UINT)
-SYS(173, ioperm,          C_UNSUP,  R_INT, HEX, UINT, INT)
+/* iopl and ioperm grant port I/O instructions, which replay cannot
+ * answer: ENOSYS, as without CONFIG_X86_IOPL_IOPERM. */
+SYS(172, iopl,            C_NOSYS,  R_INT, UINT)
+SYS(173, ioperm,          C_NOSYS,  R_INT, HEX, UINT, INT)
 SYS(174, create_module,   C_EMU,    R_INT)	/* 174-185: not implemented */
 SYS(175, init_module,     C_EMU,    R_INT, PTR, UINT, STR)
 SYS(176, delete_module,   C_EMU,    R_INT, STR, HEX)
 SYS(177, get_kernel_syms, C_EMU,    R_INT)
 SYS(178, query_module,    C_EMU,    R_INT)
-SYS(179, quotactl,        C_UNSUP,  R_INT, HEX, STR, INT, PTR)
+SYS(179, quotactl,        C_EMU,    R_INT, QUOTACTL, STR, INT, PTR)
 SYS(180, nfsservctl,      C_EMU,    R_INT)
 SYS(181, getpmsg,         C_EMU,    R_INT)
 SYS(182, putpmsg,         C_EMU,    R_INT)
@@ -302,11 +310,13 @@ SYS(202, futex,           C_EMU,    R_INT, PTR, FUTEXOP, UINT, PTR, PTR, UINT)
 SYS(203, sched_setaffinity, C_EMU,  R_INT, INT, UINT, PTR)
 SYS(204, sched_getaffinity, C_EMU,  R_INT, INT, UINT, OBUF(1))
 SYS(205, set_thread_area, C_UNSUP,  R_INT, PTR)
-SYS(206, io_setup,        C_UNSUP,  R_INT, UINT, PTR)
-SYS(207, io_destroy,      C_UNSUP,  R_INT, HEX)
-SYS(208, io_getevents,    C_UNSUP,  R_INT, HEX, INT, INT, PTR, PTR)
-SYS(209, io_submit,       C_UNSUP,  R_INT, HEX, INT, PTR)
-SYS(210, io_cancel,       C_UNSUP,  R_INT, HEX, PTR, PTR)
+/* Linux AIO: ENOSYS, as without CONFIG_AIO (its completions come from
+ * the kernel at any time). */
+SYS(206, io_setup,        C_NOSYS,  R_INT, UINT, PTR)
+SYS(207, io_destroy,      C_NOSYS,  R_INT, HEX)
+SYS(208, io_getevents,    C_NOSYS,  R_INT, HEX, INT, INT, PTR, PTR)
+SYS(209, io_submit,       C_NOSYS,  R_INT, HEX, INT, PTR)
+SYS(210, io_cancel,       C_NOSYS,  R_INT, HEX, PTR, PTR)
 SYS(211, get_thread_area, C_UNSUP,  R_INT, PTR)
 SYS(212, lookup_dcookie,  C_EMU,    R_INT, HEX, PTR, UINT)	/* gone: ENOSYS */
 SYS(213, epoll_create,    C_EMU,    R_FD,  INT)
@@ -337,8 +347,7 @@ SYS(235, utimes,          C_EMU,    R_INT, STR, PTR)
 SYS(236, vserver,         C_EMU,    R_INT)	/* not implemented */
 SYS(237, mbind,           C_EMU,    R_INT, HEX, UINT, INT, PTR, UINT, HEX)
 SYS(238, set_mempolicy,   C_EMU,    R_INT, INT, PTR, UINT)
-/* get_mempolicy's node mask is maxnode bits long: no cell says that. */
-SYS(239, get_mempolicy,   C_UNSUP,  R_INT, OUT(4), PTR, UINT, HEX, HEX)
+SYS(239, get_mempolicy,   C_EMU,    R_INT, OUT(4), OBITS(2), UINT, HEX, HEX)
 SYS(240, mq_open,         C_EMU,    R_FD,  STR, OFLAGS, OCT, PTR)
 SYS(241, mq_unlink,       C_EMU,    R_INT, STR)
 SYS(242, mq_timedsend,    C_EMU,    R_INT, FD, IBUF(2), UINT, UINT, PTR)
@@ -349,7 +358,7 @@ SYS(246, kexec_load,      C_EMU,    R_INT, HEX, UINT, PTR, HEX)
 SYS(247, waitid,          C_EMU,    R_INT, INT, INT, OUT(128), HEX, OUT(144))
 SYS(248, add_key,         C_EMU,    R_INT, STR, STR, IBUF(3), UINT, INT)
 SYS(249, request_key,     C_EMU,    R_INT, STR, STR, STR, INT)
-SYS(250, keyctl,          C_UNSUP,  R_INT, INT, HEX, HEX, HEX, HEX)
+SYS(250, keyctl,          C_EMU,    R_INT, KEYCTL, HEX, HEX, HEX, HEX)
 SYS(251, ioprio_set,      C_EMU,    R_INT, INT, INT, INT)
 SYS(252, ioprio_get,      C_EMU,    R_INT, INT, INT)
 SYS(253, inotify_init,    C_EMU,    R_FD)
@@ -400,11 +409,11 @@ SYS(294, inotify_init1,   C_EMU,    R_FD,  HEX)
 SYS(295, preadv,          C_EMU,    R_INT, FD, IOV_OUT(2), UINT, INT, INT)
 SYS(296, pwritev,         C_EMU,    R_INT, FD, IOV_IN(2), UINT, INT, INT)
 SYS(297, rt_tgsigqueueinfo, C_EMU,  R_INT, INT, INT, SIG, PTR)
-/* perf_event_open: counters read or mapped from its fd are not recorded. */
-SYS(298, perf_event_open, C_UNSUP,  R_FD,  PTR, INT, INT, FD, HEX)
-/* recvmmsg and sendmmsg write each message's msg_len (and recvmmsg its
- * buffers): no cell describes an array of msghdr. */
-SYS(299, recvmmsg,        C_UNSUP,  R_INT, FD, PTR, UINT, HEX, PTR)
+/* perf_event_open: counters are read from its fd (recorded); rec
+ * refuses to map it. */
+SYS(298, perf_event_open, C_EMU,    R_FD,  PTR, INT, INT, FD, HEX)
+/* recvmmsg writes the time left back into its timeout. */
+SYS(299, recvmmsg,        C_EMU,    R_INT, FD, MMSG_OUT, UINT, HEX, OUT(16))
 SYS(300, fanotify_init,   C_EMU,    R_FD,  HEX, HEX)
 SYS(301, fanotify_mark,   C_EMU,    R_INT, FD, HEX, HEX, FD, STR)
 SYS(302, prlimit64,       C_EMU,    R_INT, INT, INT, PTR, OUT(16))
@@ -413,7 +422,7 @@ SYS(303, name_to_handle_at, C_UNSUP, R_INT, FD, STR, PTR, OUT(4), ATFLAGS)
 SYS(304, open_by_handle_at, C_EMU,  R_FD,  FD, PTR, OFLAGS)
 SYS(305, clock_adjtime,   C_EMU,    R_INT, CLOCK, OUT(208))
 SYS(306, syncfs,          C_EMU,    R_INT, FD)
-SYS(307, sendmmsg,        C_UNSUP,  R_INT, FD, PTR, UINT, HEX)
+SYS(307, sendmmsg,        C_EMU,    R_INT, FD, MMSG_IN, UINT, HEX)
 SYS(308, setns,           C_EMU,    R_INT, FD, HEX)
 SYS(309, getcpu,          C_EMU,    R_INT, OUT(4), OUT(4), PTR)
 /* process_vm_readv fills the local iovecs with ret bytes. */
@@ -422,16 +431,18 @@ SYS(311, process_vm_writev, C_UNSUP, R_INT, INT, PTR, UINT, PTR, UINT, HEX)
 SYS(312, kcmp,            C_EMU,    R_INT, INT, INT, INT, HEX, HEX)
 SYS(313, finit_module,    C_EMU,    R_INT, FD, STR, HEX)
 SYS(314, sched_setattr,   C_EMU,    R_INT, INT, PTR, HEX)
-/* sched_getattr writes min(size, 56) bytes and returns 0. */
-SYS(315, sched_getattr,   C_EMU,    R_INT, INT, OUT(56), UINT, HEX)
+/* sched_getattr writes size bytes (zeros past its 56) and returns 0. */
+SYS(315, sched_getattr,   C_EMU,    R_INT, INT, OSIZE(2), UINT, HEX)
 SYS(316, renameat2,       C_EMU,    R_INT, FD, STR, FD, STR, HEX)
-SYS(317, seccomp,         C_NOSYS,  R_INT, UINT, HEX, PTR)
+/* The program's own filters stack on rewind's: performed in both runs,
+ * they act the same (prctl(PR_SET_SECCOMP) too). */
+SYS(317, seccomp,         C_EXEC,   R_INT, UINT, HEX, PTR)
 SYS(318, getrandom,       C_EMU,    R_INT, OBUF(1), UINT, HEX)
 SYS(319, memfd_create,    C_EMU,    R_FD,  STR, HEX)
 SYS(320, kexec_file_load, C_EMU,    R_INT, FD, FD, UINT, STR, HEX)
-SYS(321, bpf,             C_UNSUP,  R_INT, INT, PTR, UINT)
+SYS(321, bpf,             C_NOSYS,  R_INT, INT, PTR, UINT)	/* as without CONFIG_BPF_SYSCALL */
 SYS(322, execveat,        C_EXECVE, R_INT, FD, STR, STRV, STRV, ATFLAGS)
-SYS(323, userfaultfd,     C_UNSUP,  R_FD,  HEX)
+SYS(323, userfaultfd,     C_NOSYS,  R_FD,  HEX)	/* as without CONFIG_USERFAULTFD */
 SYS(324, membarrier,      C_EMU,    R_INT, INT, HEX, INT)
 SYS(325, mlock2,          C_EMU,    R_INT, HEX, UINT, HEX)
 SYS(326, copy_file_range, C_EMU,    R_INT, FD, OUT(8), FD, OUT(8), UINT, HEX)
@@ -442,7 +453,7 @@ SYS(329, pkey_mprotect,   C_EXEC,   R_INT, HEX, UINT, PROT, INT)
 SYS(330, pkey_alloc,      C_EXEC,   R_INT, HEX, HEX)
 SYS(331, pkey_free,       C_EXEC,   R_INT, INT)
 SYS(332, statx,           C_EMU,    R_INT, FD, STR, ATFLAGS, HEX, OUT(256))
-SYS(333, io_pgetevents,   C_UNSUP,  R_INT, HEX, INT, INT, PTR, PTR, PTR)
+SYS(333, io_pgetevents,   C_NOSYS,  R_INT, HEX, INT, INT, PTR, PTR, PTR)
 SYS(334, rseq,            C_NOSYS,  R_INT, PTR, UINT, HEX, HEX)
 
 /* 335-423 are unused on x86-64 (the numbers were kept for y2038 calls
@@ -463,10 +474,10 @@ SYS(436, close_range,     C_EMU,    R_INT, UINT, UINT, HEX)
 SYS(437, openat2,         C_EMU,    R_FD,  FD, STR, PTR, UINT)
 SYS(438, pidfd_getfd,     C_EMU,    R_FD,  FD, INT, HEX)
 SYS(439, faccessat2,      C_EMU,    R_INT, FD, STR, ACCESS, ATFLAGS)
-SYS(440, process_madvise, C_UNSUP,  R_INT, FD, PTR, UINT, MADV, HEX)
+SYS(440, process_madvise, C_EMU,    R_INT, FD, PTR, UINT, MADV, HEX)
 SYS(441, epoll_pwait2,    C_EMU,    R_INT, FD, EPEV_OUT, INT, PTR, PTR, UINT)
 SYS(442, mount_setattr,   C_EMU,    R_INT, FD, STR, HEX, PTR, UINT)
-SYS(443, quotactl_fd,     C_UNSUP,  R_INT, FD, HEX, INT, PTR)
+SYS(443, quotactl_fd,     C_EMU,    R_INT, FD, QUOTACTL, INT, PTR)
 SYS(444, landlock_create_ruleset, C_EMU, R_FD, PTR, UINT, HEX)
 SYS(445, landlock_add_rule, C_EMU,  R_INT, FD, INT, PTR, HEX)
 SYS(446, landlock_restrict_self, C_EMU, R_INT, FD, HEX)
@@ -476,26 +487,26 @@ SYS(449, futex_waitv,     C_EMU,    R_INT, PTR, UINT, HEX, PTR, CLOCK)
 SYS(450, set_mempolicy_home_node, C_EMU, R_INT, HEX, UINT, UINT, HEX)
 SYS(451, cachestat,       C_EMU,    R_INT, FD, PTR, OUT(40), HEX)
 SYS(452, fchmodat2,       C_EMU,    R_INT, FD, STR, OCT, ATFLAGS)
-SYS(453, map_shadow_stack, C_UNSUP, R_HEX, HEX, UINT, HEX)
+SYS(453, map_shadow_stack, C_NOSYS, R_HEX, HEX, UINT, HEX)	/* as without shadow stacks */
 SYS(454, futex_wake,      C_EMU,    R_INT, PTR, HEX, INT, HEX)
 SYS(455, futex_wait,      C_EMU,    R_INT, PTR, HEX, HEX, HEX, PTR, CLOCK)
 SYS(456, futex_requeue,   C_EMU,    R_INT, PTR, HEX, INT, INT)
-/* statmount fills bufsize bytes and returns 0, which no cell says;
- * the lsm calls write a size-prefixed blob. */
-SYS(457, statmount,       C_UNSUP,  R_INT, PTR, PTR, UINT, HEX)
+/* statmount fills bufsize bytes and returns 0; the lsm calls, which
+ * write a blob of a size they write, get ENOSYS. */
+SYS(457, statmount,       C_EMU,    R_INT, PTR, OSIZE(2), UINT, HEX)
 SYS(458, listmount,       C_EMU,    R_INT, PTR, OARR(8), UINT, HEX)
-SYS(459, lsm_get_self_attr, C_UNSUP, R_INT, UINT, PTR, PTR, HEX)
+SYS(459, lsm_get_self_attr, C_NOSYS, R_INT, UINT, PTR, PTR, HEX)
 SYS(460, lsm_set_self_attr, C_EMU,  R_INT, UINT, PTR, UINT, HEX)
-SYS(461, lsm_list_modules, C_UNSUP, R_INT, PTR, PTR, HEX)
+SYS(461, lsm_list_modules, C_NOSYS, R_INT, PTR, PTR, HEX)
 SYS(462, mseal,           C_EXEC,   R_INT, HEX, UINT, HEX)
 SYS(463, setxattrat,      C_EMU,    R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)
-/* getxattrat's value buffer is inside its struct xattr_args. */
-SYS(464, getxattrat,      C_UNSUP,  R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)
+/* getxattrat's value buffer is inside its struct xattr_args: ENOSYS. */
+SYS(464, getxattrat,      C_NOSYS,  R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)
 SYS(465, listxattrat,     C_EMU,    R_INT, FD, STR, ATFLAGS, OBUF(4), UINT)
 SYS(466, removexattrat,   C_EMU,    R_INT, FD, STR, ATFLAGS, STR)
 SYS(467, open_tree_attr,  C_EMU,    R_FD,  FD, STR, HEX, PTR, UINT)
-/* Added in 6.17; file_getattr writes min(usize, its struct) bytes. */
-SYS(468, file_getattr,    C_UNSUP,  R_INT, FD, STR, PTR, UINT, ATFLAGS)
+/* Added in 6.17; file_getattr writes usize bytes (zeros past its struct). */
+SYS(468, file_getattr,    C_EMU,    R_INT, FD, STR, OSIZE(3), UINT, ATFLAGS)
 SYS(469, file_setattr,    C_EMU,    R_INT, FD, STR, PTR, UINT, ATFLAGS)
 
 #undef SYS
@@ -535,3 +546,13 @@ SYS(469, file_setattr,    C_EMU,    R_INT, FD, STR, PTR, UINT, ATFLAGS)
 #undef ARCHPRCTL
 #undef FUTEXOP
 #undef ACCESS
+#undef MMSG_IN
+#undef MMSG_OUT
+#undef IPCCTL
+#undef MSGBUF
+#undef PAGEVEC
+#undef OBITS
+#undef OSIZE
+#undef KEYCTL
+#undef QUOTACTL
+#undef SYSFS

@@ -280,7 +280,7 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 {
 	if (rec->kind != TR_SYSCALL || rec->size < trace_fixed_size(TR_SYSCALL))
 		return -1;
-	sc->nr = get16(rec->p);
+	sc->nr = (int32_t)get32(rec->p);
 	for (int i = 0; i < 6; i++)
 		sc->args[i] = get64(rec->p + 8 + 8 * i);
 	sc->ret = (int64_t)get64(rec->p + 56);

@@ -19,11 +19,11 @@
 enum trace_kind {
 	TR_START = 1,	/* event 0: u64 start time (ns, realtime), u32 pid,
 			   u32 0; items IT_CWD, IT_CPU */
-	TR_SYSCALL = 2,	/* u16 nr, u16 0, u32 0, u64 args[6], i64 ret; items */
+	TR_SYSCALL = 2,	/* i32 nr, u32 0, u64 args[6], i64 ret; items */
 	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
 	TR_RDTSC = 4,	/* u64 rip, u64 tsc, u32 aux, u32 insn (0 rdtsc, 1 rdtscp) */
 	TR_EXIT = 5,	/* i32 wait status, u32 0: the program ended */
-	TR_SYSRET = 6,	/* u16 nr, u16 0, u32 0, i64 ret; items: the end of
+	TR_SYSRET = 6,	/* i32 nr, u32 0, i64 ret; items: the end of
 			   the thread's syscall whose TR_SYSCALL (flag
 			   TRF_ENTRY) came earlier, other threads ran between */
 	TR_TASKEXIT = 7, /* i32 wait status, u32 0: a thread or process other
@@ -157,7 +157,7 @@ size_t trace_fixed_size(int kind);
 
 /* Syscall record fields. */
 struct trace_syscall {
-	uint16_t nr;
+	int32_t nr;	/* as the kernel reads rax: its low 32 bits */
 	uint64_t args[6];
 	int64_t ret;
 };

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -60,6 +62,11 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	uint64_t since;		/* when it became ready (in a count of such) */
+	/* What the program set of what rewind sets for itself (rdtsc
+	 * trapping, no_new_privs, a seccomp filter), for the calls that
+	 * read them back; inherited by the threads and processes it makes. */
+	struct { int tsc, nnp, seccomp; } own;
+	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
 
@@ -101,12 +108,25 @@ static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
 static int ticks_to_flush;
 
 static volatile sig_atomic_t flush_due, term_sig;
+/* Ticks since SIGTERM while rec was too busy to take it (hashing or
+ * copying a huge file): after TERM_TICKS it leaves at once, the trace
+ * ending at its last flush, the program killed (PTRACE_O_EXITKILL). */
+#define TERM_TICKS (1000000 / TICK_US)
+static volatile int term_ticks;
+static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
 
 /* Every tick: flush once a second, and stop a thread that has run its
  * timeslice without a syscall while another waits. */
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (term_sig && ++term_ticks >= TERM_TICKS) {
+		term_msg[22] = '0' + term_sig / 10 % 10;
+		term_msg[23] = '0' + term_sig % 10;
+		if (write(2, term_msg, sizeof term_msg - 1) < 0)
+			_exit(128 + term_sig);
+		_exit(128 + term_sig);
+	}
 	if (++ticks_to_flush >= 1000000 / TICK_US) {
 		ticks_to_flush = 0;
 		flush_due = 1;
@@ -118,6 +138,15 @@ static void on_alarm(int sig)
 		preempting = run_tid;
 		syscall(SYS_tkill, run_tid, SIGSTOP);
 	}
+}
+
+/* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
+ * script): passed on to the program's group, which it would have reached
+ * without rec. A terminal's ^C reaches the program's group directly. */
+static void on_intr(int sig)
+{
+	if (R.root > 0 && kill(-R.root, sig) < 0)
+		kill(R.root, sig);
 }
 
 /* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
@@ -144,6 +173,32 @@ static const char help[] =
 	"  -h, --help        print this help and exit\n"
 	"\n"
 	"Traces go to ${REWIND_DIR:-$HOME/.local/share/rewind}. See rec(1).\n";
+
+/* The terminal rec found its process group in the foreground of, which
+ * it hands to the program's group (as a shell would to a job) and takes
+ * back at the end, or -1. */
+static int tty_fd = -1;
+
+static void tty_back(void)
+{
+	if (tty_fd >= 0)
+		tcsetpgrp(tty_fd, getpgrp());
+}
+
+/* Give the terminal to the program's process group pgid when rec's group
+ * has it: ^C and ^Z then reach the program, as without rec. */
+static void tty_give(pid_t pgid)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && tcgetpgrp(fd) == getpgrp()) {
+			signal(SIGTTOU, SIG_IGN);	/* to write and take it back */
+			if (tcsetpgrp(fd, pgid) == 0) {
+				tty_fd = fd;
+				atexit(tty_back);
+			}
+			return;
+		}
+}
 
 static void __attribute__((noreturn)) usage(int status)
 {
@@ -280,14 +335,26 @@ static int copy_file(const char *src, const char *dst)
 		close(in);
 		return -1;
 	}
-	ssize_t n;
+	ssize_t n = 0;
 	int rc = 0;
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write_all(outfd, buf, n) < 0) {
-			rc = -1;
+	/* Only the data: a hole (a 100 GB sparse file) stays a hole. */
+	off_t at = 0, end = lseek(in, 0, SEEK_END);
+	while (at < end && (at = lseek(in, at, SEEK_DATA)) >= 0) {
+		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0)
 			break;
+		off_t hole = lseek(in, at, SEEK_HOLE);
+		lseek(in, at, SEEK_SET);
+		while (at < hole && (n = read(in, buf, sizeof buf)) > 0) {
+			if (write_all(outfd, buf, n) < 0) {
+				rc = -1;
+				break;
+			}
+			at += n;
 		}
-	if (n < 0)
+		if (n <= 0 || rc < 0)
+			break;
+	}
+	if (n < 0 || (rc == 0 && ftruncate(outfd, end) < 0))
 		rc = -1;
 	close(in);
 	if (close(outfd) < 0)
@@ -417,6 +484,8 @@ static const char *interp_src(unsigned long lo, unsigned long hi, unsigned long 
 /* After a successful execve: the new executable and interpreter, the
  * registers, and the initial stack (with the vDSO hidden from libc, so
  * that clocks go through syscalls we can record). */
+static void vdso_show(void);
+
 static void record_exec(struct user_regs_struct *regs)
 {
 	char src[64], path[4096];
@@ -466,6 +535,8 @@ static void record_exec(struct user_regs_struct *regs)
 		if (av[0] == AT_SYSINFO_EHDR) {
 			uint64_t ign = AT_IGNORE;
 			pt_write(&cur->p, a, &ign, 8);
+			cur->vdso_slot = a;	/* shown again by vdso_show() */
+			cur->vdso = av[1];
 		}
 	}
 	size_t len = stack_top - sp;
@@ -476,6 +547,86 @@ static void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
 	tsc_exec(&cur->p, cur->tgid, path);
+}
+
+/* The vDSO's functions as replay can answer them: a syscall each, or
+ * ENOSYS for getrandom (whose callers then make the syscall). */
+static const struct { const char *name; int nr; } vdso_calls[] = {
+	{ "clock_gettime", SYS_clock_gettime }, { "__vdso_clock_gettime", SYS_clock_gettime },
+	{ "gettimeofday", SYS_gettimeofday }, { "__vdso_gettimeofday", SYS_gettimeofday },
+	{ "time", SYS_time }, { "__vdso_time", SYS_time },
+	{ "getcpu", SYS_getcpu }, { "__vdso_getcpu", SYS_getcpu },
+	{ "clock_getres", SYS_clock_getres }, { "__vdso_clock_getres", SYS_clock_getres },
+	{ "getrandom", -ENOSYS }, { "__vdso_getrandom", -ENOSYS },
+};
+
+/* Make each function of the vDSO image (len bytes at base, a copy in
+ * img) that vdso_calls names into a stub, recorded as output. */
+static void vdso_patch(uint64_t base, const uint8_t *img, size_t len)
+{
+	Elf64_Ehdr eh;
+	if (len < sizeof eh)
+		return;
+	memcpy(&eh, img, sizeof eh);
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len)
+		return;
+	for (int i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, str;
+		memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
+		if (sh.sh_type != SHT_DYNSYM || sh.sh_link >= eh.e_shnum)
+			continue;
+		memcpy(&str, img + eh.e_shoff + sh.sh_link * sizeof str, sizeof str);
+		if (sh.sh_offset + sh.sh_size > len || str.sh_offset + str.sh_size > len)
+			return;
+		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, img + sh.sh_offset + k * sizeof sym, sizeof sym);
+			if (sym.st_name >= str.sh_size || !sym.st_value || sym.st_value + 8 > len)
+				continue;
+			const char *name = (const char *)img + str.sh_offset + sym.st_name;
+			for (size_t c = 0; c < sizeof vdso_calls / sizeof *vdso_calls; c++) {
+				if (strncmp(name, vdso_calls[c].name, str.sh_size - sym.st_name))
+					continue;
+				int nr = vdso_calls[c].nr;
+				uint8_t stub[8] = { 0xb8, nr, nr >> 8, 0, 0, 0x0f, 0x05, 0xc3 };
+				if (nr < 0)	/* mov $nr, %rax; ret */
+					memcpy(stub, (uint8_t[]){ 0x48, 0xc7, 0xc0, nr, nr >> 8, 0xff, 0xff,
+								  0xc3 }, 8);
+				uint64_t at = base + sym.st_value;
+				if (pt_write(&cur->p, at, stub, 8) == 0)
+					tw_item(&R.w, IT_MEM, 0, &at, 8, stub, 8);
+			}
+		}
+	}
+}
+
+/* At the first syscall after an exec, the dynamic loader (or a static
+ * libc) has read the auxiliary vector without the vDSO, so libc's clocks
+ * make syscalls. A program that looks the vDSO up itself finds it again,
+ * its functions made into syscalls too. The changed bytes are the call's
+ * outputs, so replay makes them the same. */
+static void vdso_show(void)
+{
+	char path[64], line[512];
+	uint64_t lo = 0, hi = 0, slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
+	cur->vdso_slot = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+			break;
+	if (f)
+		fclose(f);
+	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
+		return;		/* unmapped or moved: it stays hidden */
+	uint8_t *img = xmalloc(hi - lo);
+	if (pt_read(&cur->p, lo, img, hi - lo) == (ssize_t)(hi - lo)) {
+		vdso_patch(lo, img, hi - lo);
+		if (pt_write(&cur->p, slot, val, 16) == 0)
+			tw_item(&R.w, IT_MEM, 0, &slot, 8, val, 16);
+	}
+	free(img);
 }
 
 /* Save tracee memory [from, to) as an IT_MEM item of the current record. */
@@ -747,6 +898,7 @@ static void new_task(pid_t tid, struct task *parent, int thread)
 	t->tgid = thread ? parent->tgid : tid;
 	if (!thread)
 		tsc_fork(parent->tgid, tid);
+	t->own = parent->own;
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
@@ -775,7 +927,7 @@ static void vfork_child_exec(void)
 	struct task *parent = cur;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *t = R.tasks[i];
-		while (t->state == T_KERNEL && sys_lookup(t->nr)->class == C_EXECVE) {
+		while (t->state == T_KERNEL && sys_row(t->nr)->class == C_EXECVE) {
 			int st;
 			pid_t tid = t->p.pid;
 			wait_any(tid, &st, 0);
@@ -788,16 +940,62 @@ static void vfork_child_exec(void)
 	cur = parent;
 }
 
+/* cur ends a prctl or seccomp call (registers r): what the program set
+ * of rewind's own settings is shown to it as if rewind had none. Returns
+ * the call's result, changed in r when it must be. */
+static int64_t own_settings(struct user_regs_struct *r)
+{
+	uint64_t *a = cur->a;
+	int64_t ret = r->rax;
+	if (cur->nr == SYS_prctl && a[0] == PR_SET_TSC && r->rsi != a[1]) {
+		r->rsi = a[1];	/* as the program passed it */
+		pt_setregs(&cur->p, r);
+	}
+	if (ret < 0)
+		return ret;
+	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
+	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+		cur->own.seccomp = SECCOMP_MODE_FILTER;
+	if (cur->nr == SYS_seccomp)
+		return ret;
+	switch (a[0]) {
+	case PR_GET_TSC: {
+		int32_t mode = cur->own.tsc ? cur->own.tsc : PR_TSC_ENABLE;
+		pt_write(&cur->p, a[1], &mode, 4);
+		break;
+	}
+	case PR_SET_NO_NEW_PRIVS:
+		cur->own.nnp = 1;
+		break;
+	case PR_GET_NO_NEW_PRIVS:
+		r->rax = cur->own.nnp;
+		break;
+	case PR_GET_SECCOMP:
+		r->rax = cur->own.seccomp;
+		break;
+	default:
+		return ret;
+	}
+	pt_setregs(&cur->p, r);
+	return r->rax;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
-	const struct sys_entry *e = sys_lookup(cur->nr);
+	const struct sys_entry *e = sys_row(cur->nr);
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
+	const char *why = cap_unknown(e, a, ret);
+	if (why)
+		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
+			       "record yet; the trace %s ends before it", e->name, why, R.dir);
+	if (nr == SYS_prctl || nr == SYS_seccomp)
+		ret = own_settings(&regs);
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
 	/* A whole call goes where it began; an end goes after every call
@@ -810,12 +1008,13 @@ static void syscall_exit(void)
 		cur->open = 0;
 	} else {
 		tw_begin(&R.w, TR_SYSRET, 0, R.event++, cur->p.pid);
-		tw_put16(&R.w, nr);
-		tw_put16(&R.w, 0);
+		tw_put32(&R.w, (uint32_t)nr);
 		tw_put32(&R.w, 0);
 		tw_put64(&R.w, ret);
 	}
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
+	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
+		vdso_show();
 	if (e->class == C_CLONE && ret > 0) {
 		/* Said from the flags: a vfork child may be gone already. */
 		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
@@ -861,27 +1060,65 @@ static void syscall_exit(void)
 	cur->exit_regs = regs;
 }
 
+/* Why the call nr of cur (registers r, at its entry) cannot be recorded,
+ * or NULL: the 32-bit entries, and requests whose outputs the table
+ * cannot say (cap_refusal). */
+static const char *refusal(long nr, const struct user_regs_struct *r)
+{
+	static char why[160];
+	uint16_t insn = 0;
+	uint64_t a[6];
+	pt_read(&cur->p, r->rip - 2, &insn, 2);
+	if (insn == 0x80cd || insn == 0x340f) {
+		snprintf(why, sizeof why, "a 32-bit syscall (%s, number %ld)",
+			 insn == 0x80cd ? "int $0x80" : "sysenter", nr);
+		return why;
+	}
+	pt_args(r, a);
+	const char *c = cap_refusal(sys_row(nr), a);
+	if (!c)
+		return NULL;
+	snprintf(why, sizeof why, "%s", c);
+	return why;
+}
+
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
  * record, and let the kernel run the call while another thread runs. */
 static void syscall_entry(void)
 {
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
-	long nr = regs.orig_rax;
-	const struct sys_entry *e = sys_lookup(nr);
-	if (!e || e->class == C_UNSUP)
+	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
+	const struct sys_entry *e = sys_row(nr);
+	if (e->class == C_UNSUP)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
-			       "cannot record yet; the trace %s ends before it",
-			       e ? e->name : "unknown", nr, R.dir);
+			       "cannot record yet; the trace %s ends before it", e->name, nr, R.dir);
+	const char *why = refusal(nr, &regs);
+	if (why)
+		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
+			       "the trace %s ends before it", why, R.dir);
+	if (!sys_lookup(nr)) {
+		/* No such call (or x32's): ENOSYS, as from a kernel without it. */
+		regs.orig_rax = -1;
+		regs.rax = -ENOSYS;
+		pt_setregs(&cur->p, &regs);
+	}
 	if (e->class == C_EXECVE && cur->tgid != cur->p.pid)
 		stop_recording(EXIT_TRACE, "a thread other than the main one called %s, which "
 			       "rewind cannot record yet; the trace %s ends before it", e->name, R.dir);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
+	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
+	    regs.rsi == PR_TSC_SIGSEGV)) {
+		/* rdtsc keeps trapping; the program's own mode is kept
+		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
+		cur->own.tsc = regs.rsi;
+		regs.rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, &regs);
+	}
 	struct trace_writer *s = &cur->stage;
 	s->len = 0;
-	tw_put16(s, nr);
-	tw_put16(s, 0);
+	tw_put32(s, (uint32_t)nr);
 	tw_put32(s, 0);
 	tw_put(s, cur->a, sizeof cur->a);
 	tw_put64(s, 0);		/* ret, filled in at the end */
@@ -929,7 +1166,7 @@ static int is_sync(const siginfo_t *si)
  * value. Returns 1 if the stop was one of them. */
 static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 {
-	int kind = tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
+	int kind = cur->own.tsc == PR_TSC_SIGSEGV ? 0 : tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
 	if (!kind)
 		return 0;
 	int isp = kind == 2;
@@ -1252,9 +1489,10 @@ int main(int argc, char **argv)
 
 	for (int fd = 1; fd <= 2; fd++)
 		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	struct sigaction sa = { .sa_handler = on_alarm };
+	struct sigaction sa = { .sa_handler = on_intr };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
@@ -1263,12 +1501,14 @@ int main(int argc, char **argv)
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
 	root->tgid = R.root = root->p.pid;
+	tty_give(root->p.pid);
 	root->fresh = 0;
 	root->state = T_RUN;
 	cur = root;
 	struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	record_start();
+	flush_or_die();		/* readable now, whatever ends rec */
 	syscall_entry();	/* the execve */
 	for (;;) {
 		if (!run_tid)

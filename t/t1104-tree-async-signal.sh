@@ -30,9 +30,11 @@ signalled () {
 	sleep 0.3
 	pid=$(cat "$scratch/$name.pid")
 	if [ $target = group ]; then
-		# setsid made the first process the leader of a new group:
-		# never signal the group this test runs in.
-		pgid=$(cut -d" " -f5 "/proc/$pid/stat")
+		# setsid made the first process (the program, or rec, which
+		# passes the signal on to the program's own group) the
+		# leader of a new group: never signal the group this test
+		# runs in.
+		pgid=$(cut -d" " -f5 "/proc/$lead/stat")
 		if [ "$pgid" != "$lead" ] || [ "$pgid" = "$(cut -d" " -f5 /proc/$$/stat)" ]; then
 			echo "process group $pgid is not the session's ($lead)"
 			kill -9 $lead

@@ -1,0 +1,37 @@
+#!/bin/bash
+# t6013-kernel-seccomp.sh: a program's own seccomp filter works under rec
+# as natively, stacked on rewind's: bad arguments get EINVAL and EFAULT,
+# RET_ERRNO answers a call, RET_TRAP raises a SIGSYS the program catches
+# (recorded), RET_KILL_PROCESS kills it; all replay the same. Strict
+# mode, which cannot stack on rewind's filter, is refused.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog own-seccomp
+
+test_expect_success 'a filter with ERRNO and TRAP records and replays' '
+	rec_replay_cmp "$T/own-seccomp"
+'
+test_expect_success 'native output differs (token)' '
+	differs_natively "$T/own-seccomp"
+'
+test_expect_success 'the answers are the native ones' '
+	"$T/own-seccomp" >native.out &&
+	grep -v "^token" native.out >want &&
+	grep -v "^token" rec.out >got &&
+	test_cmp_bytes want got &&
+	grep -q "^SIGSYS 31: syscall 140 code 1 data 42" got &&
+	grep -q "^PR_GET_SECCOMP before = 0" got
+'
+test_expect_success 'a filter that kills the process: status 159 in both runs' '
+	RR_EXPECT=159 rec_replay_cmp "$T/own-seccomp" kill
+'
+test_expect_success 'strict mode is refused in one line' '
+	"$T/own-seccomp" strict >native.out &&
+	grep -q "^strict" native.out &&
+	run_tool rec -o tr-strict "$T/own-seccomp" strict >out 2>err
+	st=$?
+	not_signalled $st && test $st = 125 &&
+	grep -v "^rec: recording to" err >msg &&
+	one_line_error msg "^rec: .*seccomp strict mode" &&
+	! grep -q "^strict" out
+'
+test_done

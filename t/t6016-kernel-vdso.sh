@@ -1,0 +1,23 @@
+#!/bin/bash
+# t6016-kernel-vdso.sh: a program that looks the vDSO up itself
+# (getauxval(AT_SYSINFO_EHDR), its ELF symbols) finds it under rec and
+# calls its functions, which rec turned into syscalls: the clock it reads
+# is recorded and replayed, while libc's own clock calls stay syscalls.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog vdso-read clocks
+
+test_expect_success 'the vDSO read by the program records and replays' '
+	rec_replay_cmp "$T/vdso-read" &&
+	grep -q "^vDSO is an ELF image" rec.out &&
+	grep -q "^time = now" rec.out
+'
+test_expect_success 'native output differs (the clock)' '
+	differs_natively "$T/vdso-read"
+'
+test_expect_success 'its clock_gettime was a recorded syscall' '
+	tdump "$trace" | grep -q "clock_gettime(CLOCK_MONOTONIC"
+'
+test_expect_success 'libc'"'"'s clocks still make syscalls' '
+	rec_replay_cmp "$T/clocks"
+'
+test_done
