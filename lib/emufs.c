@@ -99,6 +99,11 @@ int emufs_patch(struct emufs *fs, const uint8_t *p, size_t len)
 	return ftruncate(fd, size);
 }
 
+/* The bytes of a copy are read and written through a mapping: past the
+ * end of the file, its last page holds what stores through a mapping put
+ * there, which read(2) does not show and the program may. */
+#define PAGE_UP(n) (((n) + 4095) & ~(uint64_t)4095)
+
 int emufs_save(const struct emufs *fs, struct emufs_saved *s, uint64_t max)
 {
 	memset(s, 0, sizeof *s);
@@ -107,16 +112,19 @@ int emufs_save(const struct emufs *fs, struct emufs_saved *s, uint64_t max)
 	uint64_t total = 0;
 	for (int i = 0; i < fs->n; i++) {
 		struct stat st;
-		s->data[i] = NULL;
 		s->n = i;
-		if (fstat(fs->f[i].fd, &st) < 0 || (total += st.st_size) > max)
+		if (fstat(fs->f[i].fd, &st) < 0 || (total += PAGE_UP(st.st_size)) > max)
+			goto fail;
+		uint64_t len = PAGE_UP(st.st_size);
+		void *m = len ? mmap(NULL, len, PROT_READ, MAP_SHARED, fs->f[i].fd, 0) : NULL;
+		if (m == MAP_FAILED)
 			goto fail;
 		s->size[i] = st.st_size;
-		s->data[i] = xmalloc(st.st_size + 1);
-		if (pread(fs->f[i].fd, s->data[i], st.st_size, 0) != st.st_size) {
-			s->n = i + 1;
-			goto fail;
-		}
+		s->data[i] = xmalloc(len + 1);
+		s->n = i + 1;
+		memcpy(s->data[i], m, len);
+		if (len)
+			munmap(m, len);
 	}
 	s->n = fs->n;
 	return 0;
@@ -129,10 +137,18 @@ int emufs_restore(struct emufs *fs, const struct emufs_saved *s)
 {
 	while (fs->n > s->n)
 		close(fs->f[--fs->n].fd);
-	for (int i = 0; i < s->n; i++)
-		if (ftruncate(fs->f[i].fd, 0) < 0 || ftruncate(fs->f[i].fd, s->size[i]) < 0 ||
-		    pwrite(fs->f[i].fd, s->data[i], s->size[i], 0) != (ssize_t)s->size[i])
+	for (int i = 0; i < s->n; i++) {
+		uint64_t len = PAGE_UP(s->size[i]);
+		if (ftruncate(fs->f[i].fd, 0) < 0 || ftruncate(fs->f[i].fd, s->size[i]) < 0)
 			return -1;
+		if (!len)
+			continue;
+		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fs->f[i].fd, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		memcpy(m, s->data[i], len);
+		munmap(m, len);
+	}
 	return 0;
 }
 
