@@ -3,6 +3,7 @@
  * rec(1) and rewind-trace(5)). */
 #include "cap.h"
 #include "cpu.h"
+#include "emu.h"
 #include "pos.h"
 #include "probe.h"
 #include "pt.h"
@@ -76,8 +77,6 @@ static struct {
 	uint64_t seed, rng;
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
-	struct emu { dev_t dev; ino_t ino; } *emu;	/* files replay emulates (IT_EMUFILE) */
-	int nemu;
 } R;
 
 /* The task whose stop is being handled. */
@@ -438,144 +437,6 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
-/* Whether dev:ino is a file replay emulates. */
-static int is_emu(dev_t dev, ino_t ino)
-{
-	for (int i = 0; i < R.nemu; i++)
-		if (R.emu[i].dev == dev && R.emu[i].ino == ino)
-			return 1;
-	return 0;
-}
-
-/* The program's file offset of fd now, or -1. */
-static int64_t fd_pos(int fd)
-{
-	char path[64], line[128];
-	long long pos = -1;
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, fd);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "pos: %lld", &pos) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return pos;
-}
-
-/* Whether replay must map the file of mmap a (stat st) from its
- * emulated copy rather than an anonymous one: when the mapping is shared
- * (other mappings and writes show through it), reaches past the file's
- * end on a descriptor open for writing (the file may grow under it; a
- * touch beyond the end raises SIGBUS), or the file is emulated already.
- * The file becomes emulated (is_emu()). */
-static int emulate_map(const uint64_t a[6], const struct stat *st, int writable)
-{
-	uint64_t end = ((uint64_t)st->st_size + 4095) & ~4095ull;
-	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && !(writable && a[5] + a[1] > end) &&
-	    !is_emu(st->st_dev, st->st_ino))
-		return 0;
-	if (!is_emu(st->st_dev, st->st_ino)) {
-		R.emu = xrealloc(R.emu, (R.nemu + 1) * sizeof *R.emu);
-		R.emu[R.nemu++] = (struct emu){ st->st_dev, st->st_ino };
-	}
-	return 1;
-}
-
-/* Patches bigger than this (a whole file rewritten by copy_file_range,
- * say) stop the recording instead of filling the trace. */
-#define PATCH_MAX (64u << 20)
-
-/* A call that changed a file replay emulates (it is mapped shared, or
- * past its end) changes replay's copy too: record the file's new size
- * and the bytes it wrote (IT_FPATCH). */
-static void file_patch(long nr, const uint64_t a[6], int64_t ret)
-{
-	if (!R.nemu || ret < 0)
-		return;
-	int fd = -1, whole = 0;
-	int64_t off = -1, len = ret;
-	switch (nr) {
-	case SYS_write:
-	case SYS_writev:
-		fd = a[0];
-		break;
-	case SYS_pwrite64:
-	case SYS_pwritev:
-	case SYS_pwritev2:
-		fd = a[0];
-		off = nr == SYS_pwritev2 && (int64_t)a[3] == -1 ? -1 : (int64_t)a[3];
-		break;
-	case SYS_ftruncate:
-	case SYS_truncate:
-		fd = nr == SYS_ftruncate ? (int)a[0] : -2;
-		len = 0;
-		break;
-	case SYS_fallocate:	/* only a hole punched or zeroed changes bytes */
-		fd = a[0];
-		whole = (a[1] & ~(uint64_t)FALLOC_FL_KEEP_SIZE) != 0;
-		len = 0;
-		break;
-	case SYS_copy_file_range:
-	case SYS_splice:
-	case SYS_sendfile:
-		fd = nr == SYS_sendfile ? a[0] : a[2];
-		whole = 1;
-		break;
-	case SYS_open:
-	case SYS_openat:
-	case SYS_creat:
-	case SYS_openat2: {	/* truncated as it opened */
-		uint64_t fl = nr == SYS_open ? a[1] : nr == SYS_openat ? a[2] : O_TRUNC;
-		if (nr == SYS_openat2 && pt_read(&cur->p, a[2], &fl, 8) != 8)
-			fl = O_TRUNC;
-		if (!(fl & O_TRUNC))
-			return;
-		fd = ret;
-		len = 0;
-		break;
-	}
-	default:
-		return;
-	}
-	char src[4200];
-	if (fd == -2) {	/* truncate(path): the path as the program meant it */
-		char p[4096];
-		if (pt_read_str(&cur->p, a[0], p, sizeof p) <= 0)
-			return;
-		if (p[0] == '/')
-			snprintf(src, sizeof src, "%s", p);
-		else
-			snprintf(src, sizeof src, "/proc/%d/cwd/%s", cur->p.pid, p);
-	} else {
-		snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, fd);
-	}
-	struct stat st;
-	if (stat(src, &st) < 0 || !is_emu(st.st_dev, st.st_ino))
-		return;
-	if (whole) {
-		off = 0;
-		len = st.st_size;
-	} else if (len == 0) {
-		off = 0;	/* the size alone changed */
-	} else if (off < 0) {
-		off = fd_pos(fd) - len;	/* write(2) left the offset after its bytes */
-	}
-	if (len < 0 || off < 0 || (uint64_t)len > PATCH_MAX)
-		stop_recording(EXIT_TRACE, "the program changed %s (mapped shared) with %s in a way "
-			       "rewind cannot record yet", src, sys_lookup(nr)->name);
-	uint8_t *buf = xmalloc(len + 1);
-	int in = open(src, O_RDONLY | O_CLOEXEC);
-	ssize_t got = in < 0 ? -1 : pread(in, buf, len, off);
-	if (in >= 0)
-		close(in);
-	if (got < 0)
-		stop_recording(EXIT_TRACE, "cannot read back %s, which the program maps shared and "
-			       "changed with %s: %s", src, sys_lookup(nr)->name, strerror(errno));
-	uint64_t hdr[4] = { st.st_dev, st.st_ino, st.st_size, off };
-	tw_item(&R.w, IT_FPATCH, 0, hdr, sizeof hdr, buf, got);
-	free(buf);
-}
-
 /* 1 or 2 when the program's fd is rec's stdout or stderr (the same
  * open file), else 0. */
 static int out_kind(uint64_t fd)
@@ -877,7 +738,7 @@ static void syscall_exit(void)
 			ssize_t n = readlink(src, path, sizeof path - 1);
 			path[n > 0 ? n : 0] = 0;
 			int wr = fd_writable(a[4]);
-			if (emulate_map(a, &fst, wr)) {
+			if (emu_map(&cur->p, a, &fst, wr)) {
 				/* Its bytes now, hashed afresh (stores through a
 				 * mapping need not change the mtime), and copied:
 				 * they change. */
@@ -899,7 +760,17 @@ static void syscall_exit(void)
 		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
 		file_pages(ret, ret + a[2]);
-	file_patch(nr, a, ret);
+	char why[4600];
+	if (emu_patch(&R.w, &cur->p, nr, a, ret, why, sizeof why) < 0)
+		stop_recording(EXIT_TRACE, "%s", why);
+	int busy = 0;
+	for (int i = 0; i < R.ntasks; i++)
+		busy |= R.tasks[i] != cur && R.tasks[i]->state == T_KERNEL && emu_changes(R.tasks[i]->nr);
+	int k = emu_outside(&R.w, busy, why, sizeof why);
+	if (k < 0)
+		stop_recording(EXIT_TRACE, "%s", why);
+	if (k > 0)
+		warnx_("%s", why);
 	tw_end(&R.w);
 	ready(cur);
 	cur->at_exit = 1;
