@@ -16,8 +16,10 @@ test_expect_success 'the program saw its mappings alias' '
 	grep -q "^all aliased$" rec.out &&
 	grep -q "^past the end: SIGBUS$" rec.out
 '
-test_expect_success 'the trace names the emulated file' '
+test_expect_success 'tdump shows the emulated mappings and the patches' '
 	run_tool tdump "$trace" >dump &&
-	grep -q "mmap(.*MAP_SHARED" dump
+	test $(grep -c "mmap(.*MAP_SHARED.* emulated$" dump) = 2 &&
+	grep -Eq "pwrite64\(3, \"g[0-9a-f]{8}\", 9, 5000\) = 9 patch\(size=5009, 9 bytes at 5000\)$" dump &&
+	grep -q "ftruncate(3, 4096) = 0 patch(size=4096, 0 bytes at 0)$" dump
 '
 test_done
