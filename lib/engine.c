@@ -395,7 +395,8 @@ static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_
 	}
 }
 
-/* Write the record's IT_MEM items into the tracee. */
+/* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
+ * items into the emulated files. */
 static void apply_mem(struct engine *e, const struct trace_rec *rec)
 {
 	size_t off = trace_fixed_size(rec->kind);
@@ -408,6 +409,9 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 			if (pt_write(&e->p, get64(it.p), it.p + 8, it.len - 8) < 0)
 				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
 					(unsigned long long)get64(it.p));
+		} else if (it.tag == IT_FPATCH) {
+			if (emufs_patch(&e->fs, it.p, it.len) < 0)
+				diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
 		} else if (it.tag == IT_EMIT && e->emit) {
 			e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it.flags, it.p, it.len);
 		}
@@ -458,6 +462,81 @@ static void note_exec(struct engine *e, const char *path)
 		files_blob(blob, sizeof blob, e->dir, f.hash);
 		e->mapped(e->ctx, 0, 0, blob, f.path, 0);
 	}
+}
+
+/* Whether a live replayed process maps copy i of the emulated files. */
+static int emu_mapped(struct engine *e, int i)
+{
+	struct stat st;
+	if (fstat(e->fs.f[i].fd, &st) < 0)
+		return 1;
+	for (int t = 0; t < e->ntasks; t++) {
+		if (e->tasks[t].state == ET_GONE)
+			continue;
+		char path[64], line[4500];
+		snprintf(path, sizeof path, "/proc/%d/maps", t == e->ti ? e->p.pid : e->tasks[t].p.pid);
+		FILE *f = fopen(path, "re");
+		int hit = 0;
+		unsigned long ino;
+		while (f && !hit && fgets(line, sizeof line, f))
+			hit = sscanf(line, "%*s %*s %*s %*s %lu", &ino) == 1 && ino == st.st_ino &&
+			      strstr(line, "/memfd:");
+		if (f)
+			fclose(f);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+/* Perform the mmap e->cur (registers r at its seccomp stop, arguments
+ * a) on replay's copy of the file it maps (items fi, IT_FILE, and ei,
+ * IT_EMUFILE): the copy is opened in the program through /proc, mapped,
+ * and closed, by injected calls. Every mapping of the file then shares
+ * the copy's pages, as they shared the file's. */
+static void map_emulated(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+			 uint64_t a[6], const struct trace_item *fi, const struct trace_item *ei)
+{
+	struct files_ref f;
+	if (ei->len < 20 || files_ref(fi, &f) < 0)
+		bad_record(e, "bad file item");
+	uint64_t dev = get64(ei->p), ino = get64(ei->p + 8);
+	int writable = get32(ei->p + 16) != 0;
+	int i = emufs_find(&e->fs, dev, ino);
+	if (i < 0 || !emufs_holds(&e->fs, i, f.size, f.hash)) {
+		/* A copy that no process maps can be made the file's bytes
+		 * again: nothing has seen the difference. */
+		if (i >= 0 && emu_mapped(e, i))
+			diverge(e, "%s holds other bytes than replay's copy of it: something outside the "
+				"recording changed it while it was mapped shared", f.path);
+		i = emufs_load(&e->fs, i, dev, ino, blob_path(e, fi, 0), f.size);
+		if (i < 0)
+			diverge(e, "cannot make replay's copy of %s: %s", f.path, strerror(errno));
+	}
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), e->fs.f[i].fd);
+	size_t plen = strlen(path) + 1;
+	uint64_t at = r->rip - 2, sp = (r->rsp - 8192 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
+	uint8_t save[64];
+	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
+		diverge(e, "cannot place a path on the stack");
+	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC };
+	eng_inject(&e->p, r, at, SYS_openat, oa, &fd, NULL);
+	pt_write(&e->p, sp, save, plen);
+	e->stop = PS_SYSEXIT;
+	if ((int64_t)fd < 0)
+		diverge(e, "cannot open replay's copy of %s in the program: %s", f.path,
+			strerror(-(int64_t)fd));
+	a[0] = sc->ret;
+	a[4] = fd;
+	if (!(a[3] & MAP_FIXED))
+		a[3] |= MAP_FIXED_NOREPLACE;
+	eng_inject(&e->p, r, at, SYS_mmap, a, &ret, NULL);
+	uint64_t ca[6] = { fd };
+	eng_inject(&e->p, r, at, SYS_close, ca, &cr, NULL);
+	if (ret != (uint64_t)sc->ret)
+		diverge(e, "mmap of %s returned 0x%llx, the trace has 0x%llx", f.path,
+			(unsigned long long)ret, (unsigned long long)sc->ret);
 }
 
 /* The file to execve for the exec record e->cur: the trace's copy of the
@@ -856,7 +935,15 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 				(long long)r.rax, (long long)sc->ret);
 		return;
 	}
-	case C_MMAP:
+	case C_MMAP: {
+		struct trace_item fi, ei;
+		if (find_item(&e->cur, IT_EMUFILE, 0, &ei) && find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
+			map_emulated(e, sc, &r, a, &fi, &ei);
+			apply_mem(e, &e->cur);
+			r0.rax = sc->ret;
+			pt_setregs(&e->p, &r0);
+			return;
+		}
 		if (!(sc->args[3] & MAP_ANONYMOUS)) {
 			/* The file's bytes come from the trace. A writable
 			 * shared mapping stays shared with the processes forked
@@ -875,6 +962,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		pt_set_args(&r, a);
 		pt_setregs(&e->p, &r);
 		break;
+	}
 	case C_EXECVE: {
 		char tmp[64];
 		const char *path = exec_file(e, tmp, sizeof tmp);
@@ -1307,6 +1395,7 @@ struct eng_task *eng_task_of(struct engine *e, uint32_t rtid)
 void eng_close(struct engine *e)
 {
 	kill_all(e);
+	emufs_close(&e->fs);
 	trace_close(&e->r);
 	free(e->curbuf);
 	free(e->aheadbuf);
@@ -1420,9 +1509,13 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	if (e->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1)
 		return -1;	/* an exit_group about to run */
 	memset(s, 0, sizeof *s);
-	s->pid = inject_clone(&e->p, &r);
-	if (s->pid < 0)
+	if (emufs_save(&e->fs, &s->files, 64u << 20) < 0)
 		return -1;
+	s->pid = inject_clone(&e->p, &r);
+	if (s->pid < 0) {
+		emufs_saved_free(&s->files);
+		return -1;
+	}
 	e->stop = PS_SYSEXIT;
 	s->regs = r;
 	trace_tell(&e->r, &s->pos);
@@ -1456,6 +1549,8 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	if (child < 0)
 		die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->pid, strerror(errno));
 	kill_all(e);
+	if (emufs_restore(&e->fs, &s->files) < 0)
+		die(EXIT_TRACE, "cannot put back the checkpoint's mapped files: %s", strerror(errno));
 	/* A checkpoint holds the one thread there was then: the first. */
 	e->ntasks = 1;
 	e->ti = 0;
@@ -1484,6 +1579,7 @@ void eng_snap_free(struct eng_snap *s)
 	free(s->curbuf);
 	free(s->aheadbuf);
 	free(s->tsc);
+	emufs_saved_free(&s->files);
 	memset(s, 0, sizeof *s);
 }
 

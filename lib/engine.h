@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/user.h>
+#include "emufs.h"
 #include "pt.h"
 #include "trace.h"
 
@@ -70,6 +71,7 @@ struct engine {
 	void *ctx;
 	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
 	int ntasks, ti;		/* ti: the current one */
+	struct emufs fs;	/* the files mapped shared (IT_EMUFILE) */
 };
 
 /* Open the trace in dir and check its start record. Dies with status 125
@@ -108,9 +110,11 @@ struct eng_snap {
 	int held, done, status;
 	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
 	size_t tsclen;
+	struct emufs_saved files;	/* the emulated files' bytes then */
 };
 /* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
- * that cannot be copied (a signal about to be delivered). */
+ * that cannot be copied (a signal about to be delivered), or the files
+ * it maps shared hold more than 64 MiB. */
 int eng_snap(struct engine *e, struct eng_snap *s);
 /* Replace the tracee, and every other thread and process of the replay,
  * by a fork of s (s stays as it is). */

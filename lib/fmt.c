@@ -27,7 +27,7 @@ struct call {
 	int noreturn;
 	struct trace_item arg[6];	/* IT_ARG by argument; len 0 if none */
 	struct trace_item emit;
-	struct trace_item *mem;		/* IT_MEM and IT_FILE items in order */
+	struct trace_item *mem;		/* IT_MEM, IT_FILE, IT_EMUFILE, IT_FPATCH items in order */
 	size_t nmem, memcap;
 };
 
@@ -585,6 +585,28 @@ static void put_files(struct sn_buf *b, struct sn_buf *js, const struct call *c)
 	}
 	if (js && !first)
 		sn_putc(js, ']');
+	/* Files replay emulates: this mapping maps replay's copy; the call
+	 * changed the copy (its new size, and bytes at an offset). */
+	first = 1;
+	for (size_t k = 0; k < c->nmem; k++) {
+		const struct trace_item *it = &c->mem[k];
+		if (it->tag == IT_EMUFILE && it->len >= 20) {
+			sn_puts(b, " emulated");
+			if (js)
+				sn_puts(js, ",\"emulated\":true");
+		}
+		if (it->tag != IT_FPATCH || it->len < 32)
+			continue;
+		unsigned long long size = get64(it->p + 16), at = get64(it->p + 24), len = it->len - 32;
+		sn_printf(b, " patch(size=%llu, %llu bytes at %llu)", size, len, at);
+		if (!js)
+			continue;
+		sn_puts(js, first ? ",\"patches\":[" : ",");
+		first = 0;
+		sn_printf(js, "{\"size\":%llu,\"offset\":%llu,\"len\":%llu}", size, at, len);
+	}
+	if (js && !first)
+		sn_putc(js, ']');
 }
 
 /* Record printers: each fills the detail text b and, for --json, the
@@ -624,7 +646,7 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			c.arg[it.flags] = it;
 		else if (it.tag == IT_EMIT)
 			c.emit = it;
-		else if (it.tag == IT_MEM || it.tag == IT_FILE) {
+		else if (it.tag == IT_MEM || it.tag == IT_FILE || it.tag == IT_EMUFILE || it.tag == IT_FPATCH) {
 			if (c.nmem == c.memcap) {
 				c.memcap = c.memcap ? 2 * c.memcap : 64;
 				c.mem = xrealloc(c.mem, c.memcap * sizeof *c.mem);

@@ -362,6 +362,8 @@ int seek_capture(struct seek_store *s, struct engine *e)
 {
 	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping || e->ntasks > 1)
 		return 1;	/* a checkpoint holds one thread of one process */
+	if (e->fs.n)
+		return 1;	/* nor the emulated copies of files mapped shared */
 	struct pt_proc *p = &e->p;
 	pid_t pid = p->pid;
 	struct user_regs_struct r;

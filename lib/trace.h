@@ -73,6 +73,14 @@ enum trace_tag {
 	IT_BLOCK = 12,	/* u64 hash, bytes: a memory block's contents, for
 			   this and every later TR_PREEMPT (each is written
 			   once; all-zero blocks never) */
+	IT_EMUFILE = 20,	/* u64 dev, u64 ino, u32 writable: in an mmap
+			   record beside its IT_FILE, the file replay
+			   emulates for it (one copy per dev and ino, mapped
+			   by every such mapping); writable: the fd was
+			   open for writing */
+	IT_FPATCH = 21,	/* u64 dev, u64 ino, u64 size, u64 offset, bytes:
+			   the call changed an emulated file: its new size,
+			   and its bytes at offset after the call */
 };
 
 #define IF_EXE 1	/* the executable of an execve */

@@ -3,6 +3,7 @@
  * rec(1) and rewind-trace(5)). */
 #include "cap.h"
 #include "cpu.h"
+#include "emu.h"
 #include "pos.h"
 #include "probe.h"
 #include "pt.h"
@@ -85,8 +86,6 @@ static struct {
 	uint64_t seed, rng;
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
-	struct shared { pid_t tgid; dev_t dev; ino_t ino; uint64_t addr, len; } *shared;	/* MAP_SHARED files */
-	int nshared;
 } R;
 
 /* The task whose stop is being handled. */
@@ -659,28 +658,6 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
-/* A write to a file the program also maps MAP_SHARED changes the mapping
- * behind replay's back (its copy is anonymous): save the mappings of that
- * file as the call's output. */
-static void shared_pages(long nr, const uint64_t a[6], int64_t ret)
-{
-	int fd = nr == SYS_copy_file_range ? 2 : 0;
-	if (!R.nshared || ret < 0 ||
-	    (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_writev && nr != SYS_pwritev &&
-	     nr != SYS_pwritev2 && nr != SYS_ftruncate && nr != SYS_fallocate &&
-	     nr != SYS_copy_file_range && nr != SYS_sendfile))
-		return;
-	char src[64];
-	struct stat st;
-	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[fd]);
-	if (stat(src, &st) < 0)
-		return;
-	for (int i = 0; i < R.nshared; i++)
-		if (R.shared[i].tgid == cur->tgid && R.shared[i].dev == st.st_dev &&
-		    R.shared[i].ino == st.st_ino)
-			save_mem(R.shared[i].addr, R.shared[i].addr + R.shared[i].len);
-}
-
 /* 1 or 2 when the program's fd is rec's stdout or stderr (the same
  * open file), else 0. */
 static int out_kind(uint64_t fd)
@@ -1031,11 +1008,19 @@ static void syscall_exit(void)
 			char path[4096];
 			ssize_t n = readlink(src, path, sizeof path - 1);
 			path[n > 0 ? n : 0] = 0;
-			store_file(src, path, IF_MAP, a[5], fd_writable(a[4]));
-			if ((a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE) {
-				R.shared = xrealloc(R.shared, (R.nshared + 1) * sizeof *R.shared);
-				R.shared[R.nshared++] = (struct shared){ cur->tgid, fst.st_dev, fst.st_ino,
-									 ret, a[1] };
+			int wr = fd_writable(a[4]);
+			if (emu_map(&cur->p, a, &fst, wr)) {
+				/* Its bytes now, hashed afresh (stores through a
+				 * mapping need not change the mtime), and copied:
+				 * they change. */
+				for (int i = 0; i < R.nfcache; i++)
+					if (R.fcache[i].dev == fst.st_dev && R.fcache[i].ino == fst.st_ino)
+						R.fcache[i--] = R.fcache[--R.nfcache];
+				store_file(src, path, IF_MAP, a[5], 1);
+				uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
+				tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+			} else {
+				store_file(src, path, IF_MAP, a[5], wr);
 			}
 		} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
 			stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
@@ -1046,11 +1031,17 @@ static void syscall_exit(void)
 		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
 		file_pages(ret, ret + a[2]);
-	shared_pages(nr, a, ret);
-	for (int i = 0; nr == SYS_munmap && ret == 0 && i < R.nshared; i++)
-		if (R.shared[i].tgid == cur->tgid && R.shared[i].addr >= a[0] &&
-		    R.shared[i].addr + R.shared[i].len <= a[0] + a[1])
-			R.shared[i--] = R.shared[--R.nshared];
+	char why[4600];
+	if (emu_patch(&R.w, &cur->p, nr, a, ret, why, sizeof why) < 0)
+		stop_recording(EXIT_TRACE, "%s", why);
+	int busy = 0;
+	for (int i = 0; i < R.ntasks; i++)
+		busy |= R.tasks[i] != cur && R.tasks[i]->state == T_KERNEL && emu_changes(R.tasks[i]->nr);
+	int k = emu_outside(&R.w, busy, why, sizeof why);
+	if (k < 0)
+		stop_recording(EXIT_TRACE, "%s", why);
+	if (k > 0)
+		warnx_("%s", why);
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);

@@ -1,0 +1,228 @@
+/* emu.c: rec's side of the files replay emulates: which files are
+ * mapped shared (or past their end), and the changes the program's calls
+ * and outside processes make to them, as IT_FPATCH items (see emu.h). */
+#include "emu.h"
+#include "sys.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static struct emu {
+	dev_t dev;
+	ino_t ino;
+	int fd;		/* rec's own descriptor of it, to read it back */
+	int wd;		/* its inotify watch */
+	int warned;	/* an outside change was reported */
+	char path[256];	/* as the program opened it, for messages */
+} *emu;
+static int nemu, ino_fd = -1;
+
+static struct emu *find(dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < nemu; i++)
+		if (emu[i].dev == dev && emu[i].ino == ino)
+			return &emu[i];
+	return NULL;
+}
+
+int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int writable)
+{
+	uint64_t end = ((uint64_t)st->st_size + 4095) & ~4095ull;
+	if (find(st->st_dev, st->st_ino))
+		return 1;
+	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && !(writable && a[5] + a[1] > end))
+		return 0;
+	char src[64];
+	snprintf(src, sizeof src, "/proc/%d/fd/%d", p->pid, (int)a[4]);
+	emu = xrealloc(emu, (nemu + 1) * sizeof *emu);
+	struct emu *e = &emu[nemu++];
+	memset(e, 0, sizeof *e);
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+	e->fd = open(src, O_RDONLY | O_CLOEXEC);
+	ssize_t n = readlink(src, e->path, sizeof e->path - 1);
+	e->path[n > 0 ? n : 0] = 0;
+	/* The kernel tells of write(2)-like changes by any process (not
+	 * of stores through mappings): those of outside processes are
+	 * what no recorded call explains. */
+	if (ino_fd < 0)
+		ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	snprintf(src, sizeof src, "/proc/self/fd/%d", e->fd);
+	e->wd = ino_fd >= 0 && e->fd >= 0 ? inotify_add_watch(ino_fd, src, IN_MODIFY) : -1;
+	return 1;
+}
+
+/* The file offset of process p's fd now, or -1. */
+static int64_t fd_pos(struct pt_proc *p, int fd)
+{
+	char path[64], line[128];
+	long long pos = -1;
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", p->pid, fd);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "pos: %lld", &pos) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return pos;
+}
+
+/* Patches bigger than this (a whole file rewritten by copy_file_range,
+ * say) stop the recording instead of filling the trace. */
+#define PATCH_MAX (64u << 20)
+
+/* Add an IT_FPATCH of file e: its size now, and len bytes at off. */
+static int put_patch(struct trace_writer *w, struct emu *e, uint64_t size, int64_t off, int64_t len,
+		     const char *what, char *why, size_t whylen)
+{
+	if (len < 0 || off < 0 || (uint64_t)len > PATCH_MAX) {
+		snprintf(why, whylen, "the program changed %s (mapped shared) with %s in a way rewind "
+			 "cannot record yet", e->path, what);
+		return -1;
+	}
+	uint8_t *buf = xmalloc(len + 1);
+	ssize_t got = e->fd < 0 ? -1 : pread(e->fd, buf, len, off);
+	if (got < 0) {
+		snprintf(why, whylen, "cannot read back %s, which the program maps shared and changed with %s: %s",
+			 e->path, what, strerror(e->fd < 0 ? EBADF : errno));
+		free(buf);
+		return -1;
+	}
+	uint64_t hdr[4] = { e->dev, e->ino, size, off };
+	tw_item(w, IT_FPATCH, 0, hdr, sizeof hdr, buf, got);
+	free(buf);
+	return 0;
+}
+
+/* Drop the change reports waiting: they are the recorded call's own. */
+static void drain(void)
+{
+	char buf[4096];
+	while (ino_fd >= 0 && read(ino_fd, buf, sizeof buf) > 0)
+		;
+}
+
+int emu_changes(long nr)
+{
+	switch (nr) {
+	case SYS_write: case SYS_writev: case SYS_pwrite64: case SYS_pwritev: case SYS_pwritev2:
+	case SYS_ftruncate: case SYS_truncate: case SYS_fallocate: case SYS_copy_file_range:
+	case SYS_splice: case SYS_sendfile: case SYS_open: case SYS_openat: case SYS_creat:
+	case SYS_openat2: case SYS_madvise:
+		return 1;
+	}
+	return 0;
+}
+
+int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret,
+	      char *why, size_t whylen)
+{
+	if (!nemu || ret < 0 || !emu_changes(nr))
+		return 0;
+	if (nr == SYS_madvise) {	/* MADV_REMOVE: replay's copy is changed alike */
+		drain();
+		return 0;
+	}
+	int fd = a[0], whole = 0;
+	int64_t off = -1, len = ret;
+	switch (nr) {
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+		off = nr == SYS_pwritev2 && (int64_t)a[3] == -1 ? -1 : (int64_t)a[3];
+		break;
+	case SYS_ftruncate:
+	case SYS_truncate:
+		fd = nr == SYS_ftruncate ? (int)a[0] : -2;
+		len = 0;
+		break;
+	case SYS_fallocate:	/* only a hole punched or zeroed changes bytes */
+		whole = (a[1] & ~(uint64_t)FALLOC_FL_KEEP_SIZE) != 0;
+		len = 0;
+		break;
+	case SYS_copy_file_range:
+	case SYS_splice:
+	case SYS_sendfile:
+		fd = nr == SYS_sendfile ? a[0] : a[2];
+		whole = 1;
+		break;
+	case SYS_open:
+	case SYS_openat:
+	case SYS_creat:
+	case SYS_openat2: {	/* truncated as it opened */
+		uint64_t fl = nr == SYS_open ? a[1] : nr == SYS_openat ? a[2] : O_TRUNC;
+		if (nr == SYS_openat2 && pt_read(p, a[2], &fl, 8) != 8)
+			fl = O_TRUNC;
+		if (!(fl & O_TRUNC))
+			return 0;
+		fd = ret;
+		len = 0;
+		break;
+	}
+	}
+	char src[4200];
+	if (fd == -2) {	/* truncate(path): the path as the program meant it */
+		char path[4096];
+		if (pt_read_str(p, a[0], path, sizeof path) <= 0)
+			return 0;
+		if (path[0] == '/')
+			snprintf(src, sizeof src, "%s", path);
+		else
+			snprintf(src, sizeof src, "/proc/%d/cwd/%s", p->pid, path);
+	} else {
+		snprintf(src, sizeof src, "/proc/%d/fd/%d", p->pid, fd);
+	}
+	struct stat st;
+	struct emu *e;
+	if (stat(src, &st) < 0 || !(e = find(st.st_dev, st.st_ino)))
+		return 0;
+	drain();
+	if (whole) {
+		off = 0;
+		len = st.st_size;
+	} else if (len == 0) {
+		off = 0;	/* the size alone changed */
+	} else if (off < 0) {
+		off = fd_pos(p, fd) - len;	/* write(2) left the offset after its bytes */
+	}
+	return put_patch(w, e, st.st_size, off, len, sys_lookup(nr)->name, why, whylen);
+}
+
+int emu_outside(struct trace_writer *w, int busy, char *why, size_t whylen)
+{
+	if (ino_fd < 0 || busy)
+		return 0;
+	union {
+		struct inotify_event ev;
+		char buf[4096];
+	} u;
+	int rc = 0;
+	ssize_t n;
+	while ((n = read(ino_fd, u.buf, sizeof u.buf)) > 0)
+		for (char *q = u.buf; q < u.buf + n; q += sizeof(struct inotify_event) + ((struct inotify_event *)q)->len) {
+			int wd = ((struct inotify_event *)q)->mask & IN_MODIFY ? ((struct inotify_event *)q)->wd : -1;
+			for (int i = 0; i < nemu; i++) {
+				struct stat st;
+				if (emu[i].wd != wd || fstat(emu[i].fd, &st) < 0)
+					continue;
+				if (put_patch(w, &emu[i], st.st_size, 0, st.st_size, "an outside process", why,
+					      whylen) < 0)
+					return -1;
+				if (!emu[i].warned && !rc) {
+					snprintf(why, whylen, "%s, mapped shared, was changed by a process outside "
+						 "the recording: replay shows the change from here on", emu[i].path);
+					emu[i].warned = rc = 1;
+				}
+			}
+		}
+	return rc;
+}
