@@ -1031,17 +1031,17 @@ static void syscall_exit(void)
 		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
 		file_pages(ret, ret + a[2]);
-	char why[4600];
-	if (emu_patch(&R.w, &cur->p, nr, a, ret, why, sizeof why) < 0)
-		stop_recording(EXIT_TRACE, "%s", why);
+	char emu_why[4600];
+	if (emu_patch(&R.w, &cur->p, nr, a, ret, emu_why, sizeof emu_why) < 0)
+		stop_recording(EXIT_TRACE, "%s", emu_why);
 	int busy = 0;
 	for (int i = 0; i < R.ntasks; i++)
 		busy |= R.tasks[i] != cur && R.tasks[i]->state == T_KERNEL && emu_changes(R.tasks[i]->nr);
-	int k = emu_outside(&R.w, busy, why, sizeof why);
+	int k = emu_outside(&R.w, busy, emu_why, sizeof emu_why);
 	if (k < 0)
-		stop_recording(EXIT_TRACE, "%s", why);
+		stop_recording(EXIT_TRACE, "%s", emu_why);
 	if (k > 0)
-		warnx_("%s", why);
+		warnx_("%s", emu_why);
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
