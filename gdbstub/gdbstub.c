@@ -27,7 +27,7 @@ static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
 static uint64_t last_event;	/* the trace's last record (its exit) */
 
 static const char usage_line[] =
-	"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT | --gdb] [TRACE]\n";
+	"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT | --gdb [-i INTERP]] [TRACE]\n";
 static const char help[] =
 	"Serve a replay of TRACE to gdb over the remote serial protocol, with\n"
 	"reverse execution and watchpoints: gdb -ex 'target remote | gdbstub TRACE'.\n"
@@ -42,6 +42,8 @@ static const char help[] =
 	"                    given; port 0 picks one) instead of stdin/stdout;\n"
 	"                    no authentication: keep it on a private address\n"
 	"  --gdb             run gdb itself, connected to this replay\n"
+	"  -i, --interpreter=INTERP\n"
+	"                    with --gdb: gdb's interpreter (mi for Emacs M-x gdb)\n"
 	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
 	"                    had (warn instead of refusing)\n"
 	"  -h, --help        print this help and exit\n"
