@@ -1157,7 +1157,13 @@ static int is_sync(const siginfo_t *si)
  * value. Returns 1 if the stop was one of them. */
 static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 {
-	int kind = cur->own.tsc == PR_TSC_SIGSEGV ? 0 : tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
+	int kind = tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
+	/* The program's own PR_TSC_SIGSEGV: the trap's fault is its own.
+	 * A patched place stops with SIGILL: there the host (or
+	 * REWIND_NO_TSC_TRAP) has no trap, and rdtsc runs as it would
+	 * natively on such a host. */
+	if (cur->own.tsc == PR_TSC_SIGSEGV && si->si_signo == SIGSEGV)
+		kind = 0;
 	if (!kind)
 		return 0;
 	int isp = kind == 2;
