@@ -50,4 +50,25 @@ test_expect_success TSC_TRAP 'recorded patched, replayed where the trap works (p
 	cp patch.out rec.out && cp patch.err rec.err && cp patch.status rec.status &&
 	replay_cmp "$scratch/patch.trace"
 '
+test_have_prereq PYTHON && command -v zstd >/dev/null && test_set_prereq PYTHON_ZSTD
+test_expect_success PYTHON_ZSTD 'a trace made with an unknown way of stopping rdtsc is refused in one line' '
+	rm -rf odd.trace && cp -r patch.trace odd.trace &&
+	python3 - odd.trace/events <<-\EOF &&
+	import struct, subprocess, sys
+	f = open(sys.argv[1], "rb").read()
+	csize, rsize = struct.unpack_from("<II", f, 16 + 4)
+	raw = bytearray(subprocess.run(["zstd", "-dc"], input=f[40:40 + csize],
+	                               capture_output=True, check=True).stdout)
+	struct.pack_into("<I", raw, 24 + 12, 7)  # the start record: u32 way
+	open("raw", "wb").write(raw)  # from a file, zstd writes the frame size
+	z = subprocess.run(["zstd", "-qcf", "raw"], capture_output=True, check=True).stdout
+	hdr = bytearray(f[16:40])
+	struct.pack_into("<I", hdr, 4, len(z))
+	open(sys.argv[1], "wb").write(f[:16] + hdr + z + f[40 + csize:])
+	EOF
+	tdump odd.trace | head -n 1 | grep -q " rdtsc=unknown$" &&
+	run_tool replay odd.trace >out 2>err
+	expect_status $? 125 &&
+	one_line_error err "^replay: .*/events: recorded with an unknown way of stopping rdtsc \(7\); this replay is too old for it$"
+'
 test_done
