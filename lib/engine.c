@@ -834,8 +834,6 @@ static int next_signal_of(struct engine *e, uint32_t tid)
 	return sig;
 }
 
-/* Give the current thread, at the entry of the call e->cur (whole, or
- * merged from its entry and end), the call's result. */
 /* Wait (up to 10 s) until thread tid is a zombie or gone. After its
  * exit_group, the kernel has then sent SIGKILL to the other threads of
  * its process, so none of them runs user code again: one that is
@@ -859,6 +857,8 @@ static void wait_zombie(pid_t tid)
 	}
 }
 
+/* Give the current thread, at the entry of the call e->cur (whole, or
+ * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
