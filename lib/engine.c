@@ -816,6 +816,16 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	 * the interrupted rax, which may look like an error. */
 	if (cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && sc->nr != SYS_rt_sigreturn)
 		cls = C_EMU;
+	if (cls == C_EXEC && sc->nr == SYS_process_vm_writev) {
+		/* It writes into a process of the tree (rec made sure): the
+		 * one replaying it, at the same point of its run. */
+		struct eng_task *t = eng_task_of(e, (uint32_t)a[0]);
+		if (!t || t->state == ET_GONE)
+			diverge(e, "process_vm_writev: process %u is not running", (unsigned)a[0]);
+		a[0] = t->p.pid;
+		pt_set_args(&r, a);
+		pt_setregs(&e->p, &r);
+	}
 	switch (cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
@@ -900,9 +910,11 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
 			(unsigned long long)r.rax, (unsigned long long)sc->ret);
 	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
-	if (cls == C_MMAP) {
+	if (cls == C_MMAP || sc->nr == SYS_process_vm_writev) {
 		r0.rax = r.rax;
 		pt_setregs(&e->p, &r0);
+	}
+	if (cls == C_MMAP) {
 		struct trace_item it;
 		if (find_item(&e->cur, IT_FILE, IF_MAP, &it))
 			fill_map(e, sc->ret, sc->args[1], &it);

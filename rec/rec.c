@@ -985,6 +985,15 @@ static void syscall_exit(void)
 	cur->exit_regs = regs;
 }
 
+/* Whether pid is a process (or thread) being recorded. */
+static int in_tree(uint64_t pid)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if ((uint64_t)R.tasks[i]->p.pid == pid || (uint64_t)R.tasks[i]->tgid == pid)
+			return 1;
+	return 0;
+}
+
 /* Why the call nr of cur (registers r, at its entry) cannot be recorded,
  * or NULL: the 32-bit entries, and requests whose outputs the table
  * cannot say (cap_refusal). */
@@ -1000,6 +1009,11 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
+	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
+		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
+			 "recording)", (int)a[0]);
+		return why;
+	}
 	const char *c = cap_refusal(sys_row(nr), a);
 	if (!c)
 		return NULL;
