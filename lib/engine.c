@@ -857,6 +857,51 @@ static void wait_zombie(pid_t tid)
 	}
 }
 
+/* The signal mask a call installs while it waits (ppoll, pselect6,
+ * epoll_pwait, epoll_pwait2), or 0. */
+static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
+{
+	uint64_t ss = 0;
+	switch (sc->nr) {
+	case SYS_ppoll:
+		return sc->args[3];
+	case SYS_epoll_pwait:
+	case SYS_epoll_pwait2:
+		return sc->args[4];
+	case SYS_pselect6:	/* a pointer to { sigset_t *ss; size_t len } */
+		if (sc->args[5] && pt_read(&e->p, sc->args[5], &ss, 8) != 8)
+			ss = 0;
+		return ss;
+	}
+	return 0;
+}
+
+/* A call with a signal mask was interrupted by a signal its mask let in:
+ * rt_sigsuspend with that mask, the recorded signal made pending, does
+ * the kernel's mask juggling (the handler runs under the call's mask, the
+ * old one comes back after it). Then the thread looks as the call left
+ * it (r), with its result. Returns 0, having done nothing, when no
+ * signal of the thread comes next. */
+static int suspend_in(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+		      uint64_t mask)
+{
+	int sig = next_signal_of(e, e->cur.tid);
+	if (!sig)
+		return 0;	/* none came: nothing to let in */
+	syscall(SYS_tkill, e->p.pid, sig);
+	e->raised = 1;
+	struct user_regs_struct w = *r;
+	w.orig_rax = SYS_rt_sigsuspend;
+	w.rdi = mask;
+	w.rsi = 8;
+	pt_setregs(&e->p, &w);
+	run_call(e, &w);
+	r->orig_rax = sc->nr;
+	r->rax = sc->ret;
+	pt_setregs(&e->p, r);
+	return 1;
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -904,6 +949,16 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	 * the interrupted rax, which may look like an error. */
 	if (cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && sc->nr != SYS_rt_sigreturn)
 		cls = C_EMU;
+	if (cls == C_EXEC && sc->nr == SYS_process_vm_writev) {
+		/* It writes into a process of the tree (rec made sure): the
+		 * one replaying it, at the same point of its run. */
+		struct eng_task *t = eng_task_of(e, (uint32_t)a[0]);
+		if (!t || t->state == ET_GONE)
+			diverge(e, "process_vm_writev: process %u is not running", (unsigned)a[0]);
+		a[0] = t->p.pid;
+		pt_set_args(&r, a);
+		pt_setregs(&e->p, &r);
+	}
 	switch (cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
@@ -911,6 +966,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		r.orig_rax = -1;
 		r.rax = sc->ret;
 		pt_setregs(&e->p, &r);
+		if ((cap_is_restart(sc->ret) || sc->ret == -EINTR) && call_mask(e, sc) &&
+		    suspend_in(e, sc, &r, call_mask(e, sc)))
+			return;
 		if (cap_is_restart(sc->ret)) {
 			/* The kernel restarts a call only if orig_rax is the
 			 * call, so run the skipped call to its exit and put
@@ -997,9 +1055,11 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;
 	int mapped = cls == C_MMAP && find_item(&e->cur, IT_FILE, IF_MAP, &it);
-	if (cls == C_MMAP) {
+	if (cls == C_MMAP || sc->nr == SYS_process_vm_writev) {
 		r0.rax = r.rax;
 		pt_setregs(&e->p, &r0);
+	}
+	if (cls == C_MMAP) {
 		if (mapped)
 			fill_map(e, sc->ret, sc->args[1], &it);
 	}

@@ -427,7 +427,9 @@ SYS(308, setns,           C_EMU,    R_INT, FD, HEX)
 SYS(309, getcpu,          C_EMU,    R_INT, OUT(4), OUT(4), PTR)
 /* process_vm_readv fills the local iovecs with ret bytes. */
 SYS(310, process_vm_readv, C_EMU,   R_INT, INT, IOV_OUT(2), UINT, PTR, UINT, HEX)
-SYS(311, process_vm_writev, C_UNSUP, R_INT, INT, PTR, UINT, PTR, UINT, HEX)
+/* process_vm_writev is performed again into the same process of the tree
+ * (rec refuses one outside it). */
+SYS(311, process_vm_writev, C_EXEC, R_INT, INT, IOV_IN(2), UINT, PTR, UINT, HEX)
 SYS(312, kcmp,            C_EMU,    R_INT, INT, INT, INT, HEX, HEX)
 SYS(313, finit_module,    C_EMU,    R_INT, FD, STR, HEX)
 SYS(314, sched_setattr,   C_EMU,    R_INT, INT, PTR, HEX)

@@ -69,7 +69,7 @@ struct task {
 	struct { int tsc, nnp, seccomp; } own;
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 };
-enum { T_NEW, T_READY, T_RUN, T_KERNEL };
+enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
 
 static struct {
 	struct trace_writer w;
@@ -814,8 +814,38 @@ static void flush_entries(uint64_t before)
 	}
 }
 
+/* Whether a SIGCONT came for a task in a group-stop (it is pending, since
+ * a tracee's signals wait for the tracer): such tasks may run again,
+ * and take it. ptrace reports no such event; this looks at every tick. */
+static int continued(void)
+{
+	int any = 0;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		char path[64], line[256];
+		unsigned long long pend = 0, mask = 1ull << (SIGCONT - 1);
+		if (t->state != T_STOPPED)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/status", t->p.pid);
+		FILE *f = fopen(path, "re");
+		while (f && fgets(line, sizeof line, f)) {
+			unsigned long long v;
+			if ((sscanf(line, "SigPnd: %llx", &v) == 1 || sscanf(line, "ShdPnd: %llx", &v) == 1))
+				pend |= v;
+		}
+		if (f)
+			fclose(f);
+		if (!f || (pend & mask)) {
+			ready(t);
+			any = 1;
+		}
+	}
+	return any;
+}
+
 /* Wait for the next stop of any task (or of tid, when not -1; with
- * nohang, 0 if there is none yet). Flushes and takes SIGTERM between. */
+ * nohang, 0 if there is none yet; from any task, 0 too when one in a
+ * group-stop may run again). Flushes and takes SIGTERM between. */
 static pid_t wait_any(pid_t tid, int *st, int nohang)
 {
 	for (;;) {
@@ -826,6 +856,8 @@ static pid_t wait_any(pid_t tid, int *st, int nohang)
 			flush_due = 0;
 			flush_or_die();
 		}
+		if (tid == -1 && continued())
+			return 0;
 		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
 		if (pid >= 0)
 			return pid;
@@ -1051,6 +1083,15 @@ static void syscall_exit(void)
 	cur->exit_regs = regs;
 }
 
+/* Whether pid is a process (or thread) being recorded. */
+static int in_tree(uint64_t pid)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if ((uint64_t)R.tasks[i]->p.pid == pid || (uint64_t)R.tasks[i]->tgid == pid)
+			return 1;
+	return 0;
+}
+
 /* Why the call nr of cur (registers r, at its entry) cannot be recorded,
  * or NULL: the 32-bit entries, and requests whose outputs the table
  * cannot say (cap_refusal). */
@@ -1066,6 +1107,11 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
+	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
+		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
+			 "recording)", (int)a[0]);
+		return why;
+	}
 	const char *c = cap_refusal(sys_row(nr), a);
 	if (!c)
 		return NULL;
@@ -1235,8 +1281,10 @@ static int do_signal(int sig)
 	siginfo_t si;
 	struct user_regs_struct regs;
 	if (ptrace(PTRACE_GETSIGINFO, cur->p.pid, 0, &si) < 0) {
-		pt_resume(&cur->p, RESUME_CONT, 0);	/* group-stop */
-		return 1;
+		/* A group-stop (SIGSTOP, SIGTSTP...): it stays stopped, as its
+		 * parent may see with WUNTRACED, until a SIGCONT comes. */
+		cur->state = T_STOPPED;
+		return 0;
 	}
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
@@ -1512,6 +1560,8 @@ int main(int argc, char **argv)
 			schedule();
 		int st;
 		pid_t pid = wait_any(-1, &st, 0);
+		if (!pid)
+			continue;	/* one in a group-stop got SIGCONT */
 		cur = find_task(pid);
 		if (!cur) {
 			/* A new thread's first stop, before its parent's

@@ -2,10 +2,11 @@
 # t6014-kernel-pgrp.sh: the recorded program leads a process group of its
 # own, so signals it sends to its group (kill(0, ...)) reach its tree and
 # not rec: SIGUSR1 caught, SIGABRT killing it and its child, SIGTRAP
-# caught, SIGSTOP then SIGCONT from its child. The trace holds its start
+# caught, SIGSTOP then SIGCONT from its child. A child in a group-stop
+# stays stopped until its parent continues it, as natively. The trace holds its start
 # at once. (Native runs use setsid, since they signal their group.)
 . "$(dirname "$0")/test-lib.sh"
-require_tprog pgkill
+require_tprog pgkill groupstop
 command -v setsid >/dev/null 2>&1 || skip_all "no setsid"
 
 test_expect_success 'kill(0, SIGABRT): rec survives, status 134 in both runs' '
@@ -23,5 +24,13 @@ test_expect_success 'SIGTRAP to the group is caught, recorded and replayed' '
 test_expect_success 'SIGSTOP, then SIGCONT from a child' '
 	rec_replay_cmp "$T/pgkill" stop &&
 	grep -q "^woken" rec.out
+'
+test_expect_success 'a group-stop lasts until SIGCONT; the parent sees both' '
+	rec_replay_cmp "$T/groupstop" &&
+	"$T/groupstop" >native.out &&
+	grep -v "^token" native.out >want &&
+	grep -v "^token" rec.out >got &&
+	test_cmp_bytes want got &&
+	grep -q "^continued 1" got
 '
 test_done

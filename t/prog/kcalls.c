@@ -2,8 +2,11 @@
  * with an answer that differs run to run: SysV semaphores, message
  * queues and shared memory (semctl, msgctl, msgrcv, shmctl), mincore,
  * get_mempolicy, sched_getattr, sysfs, keyctl, quotactl, modify_ldt,
- * sendmmsg and recvmmsg. Prints what it got. */
+ * sendmmsg and recvmmsg, a software perf counter; bpf gets ENOSYS under
+ * rec. Prints what it got. */
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +124,30 @@ int main(void)
 	char ldt[64];
 	memset(ldt, 0x5a, sizeof ldt);
 	show("modify_ldt read", syscall(SYS_modify_ldt, 0, ldt, sizeof ldt));
+
+	/* A software counter read through its file descriptor. */
+	struct perf_event_attr pa;
+	memset(&pa, 0, sizeof pa);
+	pa.size = sizeof pa;
+	pa.type = PERF_TYPE_SOFTWARE;
+	pa.config = PERF_COUNT_SW_TASK_CLOCK;
+	pa.disabled = 1;
+	int pfd = syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0);
+	if (pfd >= 0) {
+		uint64_t id = 0, count = 0;
+		ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+		for (volatile int i = 0; i < 100000; i++)
+			;
+		ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(pfd, PERF_EVENT_IOC_ID, &id);
+		long n = read(pfd, &count, sizeof count);
+		printf("perf task-clock: read %ld, id %s, ns %llu\n", n, id ? "set" : "zero",
+		       (unsigned long long)count);
+		close(pfd);
+	} else {
+		printf("perf_event_open errno %d\n", errno);
+	}
+	show("bpf", syscall(SYS_bpf, 0, NULL, 0));
 
 	/* sendmmsg and recvmmsg over a socket pair. */
 	int sv[2];
