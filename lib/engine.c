@@ -490,7 +490,9 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), e->fs.f[i].fd);
 	size_t plen = strlen(path) + 1;
-	uint64_t at = r->rip - 2, sp = (r->rsp - 8192 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
+	/* The path goes below the red zone, where a signal frame would go
+	 * (a thread's stack may be small), and its bytes come back after. */
+	uint64_t at = r->rip - 2, sp = (r->rsp - 128 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
 	uint8_t save[64];
 	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
 		diverge(e, "cannot place a path on the stack");
