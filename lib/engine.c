@@ -890,10 +890,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			return;
 		}
 		if (!(sc->args[3] & MAP_ANONYMOUS)) {
-			/* The file's bytes come from the trace. A writable
-			 * shared mapping stays shared with the processes forked
-			 * after it (a semaphore in /dev/shm, say), as it was; a
-			 * read-only one cannot change (nor be filled if shared). */
+			/* A private copy of the file's bytes from the trace
+			 * (a shared mapping is emulated, above; traces from
+			 * before IT_EMUFILE get an anonymous one, shared with
+			 * the processes forked after it when writable). */
 			uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
 					       ? MAP_SHARED : MAP_PRIVATE;
 			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
