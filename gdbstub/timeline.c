@@ -1230,10 +1230,9 @@ static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct
 		    WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP && ptrace(PTRACE_GETREGS, s.pid, 0, &r) == 0)
 			ok = r.rip == now_r->rip && (!watch || (get_dr(s.pid, 6) & 0xf));
 	}
-	/* The copy shares the files mapped shared with the replay: undo
-	 * what its step stored there. */
-	if (emufs_restore(&t->e.fs, &s.files) < 0)
-		die(EXIT_TRACE, "cannot put back the mapped files: %s", strerror(errno));
+	/* The copy shares the shared mappings with the replay: undo what
+	 * its step stored there. */
+	eng_snap_undo(&t->e, &s);
 	eng_snap_free(&s);
 	return ok;
 }

@@ -516,7 +516,9 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), e->fs.f[i].fd);
 	size_t plen = strlen(path) + 1;
-	uint64_t at = r->rip - 2, sp = (r->rsp - 8192 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
+	/* The path goes below the red zone, where a signal frame would go
+	 * (a thread's stack may be small), and its bytes come back after. */
+	uint64_t at = r->rip - 2, sp = (r->rsp - 128 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
 	uint8_t save[64];
 	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
 		diverge(e, "cannot place a path on the stack");
@@ -1003,10 +1005,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			return;
 		}
 		if (!(sc->args[3] & MAP_ANONYMOUS)) {
-			/* The file's bytes come from the trace. A writable
-			 * shared mapping stays shared with the processes forked
-			 * after it (a semaphore in /dev/shm, say), as it was; a
-			 * read-only one cannot change (nor be filled if shared). */
+			/* A private copy of the file's bytes from the trace
+			 * (a shared mapping is emulated, above; traces from
+			 * before IT_EMUFILE get an anonymous one, shared with
+			 * the processes forked after it when writable). */
 			uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
 					       ? MAP_SHARED : MAP_PRIVATE;
 			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
@@ -1558,6 +1560,57 @@ static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_re
 	dst->p = *buf;
 }
 
+/* A fork shares the shared mappings with the replay, so a checkpoint
+ * keeps their bytes: the emulated files' copies (emufs), and the others
+ * (anonymous ones, read from the tracee). Returns 0, or -1 when they
+ * hold more than max bytes. */
+static int save_shared(struct engine *e, struct eng_snap *s, uint64_t max)
+{
+	if (emufs_save(&e->fs, &s->files, max) < 0)
+		return -1;
+	char path[64], line[4500];
+	snprintf(path, sizeof path, "/proc/%d/maps", e->p.pid);
+	FILE *f = fopen(path, "re");
+	uint64_t total = 0;
+	int ok = f != NULL;
+	while (ok && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		char perm[8];
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[3] != 's' ||
+		    strstr(line, "/memfd:rewind-file"))
+			continue;
+		if ((total += hi - lo) > max) {
+			ok = 0;
+			break;
+		}
+		s->shm = xrealloc(s->shm, (s->nshm + 1) * sizeof *s->shm);
+		struct eng_shm *m = &s->shm[s->nshm++];
+		m->addr = lo;
+		m->data = xmalloc(hi - lo);
+		/* Pages past the end of the object (a grown mapping) do not
+		 * read: keep what does. */
+		ssize_t n = pt_read(&e->p, lo, m->data, hi - lo);
+		m->len = n > 0 ? n : 0;
+	}
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+void eng_snap_undo(struct engine *e, const struct eng_snap *s)
+{
+	if (emufs_restore(&e->fs, &s->files) < 0)
+		die(EXIT_TRACE, "cannot put back the checkpoint's mapped files: %s", strerror(errno));
+	struct pt_proc p = { s->pid, -1 };
+	pt_reopen_mem(&p);
+	for (int i = 0; i < s->nshm; i++)
+		if (s->shm[i].len && pt_write(&p, s->shm[i].addr, s->shm[i].data, s->shm[i].len) < 0)
+			die(EXIT_TRACE, "cannot put back the checkpoint's shared memory at 0x%llx",
+			    (unsigned long long)s->shm[i].addr);
+	if (p.memfd >= 0)
+		close(p.memfd);
+}
+
 int eng_snap(struct engine *e, struct eng_snap *s)
 {
 	if (e->ntasks > 1)
@@ -1569,11 +1622,13 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	if (e->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1)
 		return -1;	/* an exit_group about to run */
 	memset(s, 0, sizeof *s);
-	if (emufs_save(&e->fs, &s->files, 64u << 20) < 0)
+	if (save_shared(e, s, 64u << 20) < 0) {
+		eng_snap_free(s);
 		return -1;
+	}
 	s->pid = inject_clone(&e->p, &r);
 	if (s->pid < 0) {
-		emufs_saved_free(&s->files);
+		eng_snap_free(s);
 		return -1;
 	}
 	e->stop = PS_SYSEXIT;
@@ -1609,8 +1664,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	if (child < 0)
 		die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->pid, strerror(errno));
 	kill_all(e);
-	if (emufs_restore(&e->fs, &s->files) < 0)
-		die(EXIT_TRACE, "cannot put back the checkpoint's mapped files: %s", strerror(errno));
+	eng_snap_undo(e, s);
 	/* A checkpoint holds the one thread there was then: the first. */
 	e->ntasks = 1;
 	e->ti = 0;
@@ -1640,6 +1694,9 @@ void eng_snap_free(struct eng_snap *s)
 	free(s->aheadbuf);
 	free(s->tsc);
 	emufs_saved_free(&s->files);
+	for (int i = 0; i < s->nshm; i++)
+		free(s->shm[i].data);
+	free(s->shm);
 	memset(s, 0, sizeof *s);
 }
 

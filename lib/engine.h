@@ -111,15 +111,25 @@ struct eng_snap {
 	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
 	size_t tsclen;
 	struct emufs_saved files;	/* the emulated files' bytes then */
+	struct eng_shm {		/* other shared mappings' bytes then */
+		uint64_t addr, len;
+		uint8_t *data;
+	} *shm;
+	int nshm;
 };
 /* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
- * that cannot be copied (a signal about to be delivered), or the files
- * it maps shared hold more than 64 MiB. */
+ * that cannot be copied (a signal about to be delivered), or its shared
+ * mappings (which a fork shares, so s keeps their bytes) hold more than
+ * 64 MiB. */
 int eng_snap(struct engine *e, struct eng_snap *s);
 /* Replace the tracee, and every other thread and process of the replay,
  * by a fork of s (s stays as it is). */
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
+/* Put back the bytes of the memory that a fork of s shares with the
+ * replay (files mapped shared, shared anonymous mappings) as they were
+ * at eng_snap(): after something ran in the fork. */
+void eng_snap_undo(struct engine *e, const struct eng_snap *s);
 
 /* Registers of the current thread as the program sees them after the
  * current event. Returns 0, or -1 (zeros in *r) when the thread has

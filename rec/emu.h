@@ -1,5 +1,5 @@
 /* emu.h: rec's side of the files replay emulates (files mapped shared,
- * or past their end through a writable descriptor): which files they are,
+ * or past their end): which files they are,
  * and what the program's calls, or a process outside the recording, did
  * to them (IT_EMUFILE, IT_FPATCH in rewind-trace(5)). */
 #ifndef REWIND_REC_EMU_H
@@ -12,8 +12,10 @@
 #include "trace.h"
 
 /* Whether replay must map the file of mmap a (the file st, open in
- * process p as a[4]; writable: for writing) from its emulated copy. If
- * so, the file is emulated from now on. */
+ * process p as a[4]; writable: for writing) from its emulated copy: a
+ * shared mapping, one past the file's end (but the dynamic loader's), or
+ * any of a file emulated already. If so, the file is emulated from now
+ * on. */
 int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int writable);
 
 /* After call nr (arguments a, result ret) of process p: add to the

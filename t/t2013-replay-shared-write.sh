@@ -1,6 +1,6 @@
 #!/bin/bash
 # t2013-replay-shared-write.sh: writes to a file the program maps MAP_SHARED
-# show in the mapping under replay too, though replay's copy is anonymous.
+# show in the mapping under replay too (in replay's emulated copy).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog shared-write
 

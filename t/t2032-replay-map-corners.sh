@@ -16,6 +16,7 @@ test_expect_success 'replay writes the recorded bytes and status, twice' '
 test_expect_success 'the program checked every corner' '
 	grep -q "^all corners$" rec.out &&
 	grep -q "^fault at +20" rec.out &&
-	grep -q "^past the end: SIGBUS$" rec.out
+	grep -q "^past the end: SIGBUS$" rec.out &&
+	grep -q "^past the end, read-only: SIGBUS$" rec.out
 '
 test_done

@@ -108,6 +108,17 @@ int main(void)
 	CHECK(bus == SIGBUS);
 	printf("past the end: %s\n", bus == SIGBUS ? "SIGBUS" : "no fault");
 
+	/* The same through a descriptor open only for reading. */
+	char rpath[64];
+	snprintf(rpath, sizeof rpath, "/proc/self/fd/%d", sfd);
+	int rfd = open(rpath, O_RDONLY);
+	char *rp = mmap(NULL, 2 * PG, PROT_READ, MAP_PRIVATE, rfd, 0);
+	bus = 0;
+	if (!sigsetjmp(env, 1))
+		(void)((volatile char *)rp)[PG + 1];
+	CHECK(rp != MAP_FAILED && bus == SIGBUS);
+	printf("past the end, read-only: %s\n", bus == SIGBUS ? "SIGBUS" : "no fault");
+
 	/* A private mapping of an empty file the file then grows under. */
 	int efd = open(".", O_TMPFILE | O_RDWR, 0600);
 	char *ep = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, efd, 0);
