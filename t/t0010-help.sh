@@ -1,8 +1,7 @@
 #!/bin/bash
 # t0010-help.sh: every tool's --help exits 0, prints to stdout and
 # explains every option its getopt table and string (or option loop)
-# accept;
-# a bad option exits 2 with the one-line usage on stderr.
+# accept; a bad option exits 2 with the one-line usage on stderr.
 . "$(dirname "$0")/test-lib.sh"
 src=$TEST_DIR/..
 
