@@ -110,6 +110,58 @@ static int find_proc_info(unw_addr_space_t a, unw_word_t ip, unw_proc_info_t *pi
 	return r;
 }
 
+/* The thread being walked: its registers, and the pages of its memory
+ * read so far (it is stopped, so they hold still). One read of a page
+ * and none of a register instead of a ptrace call per word. */
+static const struct user_regs_struct *walk_regs;
+static pid_t walk_pid;
+static struct {
+	uint64_t base;
+	uint8_t b[4096];
+} pages[8];
+static int npages, next_page;
+
+static int access_mem(unw_addr_space_t a, unw_word_t addr, unw_word_t *val, int write, void *arg)
+{
+	uint64_t base = addr & ~(uint64_t)4095;
+	if (write || (addr & 7))
+		return _UPT_access_mem(a, addr, val, write, arg);
+	int i;
+	for (i = 0; i < npages && pages[i].base != base; i++)
+		;
+	if (i == npages) {
+		i = next_page;
+		next_page = (next_page + 1) % 8;
+		struct iovec l = { pages[i].b, 4096 }, r = { (void *)base, 4096 };
+		pages[i].base = 1;	/* invalid until read */
+		if (process_vm_readv(walk_pid, &l, 1, &r, 1, 0) != 4096)
+			return _UPT_access_mem(a, addr, val, write, arg);
+		pages[i].base = base;
+		if (npages < 8)
+			npages++;
+	}
+	memcpy(val, pages[i].b + (addr - base), sizeof *val);
+	return 0;
+}
+
+static int access_reg(unw_addr_space_t a, unw_regnum_t reg, unw_word_t *val, int write,
+		      void *arg)
+{
+	const struct user_regs_struct *r = walk_regs;
+	if (write || !r || reg < 0 || reg > UNW_X86_64_RIP)
+		return _UPT_access_reg(a, reg, val, write, arg);
+	const unsigned long long v[] = {
+		[UNW_X86_64_RAX] = r->rax, [UNW_X86_64_RDX] = r->rdx, [UNW_X86_64_RCX] = r->rcx,
+		[UNW_X86_64_RBX] = r->rbx, [UNW_X86_64_RSI] = r->rsi, [UNW_X86_64_RDI] = r->rdi,
+		[UNW_X86_64_RBP] = r->rbp, [UNW_X86_64_RSP] = r->rsp, [UNW_X86_64_R8] = r->r8,
+		[UNW_X86_64_R9] = r->r9, [UNW_X86_64_R10] = r->r10, [UNW_X86_64_R11] = r->r11,
+		[UNW_X86_64_R12] = r->r12, [UNW_X86_64_R13] = r->r13, [UNW_X86_64_R14] = r->r14,
+		[UNW_X86_64_R15] = r->r15, [UNW_X86_64_RIP] = r->rip,
+	};
+	*val = v[reg];
+	return 0;
+}
+
 void stack_init(void)
 {
 	if (as)
@@ -120,6 +172,8 @@ void stack_init(void)
 	elf_version(EV_CURRENT);
 	acc = _UPT_accessors;
 	acc.find_proc_info = find_proc_info;
+	acc.access_mem = access_mem;
+	acc.access_reg = access_reg;
 	as = unw_create_addr_space(&acc, 0);
 	if (!as)
 		die(EXIT_TRACE, "libunwind: cannot create an address space");
@@ -459,9 +513,12 @@ static void describe(struct stack_frame *f, uint64_t lookup)
 	}
 }
 
-int stack_walk(pid_t pid, struct stack_frame *f, int max)
+int stack_walk(pid_t pid, const struct user_regs_struct *regs, struct stack_frame *f, int max)
 {
 	stack_init();
+	walk_pid = pid;
+	walk_regs = regs;
+	npages = next_page = 0;
 	if (sync_maps(pid) < 0)
 		return 0;
 	void *upt = _UPT_create(pid);
@@ -487,6 +544,7 @@ int stack_walk(pid_t pid, struct stack_frame *f, int max)
 	}
 out:
 	_UPT_destroy(upt);
+	walk_regs = NULL;
 	return n;
 }
 

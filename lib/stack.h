@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/user.h>
 #include "sys_names.h"
 
 /* One frame; frame 0 is where the thread stopped, the others are
@@ -33,10 +34,10 @@ void stack_init(void);
 void stack_note_map(uint64_t addr, uint64_t len, const char *file, const char *path,
 		    uint64_t off);
 
-/* Walk the stack of thread pid, which must be in a ptrace stop, into
- * f[0..max-1]. Returns the number of frames (0 if even the first could
- * not be read). */
-int stack_walk(pid_t pid, struct stack_frame *f, int max);
+/* Walk the stack of thread pid, which must be in a ptrace stop with
+ * registers *regs, into f[0..max-1]. Returns the number of frames (0 if
+ * even the first could not be read). */
+int stack_walk(pid_t pid, const struct user_regs_struct *regs, struct stack_frame *f, int max);
 
 /* Append the frames as text, one line each ("  #1 0x... bar+0x1c
  * (/path/prog) at prog.c:12\n"; "?? (/path/prog+0xVADDR)" without a

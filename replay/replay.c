@@ -89,7 +89,7 @@ static int walk(struct engine *e, struct stack_frame *f)
 	struct user_regs_struct r;
 	if (!e->started || !e->ntasks || eng_regs(e, &r) < 0)
 		return -1;
-	return stack_walk(e->p.pid, f, STACK_MAX);
+	return stack_walk(e->p.pid, &r, f, STACK_MAX);
 }
 
 /* Whether --stack shows event rec, of kind word kind. */

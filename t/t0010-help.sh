@@ -1,7 +1,7 @@
 #!/bin/bash
 # t0010-help.sh: every tool's --help exits 0, prints to stdout and
-# explains every long option its getopt table (or option loop) accepts;
-# a bad option exits 2 with the one-line usage on stderr.
+# explains every option its getopt table and string (or option loop)
+# accept; a bad option exits 2 with the one-line usage on stderr.
 . "$(dirname "$0")/test-lib.sh"
 src=$TEST_DIR/..
 
@@ -11,6 +11,12 @@ long_opts () {
 		grep -ho '{ "[a-z][a-z-]*", [a-z_]*_argument' "$src/$1"/*.c | sed 's/{ "\([^"]*\)".*/\1/'
 		grep -ho 'strcmp(a, "--[a-z][a-z-]*")' "$src/$1"/*.c | sed 's/.*"--\([^"]*\)".*/\1/'
 	} | sort -u
+}
+
+# short_opts TOOL: the one-letter options of TOOL's getopt string.
+short_opts () {
+	grep -ho 'getopt_long(argc, argv, "[^"]*"' "$src/$1"/*.c |
+		sed 's/.*"\(.*\)"/\1/' | tr -d ':+' | fold -w1
 }
 
 for tool in rec replay tdump tpack tseek gdbstub; do
@@ -27,6 +33,12 @@ for tool in rec replay tdump tpack tseek gdbstub; do
 			grep -q -- "^ *\(-[a-zA-Z], \)\?--$o\b" $tool.help || echo "--$o"
 		done <$tool.opts >$tool.missing &&
 		{ test ! -s $tool.missing || { echo "$tool --help lacks:"; cat $tool.missing; false; }; }
+	'
+	test_expect_success "$tool --help explains each one-letter option" '
+		short_opts $tool | while read o; do
+			grep -q -- "^ *-$o\b" $tool.help || echo "-$o"
+		done >$tool.missing1 &&
+		{ test ! -s $tool.missing1 || { echo "$tool --help lacks:"; cat $tool.missing1; false; }; }
 	'
 	test_expect_success "$tool -h is --help" '
 		run_tool $tool -h >$tool.h &&
