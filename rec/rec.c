@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/kcmp.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -658,8 +659,23 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
+/* /dev/null, /dev/zero and the like: every open of one is the same
+ * inode, so the inode does not tell the program's own opens from rec's
+ * stdout or stderr. */
+static int null_dev(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1;
+}
+
+/* Whether rec's fd mine and the program's fd are one open file
+ * description (kcmp), as when the program inherited or dup'ed it. */
+static int same_open_file(int mine, uint64_t fd)
+{
+	return syscall(SYS_kcmp, getpid(), cur->p.pid, KCMP_FILE, mine, fd) == 0;
+}
+
 /* 1 or 2 when the program's fd is rec's stdout or stderr (the same
- * open file), else 0. */
+ * file; for a device like /dev/null, the same open file), else 0. */
 static int out_kind(uint64_t fd)
 {
 	char path[64];
@@ -670,7 +686,7 @@ static int out_kind(uint64_t fd)
 	int k = 0;
 	for (int s = 2; s >= 1; s--)
 		if (R.have_out[s] && R.out[s].st_dev == st.st_dev && R.out[s].st_ino == st.st_ino &&
-		    (!k || (int)fd == s))
+		    (!k || (int)fd == s) && (!null_dev(&st) || same_open_file(s, fd)))
 			k = s;
 	return k;
 }

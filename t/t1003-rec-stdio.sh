@@ -31,6 +31,15 @@ test_expect_success 'the program writes to the stdout pipe rec was given' '
 	run_tool rec -o c3 sh -c "test -p /dev/stdout && echo pipe" | cat >out &&
 	grep -qx pipe out
 '
+# /dev/null is one inode however often it is opened: only writes to the
+# open file rec's stdout is count as the program's stdout.
+test_expect_success 'with stdout on /dev/null, writes to its own /dev/null are not output' '
+	run_tool rec -o c4 sh -c "echo junk >/dev/null; echo junk2 2>/dev/null >&2; date +%N" \
+		>/dev/null 2>/dev/null &&
+	run_tool replay c4 >rout 2>rerr &&
+	grep -qx "[0-9]*" rout && test $(wc -l <rout) = 1 &&
+	test ! -s rerr
+'
 test_expect_success 'stdin reaches a program reading it line by line' '
 	printf "one\ntwo\n" >in2 &&
 	rec_replay_cmp sh -c "read a; read b; echo \$b \$a" <in2 &&
