@@ -40,12 +40,14 @@ int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int w
 	uint64_t end = ((uint64_t)st->st_size + 4095) & ~4095ull;
 	if (find(st->st_dev, st->st_ino))
 		return 1;
-	/* A private mapping past the end: the file may grow under it, and
-	 * a touch past the end raises SIGBUS. The dynamic loader maps
+	/* A private mapping shows changes to the file in the pages it has
+	 * not copied yet: through a descriptor open for writing, the
+	 * program may make some. Past the end, the file may grow under it,
+	 * and a touch there raises SIGBUS. The dynamic loader maps
 	 * libraries past their end too (with MAP_DENYWRITE, and the space
 	 * after their end mapped over): those stay private copies. */
-	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE &&
-	    !(a[5] + a[1] > end && (writable || !(a[3] & MAP_DENYWRITE))))
+	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && !writable &&
+	    !(a[5] + a[1] > end && !(a[3] & MAP_DENYWRITE)))
 		return 0;
 	char src[64];
 	snprintf(src, sizeof src, "/proc/%d/fd/%d", p->pid, (int)a[4]);
