@@ -1,8 +1,9 @@
 #!/bin/bash
 # t2032-replay-map-corners.sh: a handled fault on a PROT_NONE page,
 # madvise(MADV_DONTNEED) on private and shared mappings, MADV_REMOVE,
-# a write to a file mapped private, mlock, a private mapping grown past another (mremap moves it), and
-# private file mappings past the file's end (SIGBUS) or grown under.
+# a write to a file mapped private, mlock, a private mapping grown past
+# another (mremap moves it), and private file mappings past the file's
+# end (SIGBUS) or grown under.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mapcorners
 
