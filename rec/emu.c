@@ -14,6 +14,7 @@
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static struct emu {
@@ -39,12 +40,14 @@ int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int w
 	uint64_t end = ((uint64_t)st->st_size + 4095) & ~4095ull;
 	if (find(st->st_dev, st->st_ino))
 		return 1;
-	/* A private mapping past the end: the file may grow under it, and
-	 * a touch past the end raises SIGBUS. The dynamic loader maps
+	/* A private mapping shows changes to the file in the pages it has
+	 * not copied yet: through a descriptor open for writing, the
+	 * program may make some. Past the end, the file may grow under it,
+	 * and a touch there raises SIGBUS. The dynamic loader maps
 	 * libraries past their end too (with MAP_DENYWRITE, and the space
 	 * after their end mapped over): those stay private copies. */
-	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE &&
-	    !(a[5] + a[1] > end && (writable || !(a[3] & MAP_DENYWRITE))))
+	if ((a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && !writable &&
+	    !(a[5] + a[1] > end && !(a[3] & MAP_DENYWRITE)))
 		return 0;
 	char src[64];
 	snprintf(src, sizeof src, "/proc/%d/fd/%d", p->pid, (int)a[4]);
@@ -66,18 +69,21 @@ int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int w
 	return 1;
 }
 
-/* The file offset of process p's fd now, or -1. */
-static int64_t fd_pos(struct pt_proc *p, int fd)
+/* The file offset of process p's fd now (-1 if unknown), and whether it
+ * was opened O_APPEND. */
+static int64_t fd_pos(struct pt_proc *p, int fd, int *append)
 {
 	char path[64], line[128];
 	long long pos = -1;
+	unsigned flags = 0;
 	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", p->pid, fd);
 	FILE *f = fopen(path, "re");
 	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "pos: %lld", &pos) == 1)
-			break;
+		if (sscanf(line, "pos: %lld", &pos) != 1)
+			sscanf(line, "flags: %o", &flags);
 	if (f)
 		fclose(f);
+	*append = (flags & O_APPEND) != 0;
 	return pos;
 }
 
@@ -196,8 +202,16 @@ int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t
 		len = st.st_size;
 	} else if (len == 0) {
 		off = 0;	/* the size alone changed */
-	} else if (off < 0) {
-		off = fd_pos(p, fd) - len;	/* write(2) left the offset after its bytes */
+	} else {
+		/* write(2) leaves the offset after its bytes; an appending
+		 * one, and pwrite(2) on an O_APPEND descriptor, wrote them
+		 * at the end. */
+		int append;
+		int64_t pos = fd_pos(p, fd, &append);
+		if (append || (nr == SYS_pwritev2 && (a[4] & RWF_APPEND)))
+			off = st.st_size - len;
+		else if (off < 0)
+			off = pos - len;
 	}
 	return put_patch(w, e, st.st_size, off, len, sys_lookup(nr)->name, why, whylen);
 }

@@ -13,8 +13,8 @@
 
 /* Whether replay must map the file of mmap a (the file st, open in
  * process p as a[4]; writable: for writing) from its emulated copy: a
- * shared mapping, one past the file's end (but the dynamic loader's), or
- * any of a file emulated already. If so, the file is emulated from now
+ * shared mapping, one through a writable descriptor, one past the file's
+ * end (but the dynamic loader's), or any of a file emulated already. If so, the file is emulated from now
  * on. */
 int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int writable);
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # t2032-replay-map-corners.sh: a handled fault on a PROT_NONE page,
 # madvise(MADV_DONTNEED) on private and shared mappings, MADV_REMOVE,
-# mlock, a private mapping grown past another (mremap moves it), and
-# private file mappings past the file's end (SIGBUS) or grown under.
+# a write to a file mapped private, mlock, a private mapping grown past
+# another (mremap moves it), and private file mappings past the file's
+# end (SIGBUS) or grown under.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mapcorners
 
@@ -16,6 +17,7 @@ test_expect_success 'replay writes the recorded bytes and status, twice' '
 test_expect_success 'the program checked every corner' '
 	grep -q "^all corners$" rec.out &&
 	grep -q "^fault at +20" rec.out &&
+	grep -Eq "^private after pwrite: new [0-9a-f]{8}$" rec.out &&
 	grep -q "^past the end: SIGBUS$" rec.out &&
 	grep -q "^past the end, read-only: SIGBUS$" rec.out
 '

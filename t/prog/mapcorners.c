@@ -78,6 +78,17 @@ int main(void)
 	CHECK(!memcmp(pf, line, n) && sh[0] == 'S');
 	printf("private file after DONTNEED: %.13s\n", pf);
 
+	/* A private file mapping shows a write to the file in a page it
+	 * has not copied, not in one it has. */
+	char *pv = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(ftruncate(fd, 2 * PG) == 0 && pv[0] == 'f');
+	pv[PG] = 'c';
+	n = snprintf(line, sizeof line, "new %08x", r);
+	CHECK(pwrite(fd, line, n, 0) == n && pwrite(fd, line, n, PG + 1) == n);
+	CHECK(!memcmp(pv, line, n) && pv[PG] == 'c' && pv[PG + 1] == 0);
+	printf("private after pwrite: %.12s\n", pv);
+	CHECK(ftruncate(fd, PG) == 0);
+
 	/* MADV_REMOVE on a shared file mapping punches a hole in the file. */
 	char *sf = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	CHECK(madvise(sf, PG, MADV_REMOVE) == 0);

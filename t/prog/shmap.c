@@ -93,6 +93,14 @@ int main(void)
 	CHECK(madvise(a, 8192, MADV_DONTNEED) == 0);
 	CHECK(!memcmp(a, b, 14) && a[0] == 't');
 
+	/* An appending descriptor writes at the end, pwrite too. */
+	snprintf(buf, sizeof buf, "/proc/self/fd/%d", fd);
+	int afd = open(buf, O_WRONLY | O_APPEND);
+	CHECK(afd >= 0 && write(afd, "A", 1) == 1 && pwrite(afd, "P", 1, 0) == 1);
+	char *c = mmap(NULL, 12288, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(c != MAP_FAILED && c[8192] == 'A' && c[8193] == 'P' && c[0] == 't');
+	printf("appended: %.2s\n", c + 8192);
+
 	/* read() sees what went through the mapping. */
 	a[300] = 'R';
 	CHECK(pread(fd, buf, 1, 300) == 1 && buf[0] == 'R');
