@@ -1041,6 +1041,10 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
+	if (nr == SYS_sendmmsg && out_kind(a[0])) {
+		snprintf(why, sizeof why, "sendmmsg to %s", out_kind(a[0]) == 1 ? "stdout" : "stderr");
+		return why;
+	}
 	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
 		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
 			 "recording)", (int)a[0]);
