@@ -121,8 +121,7 @@ static void on_alarm(int sig)
 	if (term_sig && ++term_ticks >= TERM_TICKS) {
 		term_msg[22] = '0' + term_sig / 10 % 10;
 		term_msg[23] = '0' + term_sig % 10;
-		if (write(2, term_msg, sizeof term_msg - 1) < 0)
-			_exit(128 + term_sig);
+		(void)!write(2, term_msg, sizeof term_msg - 1);
 		_exit(128 + term_sig);
 	}
 	if (++ticks_to_flush >= 1000000 / TICK_US) {
@@ -297,8 +296,10 @@ static int copy_file(const char *src, const char *dst)
 	/* Only the data: a hole (a 100 GB sparse file) stays a hole. */
 	off_t at = 0, end = lseek(in, 0, SEEK_END);
 	while (at < end && (at = lseek(in, at, SEEK_DATA)) >= 0) {
-		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0)
+		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0) {
+			rc = -1;
 			break;
+		}
 		off_t hole = lseek(in, at, SEEK_HOLE);
 		lseek(in, at, SEEK_SET);
 		while (at < hole && (n = read(in, buf, sizeof buf)) > 0) {
