@@ -241,13 +241,14 @@ static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0
 /* Bytes the ioctl req writes at its argument: SPECIAL, REFUSE, or a size. */
 static int ioctl_out_size(uint64_t req)
 {
+	req = (uint32_t)req;	/* the kernel's cmd is an unsigned int */
 	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff, type = (req >> 8) & 0xff;
 	if (dir & 2)		/* _IOC_READ: the kernel writes size bytes */
 		return size;
 	for (size_t i = 0; i < sizeof old_ioctls / sizeof *old_ioctls; i++)
 		if (old_ioctls[i].cmd == (uint32_t)req)
 			return old_ioctls[i].out;
-	if (dir || size || (req >> 16) || !memchr(old_types, type, sizeof old_types))
+	if (dir || size || !memchr(old_types, type, sizeof old_types))
 		return 0;	/* _IOW, or _IO of a type with no old requests */
 	return REFUSE;
 }
@@ -563,6 +564,18 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			int n = ok ? quotactl_out_size(v) : 0;
 			if (n > 0)
 				out(p, a[3], n, fn, ctx);
+			break;
+		}
+		case A_OINTS:
+			if (ok)
+				out(p, v, 4 * (a[sys_param(c)] < 16384 ? a[sys_param(c)] : 16384), fn, ctx);
+			break;
+		case A_FHANDLE: {	/* handle_bytes, handle_type, f_handle[] */
+			uint32_t n = 0;
+			if ((ok || ret == -EOVERFLOW) && pt_read(p, v, &n, 4) == 4)
+				out(p, v, ok ? 8 + (n < 128 ? n : 128) : 4, fn, ctx);
+			if (ok)	/* AT_HANDLE_MNT_ID_UNIQUE: a u64 */
+				out(p, a[i + 1], a[4] & 1 ? 8 : 4, fn, ctx);
 			break;
 		}
 		case A_SYSFS:		/* sysfs(2, index, buf): a name */

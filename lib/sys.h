@@ -81,6 +81,10 @@ enum sys_kind {
 	A_KEYCTL,	/* keyctl command; outputs depend on it */
 	A_QUOTACTL,	/* quotactl command; writes at argument 3 */
 	A_SYSFS,	/* out: sysfs(2)'s file system name */
+	A_OINTS,	/* out: as many 4-byte ints as argument param says */
+	A_FHANDLE,	/* out: name_to_handle_at's struct file_handle, and
+			   the mount id after it (an int, or a u64 with
+			   AT_HANDLE_MNT_ID_UNIQUE) */
 };
 #define sys_arg(kind, param) ((uint32_t)(kind) | ((uint32_t)(param) << 8))
 #define sys_kind(cell) ((enum sys_kind)((cell) & 0xff))

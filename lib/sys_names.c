@@ -510,6 +510,17 @@ void sn_ioctl(struct sn_buf *b, uint64_t v)
 		{ 0x5451, "FIOCLEX" }, { 0x5452, "FIOASYNC" },
 		{ 0x80045430, "TIOCGPTN" }, { 0x40045431, "TIOCSPTLCK" },
 		{ 0x802c542a, "TCGETS2" }, { 0x402c542b, "TCSETS2" },
+		{ 0x5600, "VT_OPENQRY" }, { 0x5601, "VT_GETMODE" },
+		{ 0x5602, "VT_SETMODE" }, { 0x5603, "VT_GETSTATE" },
+		{ 0x5606, "VT_ACTIVATE" }, { 0x5607, "VT_WAITACTIVE" },
+		{ 0x4b3a, "KDSETMODE" }, { 0x4b3b, "KDGETMODE" },
+		{ 0x8912, "SIOCGIFCONF" }, { 0x8913, "SIOCGIFFLAGS" },
+		{ 0x8914, "SIOCSIFFLAGS" }, { 0x8915, "SIOCGIFADDR" },
+		{ 0x8921, "SIOCGIFMTU" }, { 0x8927, "SIOCGIFHWADDR" },
+		{ 0x8933, "SIOCGIFINDEX" }, { 0x8940, "SIOCGIFBR" },
+		{ 0x89a0, "SIOCBRADDBR" }, { 0x89a1, "SIOCBRDELBR" },
+		{ 0x1260, "BLKGETSIZE" }, { 0x80081272, "BLKGETSIZE64" },
+		{ 0x4c82, "LOOP_CTL_GET_FREE" },
 	};
 	const char *s = lookup(t, NELEM(t), v & 0xffffffff);
 

@@ -78,6 +78,8 @@
 #define KEYCTL		sys_arg(A_KEYCTL, 0)
 #define QUOTACTL	sys_arg(A_QUOTACTL, 0)
 #define SYSFS		sys_arg(A_SYSFS, 0)
+#define OINTS(n)	sys_arg(A_OINTS, n)	/* count in argument n */
+#define FHANDLE		sys_arg(A_FHANDLE, 0)
 
 /* File descriptors and plain file operations. */
 SYS(0,   read,            C_EMU,    R_INT, FD, OBUF(2), UINT)
@@ -390,7 +392,7 @@ SYS(275, splice,          C_EMU,    R_INT, FD, OUT(8), FD, OUT(8), UINT, HEX)
 SYS(276, tee,             C_EMU,    R_INT, FD, FD, UINT, HEX)
 SYS(277, sync_file_range, C_EMU,    R_INT, FD, INT, INT, HEX)
 SYS(278, vmsplice,        C_UNSUP,  R_INT, FD, PTR, UINT, HEX)
-SYS(279, move_pages,      C_UNSUP,  R_INT, INT, UINT, PTR, PTR, PTR, HEX)
+SYS(279, move_pages,      C_EMU,    R_INT, INT, UINT, PTR, PTR, OINTS(1), HEX)
 SYS(280, utimensat,       C_EMU,    R_INT, FD, STR, PTR, ATFLAGS)
 SYS(281, epoll_pwait,     C_EMU,    R_INT, FD, EPEV_OUT, INT, INT, PTR, UINT)
 SYS(282, signalfd,        C_EMU,    R_FD,  FD, PTR, UINT)
@@ -418,7 +420,7 @@ SYS(300, fanotify_init,   C_EMU,    R_FD,  HEX, HEX)
 SYS(301, fanotify_mark,   C_EMU,    R_INT, FD, HEX, HEX, FD, STR)
 SYS(302, prlimit64,       C_EMU,    R_INT, INT, INT, PTR, OUT(16))
 /* name_to_handle_at writes a handle whose size the caller's struct says. */
-SYS(303, name_to_handle_at, C_UNSUP, R_INT, FD, STR, PTR, OUT(4), ATFLAGS)
+SYS(303, name_to_handle_at, C_EMU,  R_INT, FD, STR, FHANDLE, PTR, ATFLAGS)
 SYS(304, open_by_handle_at, C_EMU,  R_FD,  FD, PTR, OFLAGS)
 SYS(305, clock_adjtime,   C_EMU,    R_INT, CLOCK, OUT(208))
 SYS(306, syncfs,          C_EMU,    R_INT, FD)
@@ -558,3 +560,5 @@ SYS(469, file_setattr,    C_EMU,    R_INT, FD, STR, PTR, UINT, ATFLAGS)
 #undef KEYCTL
 #undef QUOTACTL
 #undef SYSFS
+#undef OINTS
+#undef FHANDLE

@@ -123,8 +123,7 @@ static void on_alarm(int sig)
 	if (term_sig && ++term_ticks >= TERM_TICKS) {
 		term_msg[22] = '0' + term_sig / 10 % 10;
 		term_msg[23] = '0' + term_sig % 10;
-		if (write(2, term_msg, sizeof term_msg - 1) < 0)
-			_exit(128 + term_sig);
+		(void)!write(2, term_msg, sizeof term_msg - 1);
 		_exit(128 + term_sig);
 	}
 	if (++ticks_to_flush >= 1000000 / TICK_US) {
@@ -340,8 +339,10 @@ static int copy_file(const char *src, const char *dst)
 	/* Only the data: a hole (a 100 GB sparse file) stays a hole. */
 	off_t at = 0, end = lseek(in, 0, SEEK_END);
 	while (at < end && (at = lseek(in, at, SEEK_DATA)) >= 0) {
-		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0)
+		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0) {
+			rc = -1;
 			break;
+		}
 		off_t hole = lseek(in, at, SEEK_HOLE);
 		lseek(in, at, SEEK_SET);
 		while (at < hole && (n = read(in, buf, sizeof buf)) > 0) {
@@ -1123,6 +1124,10 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
+	if (nr == SYS_sendmmsg && out_kind(a[0])) {
+		snprintf(why, sizeof why, "sendmmsg to %s", out_kind(a[0]) == 1 ? "stdout" : "stderr");
+		return why;
+	}
 	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
 		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
 			 "recording)", (int)a[0]);

@@ -23,6 +23,7 @@ test_expect_success 'the recorded answers are the kernel'"'"'s' '
 test_expect_success 'tdump names the requests' '
 	tdump "$trace" >dump &&
 	grep -q "ioctl([0-9]*, TIOCGWINSZ" dump &&
-	grep -q "fcntl([0-9]*, F_GET_RW_HINT" dump
+	grep -q "fcntl([0-9]*, F_GET_RW_HINT" dump &&
+	grep -q "ioctl([0-9]*, SIOCGIFCONF" dump
 '
 test_done

@@ -3,7 +3,8 @@
 # on a command or a length, record and replay: semctl (GETALL, IPC_STAT,
 # SEM_INFO), msgrcv, msgctl, shmctl, mincore, get_mempolicy,
 # sched_getattr, sysfs, keyctl, quotactl, modify_ldt, sendmmsg, recvmmsg,
-# a software perf counter read through its fd; bpf gets ENOSYS.
+# a software perf counter read through its fd, name_to_handle_at; bpf
+# gets ENOSYS.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog kcalls
 

@@ -2,9 +2,10 @@
  * with an answer that differs run to run: SysV semaphores, message
  * queues and shared memory (semctl, msgctl, msgrcv, shmctl), mincore,
  * get_mempolicy, sched_getattr, sysfs, keyctl, quotactl, modify_ldt,
- * sendmmsg and recvmmsg, a software perf counter; bpf gets ENOSYS under
+ * sendmmsg and recvmmsg, a software perf counter, name_to_handle_at; bpf gets ENOSYS under
  * rec. Prints what it got. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <stdint.h>
@@ -124,6 +125,22 @@ int main(void)
 	char ldt[64];
 	memset(ldt, 0x5a, sizeof ldt);
 	show("modify_ldt read", syscall(SYS_modify_ldt, 0, ldt, sizeof ldt));
+
+	/* The handle of a new file (its inode differs run to run). */
+	char tmp[] = "kcalls.XXXXXX";
+	close(mkstemp(tmp));
+	struct { struct file_handle fh; unsigned char b[128]; } h;
+	int mid = -1;
+	h.fh.handle_bytes = 0;
+	show("name_to_handle_at, no room", name_to_handle_at(AT_FDCWD, tmp, &h.fh, &mid, 0));
+	printf("needs %u bytes\n", h.fh.handle_bytes);
+	long hr = name_to_handle_at(AT_FDCWD, tmp, &h.fh, &mid, 0);
+	printf("name_to_handle_at = %ld: type %d, mount %s, handle ", hr, h.fh.handle_type,
+	       mid > 0 ? "set" : "unset");
+	for (unsigned i = 0; hr == 0 && i < h.fh.handle_bytes && i < 128; i++)
+		printf("%02x", h.fh.f_handle[i]);
+	printf("\n");
+	unlink(tmp);
 
 	/* A software counter read through its file descriptor. */
 	struct perf_event_attr pa;
