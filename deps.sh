@@ -4,6 +4,7 @@
 pkgs=""
 pkg-config --exists libseccomp 2>/dev/null || pkgs="$pkgs libseccomp-dev"
 pkg-config --exists libzstd 2>/dev/null || pkgs="$pkgs libzstd-dev"
+[ -e /usr/include/Zydis/Zydis.h ] || pkgs="$pkgs libzydis-dev"
 command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
 command -v prove >/dev/null 2>&1 || pkgs="$pkgs perl"
 command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
