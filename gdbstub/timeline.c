@@ -298,7 +298,7 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		tl_flush(t);
 		s = &none;
 	}
-	for (;;) {
+	for (int first = 1;; first = 0) {
 		uint64_t rip = rip_now(t);
 		if (my) {
 			if (watch_arm(&t->w, s->wp, s->nwp) < 0)
@@ -312,7 +312,8 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 				return;
 			}
 		}
-		int st = my ? watch_step(&t->w, step) : step;
+		/* The int3 at rip is out while the thread leaves it: a step. */
+		int st = my ? watch_step(&t->w, (first && step) || in_bps(&armed, rip)) : step;
 		ti->res = eng_resume(e, st);
 		if (ti->res == ENG_EVENT) {	/* the event may have remapped code */
 			for (int k = t->ins.n - 1; k >= 0; k--)
@@ -1245,8 +1246,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			}
 		}
 		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
-		if (end >= 0)
-			close(end);
+		watch_count_close(&t->w, end);
 		if (getenv("REWIND_TLDEBUG"))
 			fprintf(stderr, "[tl] candidate %llx: %llu executions\n", (unsigned long long)cand[i],
 				(unsigned long long)n);
