@@ -63,8 +63,14 @@ if command -v gdb >/dev/null 2>&1; then
 	line=$(grep -n 'printf("seed' "$(dirname "$0")/t/prog/dbg.c" | cut -d: -f1)
 	printf '$ gdb -batch -ex "target remote | gdbstub dbg.trace" -ex "break %s" -ex continue \\\n' "$line"
 	printf '      -ex "watch -l last->next" -ex reverse-continue -ex "monitor when" dbg\n'
-	gdb -batch -nx -ex 'set pagination off' -ex 'handle SIGUSR1 nostop noprint' \
+	hunt=$(gdb -batch -nx -ex 'set pagination off' -ex 'handle SIGUSR1 nostop noprint' \
 		-ex "target remote | gdbstub $REWIND_DIR/dbg.trace" -ex "break $line" -ex continue \
 		-ex 'watch -l last->next' -ex reverse-continue -ex 'monitor when' "$dbg" 2>&1 |
-		grep -v '^warning: remote target does not support file transfer'
+		grep -v '^warning: remote target does not support file transfer')
+	printf '%s\n' "$hunt"
+	# A hunt that stops anywhere else is a wrong answer, never a demo.
+	printf '%s\n' "$hunt" | grep -q 'BUG \*/' || {
+		echo "demo: reverse-continue did not stop on the BUG line" >&2
+		exit 1
+	}
 fi
