@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <Zydis/Zydis.h>
+#include <cpuid.h>
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -29,7 +30,6 @@
 
 struct watch_stops {
 	const char *name;
-	int (*check)(struct watch *w, uint64_t addr, int len);
 	int (*arm)(struct watch *w);	/* w->cur on the current thread */
 	void (*disarm)(struct watch *w);
 	/* After a trap: bit i of *fired for w->cur[i]; returns 1 when the
@@ -97,12 +97,6 @@ static void dr_load(struct watch *w, pid_t pid, const struct watchpt *wp, int n)
 	}
 }
 
-static int dr_check(struct watch *w, uint64_t addr, int len)
-{
-	(void)w, (void)addr, (void)len;
-	return 0;
-}
-
 static int dr_arm(struct watch *w)
 {
 	if (w->ncur > 4) {
@@ -144,7 +138,7 @@ static int dr_fires(struct watch *w, pid_t pid, const struct watchpt *wp, int n,
 }
 
 static const struct watch_stops dr_stops = {
-	"debug registers", dr_check, dr_arm, dr_disarm, dr_trap, dr_step, dr_fires,
+	"debug registers", dr_arm, dr_disarm, dr_trap, dr_step, dr_fires,
 };
 
 /* ---- the memory an instruction accesses (for page protection) ---- */
@@ -181,6 +175,16 @@ static uint64_t reg_value(const struct user_regs_struct *r, ZydisRegister reg, u
 	case ZYDIS_REGISTER_R15: return r->r15;
 	default: return 0;
 	}
+}
+
+/* The size of the XSAVE area for the features the OS enabled (CPUID
+ * leaf 0xd): what xsave and xrstor touch at most. */
+static uint64_t xsave_size(void)
+{
+	unsigned a, b = 0, c, d;
+	if (!__get_cpuid_count(0xd, 0, &a, &b, &c, &d) || b < 576)
+		b = 4096;
+	return b;
 }
 
 /* Decode the instruction thread pid is about to run (registers r) into
@@ -220,6 +224,9 @@ static void decode_acc(pid_t pid, const struct user_regs_struct *r, struct watch
 			addr = (uint32_t)addr;
 		a->m[a->n].addr = addr;
 		a->m[a->n].len = op[i].size ? (op[i].size + 7) / 8 : 64;
+		if (in.meta.isa_set == ZYDIS_ISA_SET_XSAVE || in.meta.isa_set == ZYDIS_ISA_SET_XSAVEC ||
+		    in.meta.isa_set == ZYDIS_ISA_SET_XSAVEOPT || in.meta.isa_set == ZYDIS_ISA_SET_XSAVES)
+			a->m[a->n].len = xsave_size();	/* Zydis gives the legacy part only */
 		a->m[a->n].write = (op[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) != 0;
 		a->m[a->n].stack = op[i].visibility == ZYDIS_OPERAND_VISIBILITY_HIDDEN &&
 				   ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op[i].mem.base) ==
@@ -381,16 +388,6 @@ static int pp_ours(const struct watch *w)
 	return w->npg && e->tasks[e->ti].rtgid == w->pptgid && e->tasks[e->ti].state != ET_GONE;
 }
 
-static int pp_check(struct watch *w, uint64_t addr, int len)
-{
-	(void)addr;
-	if (len < 1 || len > 8) {
-		snprintf(w->msg, sizeof w->msg, "cannot watch %d bytes at once", len);
-		return -1;
-	}
-	return 0;
-}
-
 static int pp_arm(struct watch *w)
 {
 	struct engine *e = w->e;
@@ -550,7 +547,7 @@ static int pp_fires(struct watch *w, pid_t pid, const struct watchpt *wp, int n,
 }
 
 static const struct watch_stops pp_stops = {
-	"page protection", pp_check, pp_arm, pp_disarm, pp_trap, pp_step, pp_fires,
+	"page protection", pp_arm, pp_disarm, pp_trap, pp_step, pp_fires,
 };
 
 /* ---- counts by perf breakpoints ---- */
@@ -683,12 +680,6 @@ void watch_reset(struct watch *w)
 	w->npg = 0;
 	w->valid = 0;
 	w->opened = 0;
-}
-
-int watch_check(struct watch *w, uint64_t addr, int len)
-{
-	w->msg[0] = 0;
-	return w->stops->check(w, addr, len);
 }
 
 int watch_bps(struct watch *w, uint64_t *addr, int max)

@@ -83,8 +83,6 @@ int watch_arm(struct watch *w, const struct watchpt *wp, int n);
 void watch_disarm(struct watch *w);
 /* The replay is now a fresh copy of a checkpoint, with nothing armed. */
 void watch_reset(struct watch *w);
-/* Can the back end watch len bytes at addr at all? 0, or -1 with w->msg. */
-int watch_check(struct watch *w, uint64_t addr, int len);
 
 /* The int3s the open counts need (instruction addresses), at most max;
  * returns how many. */
