@@ -262,19 +262,20 @@ static unsigned acc_fired(const struct watch_acc *a, uint64_t rsp_after, const s
 
 /* Run mprotect(page, 4096, prot) in the current thread. With reexec,
  * the thread is at the seccomp stop of a call the engine has yet to
- * make, and is brought back to that stop. */
+ * make, and is brought back to that stop. Returns 0, -1, or 1 when no
+ * call can be made now but none is needed: the thread runs no code of
+ * the program before its next stop (a signal raised for it, a call at
+ * its entry, a thread on its way out). */
 static int pp_mprotect(struct watch *w, uint64_t page, int prot, int reexec)
 {
 	struct engine *e = w->e;
 	struct user_regs_struct r;
 	uint64_t a[6] = { page, PAGE, (uint64_t)prot }, ret = 0;
-	if (e->raised || e->stopping)
-		return -1;	/* a signal would come first */
-	if (ptrace(PTRACE_GETREGS, e->p.pid, 0, &r) < 0)
-		return -1;
+	if (e->raised || e->stopping || ptrace(PTRACE_GETREGS, e->p.pid, 0, &r) < 0)
+		return 1;
 	int pending = e->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1;
 	if (pending != reexec)
-		return -1;	/* a call at its entry would be skipped */
+		return 1;	/* a call at its entry would be skipped */
 	/* At a signal's delivery stop, the injection ends that stop: the
 	 * signal is sent again afterwards, to stop at it once more. */
 	siginfo_t si;
@@ -326,8 +327,14 @@ static int pp_read_maps(struct watch *w)
 		snprintf(w->msg, sizeof w->msg, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < w->npg; i++)
-		w->pg[i].prot = w->pg[i].set = -1;
+	/* A page still protected by us shows our protection: keep what we
+	 * know of it. */
+	int keep[WATCH_PAGES];
+	for (int i = 0; i < w->npg; i++) {
+		keep[i] = w->valid_once && w->pg[i].prot >= 0 && w->pg[i].set != w->pg[i].prot;
+		if (!keep[i])
+			w->pg[i].prot = w->pg[i].set = -1;
+	}
 	int rc = 0;
 	while (fgets(line, sizeof line, f)) {
 		unsigned long long lo, hi;
@@ -336,7 +343,7 @@ static int pp_read_maps(struct watch *w)
 		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s%n", &lo, &hi, perm, &pos) < 3)
 			continue;
 		for (int i = 0; i < w->npg; i++) {
-			if (w->pg[i].page < lo || w->pg[i].page >= hi)
+			if (keep[i] || w->pg[i].page < lo || w->pg[i].page >= hi)
 				continue;
 			const char *name = line + pos;
 			while (*name == ' ')
@@ -354,7 +361,7 @@ static int pp_read_maps(struct watch *w)
 		}
 	}
 	fclose(f);
-	w->valid = rc == 0;
+	w->valid = w->valid_once = rc == 0;
 	return rc;
 }
 
@@ -364,7 +371,7 @@ static int pp_open(struct watch *w, int reexec)
 	int rc = 0;
 	for (int i = 0; i < w->npg; i++)
 		if (w->pg[i].prot >= 0 && w->pg[i].set != w->pg[i].prot) {
-			if (pp_mprotect(w, w->pg[i].page, w->pg[i].prot, reexec) < 0) {
+			if (pp_mprotect(w, w->pg[i].page, w->pg[i].prot, reexec) != 0) {
 				rc = -1;
 				continue;
 			}
@@ -397,7 +404,7 @@ static int pp_arm(struct watch *w)
 	if (tgid != w->pptgid) {
 		w->pptgid = tgid;
 		w->npg = 0;
-		w->valid = 0;
+		w->valid = w->valid_once = 0;
 	}
 	/* The pages wanted, and what each wants taken away. */
 	uint64_t page[WATCH_PAGES];
@@ -429,7 +436,7 @@ static int pp_arm(struct watch *w)
 		w->npg = n;
 		for (int i = 0; i < n; i++)
 			w->pg[i].page = page[i];
-		w->valid = 0;
+		w->valid = w->valid_once = 0;
 	}
 	if (!n)
 		return 0;
@@ -441,12 +448,10 @@ static int pp_arm(struct watch *w)
 		int want = w->pg[i].prot & ~deny[i];
 		if (want == w->pg[i].set)
 			continue;
-		if (pp_mprotect(w, page[i], want, 0) < 0) {
-			/* At the entry of an exit the program ends anyway. */
-			struct user_regs_struct r;
-			if (e->stop == PS_SECCOMP && ptrace(PTRACE_GETREGS, e->p.pid, 0, &r) == 0 &&
-			    (int64_t)r.orig_rax != -1)
-				return 0;
+		int k = pp_mprotect(w, page[i], want, 0);
+		if (k == 1)
+			continue;	/* nothing runs before the next stop */
+		if (k < 0) {
 			snprintf(w->msg, sizeof w->msg, "cannot protect the watched page 0x%llx",
 				 (unsigned long long)page[i]);
 			return -1;
@@ -678,7 +683,7 @@ void watch_reset(struct watch *w)
 	w->drpid = 0;
 	w->pptgid = 0;
 	w->npg = 0;
-	w->valid = 0;
+	w->valid = w->valid_once = 0;
 	w->opened = 0;
 }
 

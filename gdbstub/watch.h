@@ -62,6 +62,7 @@ struct watch {
 	/* page protection */
 	uint32_t pptgid;	/* the process whose pages are protected (as recorded) */
 	int valid;		/* pg[] holds the program's protection */
+	int valid_once;		/* pg[] was read for these pages */
 	int npg;
 	struct watch_page pg[WATCH_PAGES];
 	int opened;		/* pages opened to step a faulting access */
