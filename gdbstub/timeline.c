@@ -507,11 +507,11 @@ static void add_hit(struct timeline *t, const struct move *pre, const struct mov
 static uint64_t mem_hash(struct timeline *t)
 {
 	char path[64], line[512];
+	watch_disarm(&t->w);	/* the program's own protection shows in the maps */
 	snprintf(path, sizeof path, "/proc/%d/maps", t->e.p.pid);
 	FILE *f = fopen(path, "re");
 	uint64_t h = HASH_INIT, total = 0;
 	static uint8_t buf[1 << 16];
-	watch_disarm(&t->w);	/* the program's own protection shows in the maps */
 	while (f && fgets(line, sizeof line, f)) {
 		unsigned long lo, hi;
 		char perm[8];
