@@ -34,6 +34,10 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# gdbstub decodes the instructions that touch a protected page (Zydis).
+$(O)/bin/gdbstub: LDLIBS += -lZydis
+$(O)/bin/gdbstub: gdbstub/*.h
+
 $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_OBJ) $(LDLIBS)

@@ -110,11 +110,15 @@ nat=$(median "$(secs "$REWIND_BPROG/watched")" "$(secs "$REWIND_BPROG/watched")"
 rm -rf "$tmp/tr.watched"
 "$REWIND_BIN/rec" -o "$tmp/tr.watched" -- "$REWIND_BPROG/watched" >/dev/null 2>&1
 line=$(grep -n 'return 0;' "$(dirname "$0")/prog/watched.c" 2>/dev/null | cut -d: -f1)
-cat >rev.gdb <<GDB
+# rev.gdb MODE: the session, with the stub's REWIND_NO_DEBUGREGS=MODE (1:
+# watchpoints by page protection and counts by stops, as on a machine
+# whose debug registers never fire).
+revgdb () {
+	cat <<GDB
 set pagination off
 python import time
 python def t(name, f): t0 = time.time(); gdb.execute(f, to_string=True); print("T %s %.3f" % (name, time.time() - t0))
-target remote | $REWIND_BIN/gdbstub $tmp/tr.watched
+target remote | env REWIND_NO_DEBUGREGS=$1 $REWIND_BIN/gdbstub $tmp/tr.watched
 break watched.c:${line:-22}
 python t("continue to the end", "continue")
 watch -l watched
@@ -128,13 +132,19 @@ python t("reverse-stepi back", "reverse-stepi")
 python t("continue (to the next write)", "continue")
 monitor stats
 GDB
+}
 echo
 printf 'reverse execution in gdb (watched.c: %ss natively, %s writes, no syscalls)\n' "$nat" 4000
-printf '%-38s %9s %9s\n' command seconds "x native"
-timeout 600 gdb -batch -nx -x rev.gdb "$REWIND_BPROG/watched" 2>&1 | while read -r tag rest; do
-	case $tag in
-	T) name=${rest% *}; s=${rest##* }
-	   printf '%-38s %9s %9s\n' "$name" "$s" "$(ratio "$s" "$nat")" ;;
-	checkpoints) echo "live $tag $rest" ;;
-	esac
+printf '%-38s %9s %9s %12s %9s\n' command "dregs s" "x native" "no-dregs s" "x dregs"
+for mode in 0 1; do
+	revgdb $mode >rev.$mode.gdb
+	timeout 900 gdb -batch -nx -x rev.$mode.gdb "$REWIND_BPROG/watched" >rev.$mode.out 2>&1
+done
+grep -h '^T ' rev.0.out | while read -r tag rest; do
+	name=${rest% *}; s=${rest##* }
+	p=$(grep -F "T $name " rev.1.out | head -n 1); p=${p##* }
+	printf '%-38s %9s %9s %12s %9s\n' "$name" "$s" "$(ratio "$s" "$nat")" "${p:-fail}" "$(ratio "${p:-fail}" "$s")"
+done
+for mode in 0 1; do
+	grep -h '^checkpoints' rev.$mode.out | sed 's/^/live /'
 done

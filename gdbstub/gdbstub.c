@@ -225,8 +225,8 @@ static void monitor(const char *hex)
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
 		}
 	} else if (got >= 1 && !strcmp(word, "stats")) {
-		monitor_out("checkpoints %d (%ld KiB), single steps %ld, stops %ld\n", T.nmarks,
-			    tl_mark_kib(&T), T.nsteps, T.nstops);
+		monitor_out("checkpoints %d (%ld KiB), single steps %ld, stops %ld; %s\n", T.nmarks,
+			    tl_mark_kib(&T), T.nsteps, T.nstops, watch_how(&T.w));
 	} else {
 		if (got >= 1 && strcmp(word, "help"))
 			monitor_out("rewind: no monitor command '%s'\n", word);

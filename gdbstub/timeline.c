@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,12 +24,8 @@
 #define MATCH_BUDGET 200000	/* stops to find an interrupt's place again */
 #define MAXHITS 4096		/* hits a reverse search remembers */
 #define COUNT_CHUNK 20000
-#define WATCH_CHUNK 100		/* watchpoint hits counted between checkpoints */	/* executions counted between checkpoints */
-#define PERF_WATCH 1		/* cookie bit: a watchpoint's count */
-#define PERF_END 2		/* cookie bit: the count that ends a move */
-#ifndef TRAP_PERF
-#define TRAP_PERF 6		/* si_code of a perf event's SIGTRAP */
-#endif
+#define WATCH_CHUNK 100		/* watchpoint hits counted between checkpoints */
+#define PERF_END 2		/* cookie: the count that ends a move */
 
 /* ---- positions ---- */
 
@@ -152,45 +146,6 @@ struct trapinfo {
 	uint64_t waddr[TL_MAXWP];
 	int wlen[TL_MAXWP], wtype[TL_MAXWP];
 };
-
-static void set_dr(pid_t pid, int i, uint64_t v)
-{
-	ptrace(PTRACE_POKEUSER, pid, offsetof(struct user, u_debugreg) + i * 8, v);
-}
-
-static uint64_t get_dr(pid_t pid, int i)
-{
-	errno = 0;
-	long v = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user, u_debugreg) + i * 8, 0);
-	return errno ? 0 : (uint64_t)v;
-}
-
-/* Debug registers for the watchpoints of s (x86 has no read-only kind:
- * read watchpoints watch every access).
- * The kernel makes each change costly, so *c remembers what pid has and
- * only changes are written. */
-static void arm_wp(pid_t pid, const struct stopset *s, struct drstate *c)
-{
-	struct drstate want = { .pid = pid };
-	for (int i = 0; i < s->nwp; i++) {
-		static const int lenbits[9] = { 0, 0, 1, 0, 3, 0, 0, 0, 2 };
-		want.addr[i] = s->wp[i].addr;
-		want.dr7 |= 1ull << (2 * i);
-		want.dr7 |= (uint64_t)(s->wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
-		want.dr7 |= (uint64_t)lenbits[s->wp[i].len] << (18 + 4 * i);
-	}
-	set_dr(pid, 6, 0);
-	if (c && !memcmp(c, &want, sizeof want))
-		return;
-	set_dr(pid, 7, 0);
-	for (int i = 0; i < TL_MAXWP; i++)
-		if (want.dr7 >> (2 * i) & 1)
-			set_dr(pid, i, want.addr[i]);
-	if (want.dr7)
-		set_dr(pid, 7, want.dr7);
-	if (c)
-		*c = want;
-}
 
 /* Is a one of s's int3 breakpoints? */
 static int in_bps(const struct stopset *s, uint64_t a)
@@ -317,15 +272,25 @@ static void int3_scrub_new(struct timeline *t)
 }
 
 /* Resume once (step or continue) with s armed; int3s are not put at rip,
- * so a continue from a breakpoint's address must step first. */
+ * so a continue from a breakpoint's address must step first. Stops of
+ * the watch module's own (a fault on a protected page, a count by stops
+ * that does not signal) are gone through here; res 0 is a failure
+ * (t->msg). */
 static void resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
 {
 	struct engine *e = &t->e;
 	struct user_regs_struct r;
 	static const struct stopset none;
-	if (mine(t)) {
-		arm_wp(e->p.pid, s, &t->dr);
-		int3_sync(t, s, rip_now(t));
+	struct stopset armed = none;
+	struct watch_stop ws;
+	int my = mine(t);
+	memset(ti, 0, sizeof *ti);
+	if (my) {
+		uint64_t a[WATCH_NCOUNT];
+		armed = *s;
+		for (int i = 0, n = watch_bps(&t->w, a, WATCH_NCOUNT); i < n; i++)
+			if (!in_bps(&armed, a[i]) && armed.nbp < TL_MAXBP)
+				armed.bp[armed.nbp++] = a[i];
 		t->ran = e->tasks[e->ti].rtid;
 	} else {
 		/* Another process: nothing armed, and no int3 in memory it
@@ -333,45 +298,66 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		tl_flush(t);
 		s = &none;
 	}
-	memset(ti, 0, sizeof *ti);
-	ti->res = eng_resume(e, step);
-	if (ti->res == ENG_EVENT) {	/* the event may have remapped code */
-		for (int k = t->ins.n - 1; k >= 0; k--)
-			int3_there(t, k);
-		int3_scrub_new(t);
-		eng_ready(e);
-	}
-	if (step)
-		t->nsteps++;
-	if (ti->res == ENG_EXIT)
-		return;
-	uint64_t dr6 = t->dr.dr7 ? get_dr(e->p.pid, 6) : 0;
-	if (ti->res != ENG_TRAP)
-		return;
-	t->nstops++;
-	pt_getregs(&e->p, &r);
-	if (step) {
-		ti->arrived = 1;
-	} else if (e->trap.si_code == TRAP_PERF) {
-		/* The count's sig_data follows si_addr in the siginfo. */
-		memcpy(&ti->cookie, (const char *)&e->trap + 24, 8);
-		ti->perf = 1;
-		ti->arrived = !(ti->cookie & PERF_WATCH);
-	} else if (e->trap.si_code == SI_KERNEL) {
-		for (int k = 0; k < t->ins.n; k++)
-			if (t->ins.addr[k] == r.rip - 1) {
-				r.rip--;
-				pt_setregs(&e->p, &r);
-				ti->arrived = 1;
+	for (int first = 1;; first = 0) {
+		uint64_t rip = rip_now(t);
+		if (my) {
+			if (watch_arm(&t->w, s->wp, s->nwp) < 0)
+				goto fail;
+			int3_sync(t, &armed, rip);
+			if (watch_before(&t->w, rip, &ws)) {	/* a count ends before rip runs */
+				ti->res = ENG_TRAP;
+				ti->perf = ti->arrived = 1;
+				ti->cookie = ws.cookie;
+				ti->rip = rip;
+				return;
 			}
-	}
-	ti->rip = r.rip;
-	for (int i = 0; i < s->nwp; i++)
-		if (dr6 & (1u << i)) {
-			ti->waddr[ti->nw] = s->wp[i].addr;
-			ti->wlen[ti->nw] = s->wp[i].len;
-			ti->wtype[ti->nw++] = s->wp[i].type;
 		}
+		/* The int3 at rip is out while the thread leaves it: a step. */
+		int st = my ? watch_step(&t->w, (first && step) || in_bps(&armed, rip)) : step;
+		ti->res = eng_resume(e, st);
+		if (ti->res == ENG_EVENT) {	/* the event may have remapped code */
+			for (int k = t->ins.n - 1; k >= 0; k--)
+				int3_there(t, k);
+			int3_scrub_new(t);
+			eng_ready(e);
+		}
+		if (st)
+			t->nsteps++;
+		if (ti->res != ENG_TRAP) {
+			watch_ran(&t->w);
+			return;
+		}
+		t->nstops++;
+		pt_getregs(&e->p, &r);
+		int hit3 = 0;
+		if (!st && e->trap.si_signo == SIGTRAP && e->trap.si_code == SI_KERNEL)
+			for (int k = 0; k < t->ins.n; k++)
+				if (t->ins.addr[k] == r.rip - 1) {
+					r.rip--;
+					pt_setregs(&e->p, &r);
+					hit3 = 1;
+				}
+		int k = my ? watch_trap(&t->w, hit3, r.rip, &ws) : 0;
+		if (k < 0)
+			goto fail;
+		if (k)
+			continue;	/* the access is stepped next, its page open */
+		ti->rip = r.rip;
+		ti->arrived = hit3 || step || (st && in_bps(&armed, r.rip)) || (ws.counted && !ws.count_watch);
+		ti->perf = ws.counted;
+		ti->cookie = ws.cookie;
+		for (int i = 0; i < ws.nw; i++) {
+			ti->waddr[ti->nw] = ws.w[i].addr;
+			ti->wlen[ti->nw] = ws.w[i].len;
+			ti->wtype[ti->nw++] = ws.w[i].type;
+		}
+		if (!my || step || ti->nw || ti->perf || (ti->arrived && in_bps(s, r.rip)) ||
+		    (!hit3 && !st))
+			return;
+	}
+fail:
+	snprintf(t->msg, sizeof t->msg, "%s", t->w.msg);
+	ti->res = 0;
 }
 
 /* Did the stop belong to set s? Fills *w with why, if given. */
@@ -411,10 +397,9 @@ static void drop_mark(struct timeline *t, int i)
 /* Fork the replay, with no debug register armed while it runs the fork. */
 static int snap(struct timeline *t, struct eng_snap *s)
 {
-	struct stopset none = { 0 };
 	if (t->e.ntasks > 1)
 		return -1;	/* a fork copies one thread: eng_snap() refuses */
-	arm_wp(t->e.p.pid, &none, &t->dr);
+	watch_disarm(&t->w);
 	tl_flush(t);
 	return eng_snap(&t->e, s);
 }
@@ -479,7 +464,7 @@ static int best_mark(struct timeline *t, const struct pos *p)
 static void restore(struct timeline *t, int i)
 {
 	eng_restore(&t->e, &t->marks[i].snap);
-	t->dr.pid = 0;
+	watch_reset(&t->w);
 	t->ins.n = 0;	/* checkpoints are made without int3s */
 	t->seen = t->e.ntasks;
 	eng_ready(&t->e);
@@ -522,6 +507,7 @@ static void add_hit(struct timeline *t, const struct move *pre, const struct mov
 static uint64_t mem_hash(struct timeline *t)
 {
 	char path[64], line[512];
+	watch_disarm(&t->w);	/* the program's own protection shows in the maps */
 	snprintf(path, sizeof path, "/proc/%d/maps", t->e.p.pid);
 	FILE *f = fopen(path, "re");
 	uint64_t h = HASH_INIT, total = 0;
@@ -555,39 +541,16 @@ static int state_is(struct timeline *t, const struct move *m)
 	return !memcmp(&r, &m->regs, sizeof r) && mem_hash(t) == m->hash;
 }
 
-/* A hardware breakpoint that the kernel counts without stopping: on the
- * execution of the instruction at addr (wtype 0; counted before it runs),
- * or on writes (2) or any access (3, 4) of wlen bytes at addr (counted
- * after). With a period, the tracee gets SIGTRAP (TRAP_PERF) at that
- * count, with cookie as its si_perf_data. Returns the perf fd or -1. */
-static int perf_bp(pid_t pid, uint64_t addr, int wtype, int wlen, uint64_t period, uint64_t cookie)
+/* Count what COUNT move m counts (executions of an instruction, counted
+ * before it runs, or hits of a watchpoint, counted after), signalling at
+ * every period-th with cookie (watch.h). Returns a handle, or -1 with
+ * t->msg. */
+static int count_move(struct timeline *t, const struct move *m, uint64_t period, uint64_t cookie)
 {
-	struct perf_event_attr a = { 0 };
-	a.type = PERF_TYPE_BREAKPOINT;
-	a.size = sizeof a;
-	a.bp_type = wtype == 0 ? HW_BREAKPOINT_X : wtype == 2 ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
-	a.bp_addr = addr;
-	a.bp_len = wtype == 0 ? sizeof(long) : (uint64_t)wlen;
-	a.exclude_kernel = a.exclude_hv = 1;
-	a.remove_on_exec = 1;
-	if (period) {
-		a.sample_period = period;
-		a.sigtrap = 1;
-		a.sig_data = cookie | (wtype ? PERF_WATCH : 0);
-	}
-	return syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* The count a COUNT move makes. */
-static int perf_move(struct timeline *t, const struct move *m, uint64_t period, uint64_t cookie)
-{
-	return perf_bp(t->e.p.pid, m->addr, m->wtype, m->wlen, period, cookie);
-}
-
-static uint64_t perf_count(int fd)
-{
-	uint64_t v = 0;
-	return read(fd, &v, sizeof v) == sizeof v ? v : 0;
+	int h = watch_count_open(&t->w, m->addr, m->wtype, m->wlen, period, cookie);
+	if (h < 0)
+		snprintf(t->msg, sizeof t->msg, "%s", t->w.msg);
+	return h;
 }
 
 static void mark_mid(struct timeline *t, const struct move *m);
@@ -627,15 +590,13 @@ static int do_count(struct timeline *t, const struct move *m, uint64_t done, con
 			r.rip = ti.rip;
 		}
 		uint64_t chunk = m->n - got < COUNT_CHUNK ? m->n - got : COUNT_CHUNK;
-		int fd = perf_move(t, m, chunk, PERF_END);
-		if (fd < 0) {
-			snprintf(t->msg, sizeof t->msg, "perf_event_open: %s", strerror(errno));
+		int fd = count_move(t, m, chunk, PERF_END);
+		if (fd < 0)
 			return -1;
-		}
 		for (;;) {
 			resume(t, &u, in_bps(&u, r.rip), &ti);
 			int end = ti.res != ENG_TRAP || (ti.perf && (ti.cookie & PERF_END));
-			pre.n = got - done + (end ? chunk : perf_count(fd));
+			pre.n = got - done + (end ? chunk : watch_count_read(&t->w, fd));
 			for (; mine && ti.res == ENG_TRAP && hits < pre.n; hits++) {
 				struct move h = *m;
 				h.n = hits + 1;
@@ -653,7 +614,7 @@ static int do_count(struct timeline *t, const struct move *m, uint64_t done, con
 			struct move run = { .kind = MV_RUN, .n = j, .set = u };
 			add_hit(t, pre.n ? &pre : NULL, &run, &w);
 		}
-		close(fd);
+		watch_count_close(&t->w, fd);
 		if (ti.res != ENG_TRAP)
 			return -1;
 		got += chunk;
@@ -761,10 +722,9 @@ static int do_move(struct timeline *t, const struct move *m, uint64_t done, cons
 static int watch_counter(struct timeline *t, const struct move *wm, struct stopset *u,
 			 const struct scan *sc, int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	watch_count_close(&t->w, fd);
 	*u = *sc->u;
-	fd = mine(t) ? perf_move(t, wm, WATCH_CHUNK, 0) : -1;
+	fd = mine(t) ? count_move(t, wm, WATCH_CHUNK, 0) : -1;
 	if (fd >= 0)
 		u->nwp = 0;
 	return fd;
@@ -799,7 +759,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 		}
 		resume(t, &u, in_bps(&u, rip_now(t)), &ti);
 		/* The watchpoint's hits so far come before this stop. */
-		for (uint64_t k = wfd >= 0 ? perf_count(wfd) : 0; counted < k;) {
+		for (uint64_t k = watch_count_read(&t->w, wfd); counted < k;) {
 			struct why ww = { .why = WHY_WATCH, .addr = wm.addr, .wtype = wm.wtype };
 			wm.n = ++counted;
 			add_hit(t, NULL, &wm, &ww);
@@ -824,8 +784,7 @@ static int run_events(struct timeline *t, uint64_t ev, const struct scan *sc)
 			break;
 		}
 	}
-	if (wfd >= 0)
-		close(wfd);
+	watch_count_close(&t->w, wfd);
 	return rc;
 }
 
@@ -950,6 +909,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	/* From a tseek checkpoint, history begins there. */
 	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);
 	t->e.debug = 1;
+	watch_init(&t->w, &t->e);
 	if (!at && eng_resume(&t->e, 0) != ENG_EVENT)
 		die(EXIT_TRACE, "%s: the program did not start", dir);
 	t->here.ev = t->first = t->e.cur.event;
@@ -997,6 +957,7 @@ void tl_close(struct timeline *t)
 	free(t->hits);
 	free(t->hitwhy);
 	pos_free(&t->here);
+	watch_free(&t->w);
 	eng_close(&t->e);
 }
 
@@ -1092,7 +1053,8 @@ static int cont1(struct timeline *t, struct why *w)
 		return 1;
 	}
 	if (ti.res != ENG_TRAP) {
-		snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
+		if (!t->msg[0])
+			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
 		return -1;
 	}
 	if (!stop_of(&t->user, &ti, w) && !step)
@@ -1148,7 +1110,8 @@ int tl_step(struct timeline *t, struct why *w)
 		if (ti.res == ENG_INTR)
 			continue;
 		if (ti.res != ENG_TRAP) {
-			snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
+			if (!t->msg[0])
+				snprintf(t->msg, sizeof t->msg, "the program ended unexpectedly");
 			return -1;
 		}
 		struct move m = { .kind = MV_STEP, .n = 1, .land = ti.rip };
@@ -1223,12 +1186,10 @@ static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct
 		return 0;
 	struct user_regs_struct r = s.regs;
 	r.rip = c;
-	int st, ok = 0;
+	int ok = 0;
 	if (ptrace(PTRACE_SETREGS, s.pid, 0, &r) == 0) {
-		arm_wp(s.pid, set, NULL);
-		if (ptrace(PTRACE_SINGLESTEP, s.pid, 0, 0) == 0 && waitpid(s.pid, &st, __WALL) == s.pid &&
-		    WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP && ptrace(PTRACE_GETREGS, s.pid, 0, &r) == 0)
-			ok = r.rip == now_r->rip && (!watch || (get_dr(s.pid, 6) & 0xf));
+		int k = watch_step_fires(&t->w, s.pid, set->wp, watch ? set->nwp : 0, &r);
+		ok = k >= 0 && r.rip == now_r->rip && (!watch || k == 1);
 	}
 	/* The copy shares the shared mappings with the replay: undo what
 	 * its step stored there. */
@@ -1276,13 +1237,14 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			r.rip = ti.rip;
 		}
 		int end = -1;
-		if (last->kind == MV_COUNT && !last->wtype && (end = perf_move(t, last, 1, PERF_END)) < 0)
+		if (last->kind == MV_COUNT && !last->wtype && (end = count_move(t, last, 1, PERF_END)) < 0)
 			continue;
 		uint64_t n = 0, stops = 0;
 		pos_set(&t->here, q, q->n);
 		while (ti.res == ENG_TRAP) {
 			/* In chunks: the end of one is a place worth a checkpoint. */
-			int fd = perf_bp(t->e.p.pid, cand[i], 0, 0, COUNT_CHUNK, 0);
+			struct move cm = { .kind = MV_COUNT, .addr = cand[i] };
+			int fd = count_move(t, &cm, COUNT_CHUNK, 0);
 			if (fd < 0) {
 				ti.res = ENG_EXIT;
 				break;
@@ -1298,8 +1260,8 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 					break;
 				}
 			}
-			n += at || ti.res != ENG_TRAP ? perf_count(fd) : COUNT_CHUNK;
-			close(fd);
+			n += at || ti.res != ENG_TRAP ? watch_count_read(&t->w, fd) : COUNT_CHUNK;
+			watch_count_close(&t->w, fd);
 			if (at)
 				break;
 			if (ti.res == ENG_TRAP) {
@@ -1312,8 +1274,7 @@ static int via_pred(struct timeline *t, const struct pos *p, struct pos *q, cons
 			}
 		}
 		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
-		if (end >= 0)
-			close(end);
+		watch_count_close(&t->w, end);
 		if (getenv("REWIND_TLDEBUG"))
 			fprintf(stderr, "[tl] candidate %llx: %llu executions\n", (unsigned long long)cand[i],
 				(unsigned long long)n);

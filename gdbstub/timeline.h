@@ -7,15 +7,16 @@
 #include <stdint.h>
 #include <sys/user.h>
 #include "engine.h"
+#include "watch.h"
 
 #define TL_MAXBP 64
-#define TL_MAXWP 4
+#define TL_MAXWP WATCH_MAX
 
 /* What gdb has inserted: breakpoints and hardware watchpoints. */
 struct stopset {
 	int nbp, nwp;
 	uint64_t bp[TL_MAXBP];
-	struct { uint64_t addr; int len, type; } wp[TL_MAXWP];	/* type: 2 write, 3 read, 4 access */
+	struct watchpt wp[TL_MAXWP];
 };
 
 /* A move from one place to a later one inside the same event interval.
@@ -54,12 +55,6 @@ struct why {
 	int wtype;
 };
 
-/* What the tracee's debug registers hold. */
-struct drstate {
-	pid_t pid;
-	uint64_t addr[TL_MAXWP], dr7;
-};
-
 struct mark {
 	struct pos pos;
 	struct eng_snap snap;
@@ -89,7 +84,7 @@ struct timeline {
 		uint64_t addr[TL_MAXBP];
 		uint8_t saved[TL_MAXBP];
 	} ins;
-	struct drstate dr;
+	struct watch w;		/* watchpoints and counts (watch.h) */
 	/* The process gdb debugs (as recorded; the first one unless
 	 * gdbstub -p), and its executable. Threads of other processes
 	 * replay with nothing armed. */

@@ -917,6 +917,8 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		clone_finish(e, sc, &r);	/* a vfork parent, running until now */
 		return;
 	}
+	if (e->perform && s->class != C_EMU)
+		e->perform(e->hook_arg);
 	pt_getregs(&e->p, &r);
 	r0 = r;
 	uint64_t a[6];
@@ -1312,6 +1314,9 @@ int eng_resume(struct engine *e, int step)
 		e->stop = k == PS_INTR ? PS_SIGNAL : k;
 		if (k == PS_INTR)
 			return ENG_INTR;
+		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGSEGV && e->debug && e->fault &&
+		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
+			return ENG_TRAP;
 		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP || !e->debug || trapsig)
 			break;
 		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);

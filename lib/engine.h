@@ -69,6 +69,16 @@ struct engine {
 	void (*mapped)(void *ctx, uint64_t addr, uint64_t len, const char *file,
 		       const char *path, uint64_t off);
 	void *ctx;
+	/* A debugger that protects pages of the tracee (gdbstub's watch.c)
+	 * hooks here. fault: a SIGSEGV of the tracee in debug mode;
+	 * returning 1 makes it an ENG_TRAP (e->trap) instead of the
+	 * program's signal. perform: called with the current thread at the
+	 * seccomp stop of a call the engine is about to perform (the kernel
+	 * then reads or writes the program's memory itself), left at that
+	 * same stop. */
+	int (*fault)(void *arg, const siginfo_t *si);
+	void (*perform)(void *arg);
+	void *hook_arg;
 	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
 	int ntasks, ti;		/* ti: the current one */
 	struct emufs fs;	/* the files mapped shared (IT_EMUFILE) */
