@@ -57,6 +57,7 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	int out;		/* the call sends data to stdout or stderr */
 	uint64_t since;		/* when it became ready (in a count of such) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
@@ -499,25 +500,39 @@ static int64_t copied_from(uint64_t fd, uint64_t offp, int64_t ret)
 	return pos < 0 ? -1 : pos - ret;
 }
 
+/* For a call that sends data to an fd: which argument is the
+ * destination (the return value), and for copies the source fd and its
+ * offset pointer; -1 for other calls. */
+static int out_arg(long nr, int *in, int *offp)
+{
+	*in = *offp = -1;
+	if (nr == SYS_copy_file_range)
+		return *in = 0, *offp = 1, 2;
+	if (nr == SYS_sendfile)
+		return *in = 1, *offp = 2, 0;
+	if (nr == SYS_splice)
+		return 2;
+	if (nr == SYS_tee)
+		return 1;
+	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto || nr == SYS_sendmsg ||
+	    nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2)
+		return 0;
+	return -1;
+}
+
+/* 1 or 2 when the call cur enters sends data to rec's stdout or stderr. */
+static int out_call(long nr, const uint64_t a[6])
+{
+	int in, offp, out = out_arg(nr, &in, &offp);
+	return out < 0 ? 0 : out_kind(a[out]);
+}
+
 /* Bytes a write-family call sent to rec's stdout or stderr, kept so that
  * replay can print them again. */
 static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 {
-	/* Which argument is the destination, and for copies the source fd
-	 * and its offset pointer. */
-	int out = 0, in = -1, offp = -1;
-	if (nr == SYS_copy_file_range)
-		out = 2, in = 0, offp = 1;
-	else if (nr == SYS_sendfile)
-		in = 1, offp = 2;
-	else if (nr == SYS_splice)
-		out = 2;
-	else if (nr == SYS_tee)
-		out = 1;
-	else if (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_sendto && nr != SYS_sendmsg &&
-		 nr != SYS_writev && nr != SYS_pwritev && nr != SYS_pwritev2)
-		return;
-	if (ret <= 0)
+	int in, offp, out = out_arg(nr, &in, &offp);
+	if (out < 0 || ret <= 0)
 		return;
 	int k = out_kind(a[out]);
 	if (!k)
@@ -830,6 +845,7 @@ static void syscall_entry(void)
 	cur->open = 1;
 	cur->seq = R.seq++;
 	cur->state = T_KERNEL;
+	cur->out = out_call(nr, cur->a);
 	pt_resume(&cur->p, RESUME_SYSCALL, 0);
 	if (e->class == C_CLONE) {
 		/* The new thread exists at once: take its id now, so that
@@ -1105,16 +1121,19 @@ static int others_ready(void)
 
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
- * sched_yield, and the end of the timeslice. */
+ * sched_yield, and the end of the timeslice. A call that sends data to
+ * stdout or stderr lets none run until it ends, however long it blocks
+ * (a full pipe, a stopped terminal): replay prints the data at the
+ * call's end, so the data must reach the file in the order of the ends. */
 static void await_quick_return(void)
 {
 	pid_t tid = cur->p.pid;
 	long nr = cur->nr;
 	struct task *t = cur;
-	for (int i = 0; i < 40 && t->state == T_KERNEL; i++) {
+	for (int i = 0; (t->out || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
-		if (wait_any(tid, &st, R.ntasks > 1) == 0) {
+		if (wait_any(tid, &st, R.ntasks > 1 && !t->out) == 0) {
 			sched_yield();
 			continue;
 		}
