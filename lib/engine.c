@@ -624,6 +624,13 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
 	int st;
+	if (sc->nr == SYS_clone && (flags & CLONE_UNTRACED)) {
+		/* rec stripped it too, to keep the child recorded. */
+		struct user_regs_struct r;
+		pt_getregs(&e->p, &r);
+		r.rdi &= ~(uint64_t)CLONE_UNTRACED;
+		pt_setregs(&e->p, &r);
+	}
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	int k = wait_stop(e, &st);

@@ -58,6 +58,14 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	int out;		/* the call sends data to stdout or stderr */
+	struct user_regs_struct entry_regs;	/* at the entry of that call */
+	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
+	struct task *tracer;	/* the task that attached to this one */
+	int pstop;		/* stopped for its tracer: not scheduled */
+	int seized;		/* attached with PTRACE_SEIZE */
+	int report;		/* wait status its tracer's wait4 gets next */
+	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
+	int nemu_out;
 	uint64_t since;		/* when it became ready (in a count of such) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
@@ -598,6 +606,11 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 static void drop_task(struct task *t)
 {
 	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
+			R.tasks[i]->tracer = NULL;
+			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
+		}
+	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
 			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
 			R.ntasks--;
@@ -759,6 +772,8 @@ static void syscall_exit(void)
 		tw_put64(&R.w, ret);
 	}
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
+	for (int i = 0; i < cur->nemu_out; i++)	/* what an emulated call wrote */
+		save_mem(cur->emu_out[i][0], cur->emu_out[i][0] + cur->emu_out[i][1]);
 	if (e->class == C_CLONE && ret > 0) {
 		/* Said from the flags: a vfork child may be gone already. */
 		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
@@ -801,6 +816,254 @@ static void syscall_exit(void)
 	cur->exit_regs = regs;
 }
 
+/* ptrace for tracers inside the recorded tree. rec is the real tracer of
+ * every thread, so a program's own ptrace is answered here and never
+ * reaches the kernel: an attached thread (a tracee) is "stopped" by not
+ * being scheduled, and the tracer reads its state through rec. The
+ * answers and what they wrote are recorded like any call's, so replay
+ * gives them back without a tracer of its own. The subset is the one
+ * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
+ * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops); the rest
+ * is refused by name. */
+
+static const char *ptrace_name(uint64_t req)
+{
+	static const struct { uint64_t req; const char *name; } names[] = {
+		{ PTRACE_TRACEME, "TRACEME" }, { PTRACE_PEEKTEXT, "PEEKTEXT" },
+		{ PTRACE_PEEKDATA, "PEEKDATA" }, { PTRACE_PEEKUSER, "PEEKUSER" },
+		{ PTRACE_POKETEXT, "POKETEXT" }, { PTRACE_POKEDATA, "POKEDATA" },
+		{ PTRACE_POKEUSER, "POKEUSER" }, { PTRACE_CONT, "CONT" }, { PTRACE_KILL, "KILL" },
+		{ PTRACE_SINGLESTEP, "SINGLESTEP" }, { PTRACE_GETREGS, "GETREGS" },
+		{ PTRACE_SETREGS, "SETREGS" }, { PTRACE_GETFPREGS, "GETFPREGS" },
+		{ PTRACE_SETFPREGS, "SETFPREGS" }, { PTRACE_ATTACH, "ATTACH" },
+		{ PTRACE_DETACH, "DETACH" }, { PTRACE_SYSCALL, "SYSCALL" },
+		{ PTRACE_SETOPTIONS, "SETOPTIONS" }, { PTRACE_GETEVENTMSG, "GETEVENTMSG" },
+		{ PTRACE_GETSIGINFO, "GETSIGINFO" }, { PTRACE_SETSIGINFO, "SETSIGINFO" },
+		{ PTRACE_GETREGSET, "GETREGSET" }, { PTRACE_SETREGSET, "SETREGSET" },
+		{ PTRACE_SEIZE, "SEIZE" }, { PTRACE_INTERRUPT, "INTERRUPT" },
+		{ PTRACE_LISTEN, "LISTEN" }, { PTRACE_PEEKSIGINFO, "PEEKSIGINFO" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (names[i].req == req)
+			return names[i].name;
+	return NULL;
+}
+
+static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
+{
+	const char *n = ptrace_name(req);
+	char num[32];
+	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
+	stop_recording(EXIT_TRACE, "the program called ptrace(%s%s)%s, which rewind cannot record "
+		       "yet; the trace %s ends before it", n ? "PTRACE_" : "", n ? n : num, why, R.dir);
+}
+
+/* Write an emulated call's output into cur's memory, to be recorded at
+ * the call's end. Returns 0, or -EFAULT. */
+static int emu_put(uint64_t addr, const void *data, size_t len)
+{
+	if (cur->nemu_out == 2 || pt_write(&cur->p, addr, data, len) < 0)
+		return -EFAULT;
+	cur->emu_out[cur->nemu_out][0] = addr;
+	cur->emu_out[cur->nemu_out++][1] = len;
+	return 0;
+}
+
+/* A thread being attached may be inside a call that ends at once (a
+ * sched_yield): let it end, so that its tracer sees it between calls,
+ * as the SIGSTOP of a real attach would. One that blocks stays inside. */
+static void settle(struct task *t)
+{
+	struct task *me = cur;
+	pid_t tid = t->p.pid;
+	for (int i = 0; i < 40 && find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW);
+	     i++) {
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+	}
+	cur = me;
+}
+
+/* The registers a tracer reads from t: those of its stop, or for a
+ * thread blocked in a call, those of the call's entry as an interrupted
+ * call shows them (-ERESTARTSYS in rax). */
+static void tracee_regs(struct task *t, struct user_regs_struct *r)
+{
+	if (t->state == T_KERNEL) {
+		*r = t->entry_regs;
+		r->rax = -512;
+	} else {
+		pt_getregs(&t->p, r);
+	}
+}
+
+static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
+{
+	uint64_t iov[2];
+	if (pt_read(&cur->p, iovp, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	static uint8_t buf[65536];
+	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
+	if (type == NT_PRSTATUS) {
+		struct user_regs_struct r;
+		tracee_regs(t, &r);
+		len = len < sizeof r ? len : sizeof r;
+		memcpy(buf, &r, len);
+	} else {
+		/* The FP state of a thread blocked in a call cannot be read
+		 * without stopping it for real. */
+		struct iovec kiov = { buf, len };
+		if (t->state == T_KERNEL)
+			return -EIO;
+		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
+			return -errno;
+		len = kiov.iov_len;
+	}
+	iov[1] = len;
+	if (emu_put(iov[0], buf, len) < 0 || emu_put(iovp + 8, &iov[1], 8) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* Answer cur's ptrace call (arguments a) without the kernel; returns
+ * its result. Refuses what it does not emulate. */
+static int64_t ptrace_emu(const uint64_t a[6])
+{
+	uint64_t req = a[0], addr = a[2], data = a[3];
+	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
+	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
+		if (!t && kill(a[1], 0) < 0 && errno == ESRCH)
+			return -ESRCH;
+		if (!t)
+			ptrace_refuse(req, " of a process outside the recorded tree");
+		if (t->tgid == cur->tgid || t->tracer)
+			return -EPERM;
+		if (req == PTRACE_SEIZE && data)
+			ptrace_refuse(req, " with options");
+		settle(t);
+		if (find_task(a[1]) != t)
+			return -ESRCH;
+		t->tracer = cur;
+		t->seized = req == PTRACE_SEIZE;
+		t->pstop = !t->seized;
+		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		return 0;
+	}
+	if (!ptrace_name(req) || req == PTRACE_TRACEME)
+		ptrace_refuse(req, "");
+	if (!t || t->tracer != cur)
+		return -ESRCH;
+	if (req == PTRACE_INTERRUPT) {
+		if (!t->seized)
+			return -EIO;
+		settle(t);
+		if (find_task(a[1]) != t)
+			return -ESRCH;
+		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
+			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+		t->pstop = 1;
+		return 0;
+	}
+	if (!t->pstop)
+		return -ESRCH;
+	struct user_regs_struct r;
+	switch (req) {
+	case PTRACE_DETACH:
+		if (data)
+			ptrace_refuse(req, " with a signal");
+		t->tracer = NULL;
+		t->pstop = t->report = t->seized = 0;
+		return 0;
+	case PTRACE_GETREGS:
+		tracee_regs(t, &r);
+		return emu_put(data, &r, sizeof r);
+	case PTRACE_GETFPREGS: {
+		struct user_fpregs_struct fp;
+		if (t->state == T_KERNEL)
+			return -EIO;
+		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
+			return -errno;
+		return emu_put(data, &fp, sizeof fp);
+	}
+	case PTRACE_GETREGSET:
+		return ptrace_getregset(t, addr, data);
+	case PTRACE_PEEKTEXT:
+	case PTRACE_PEEKDATA: {
+		uint64_t w;
+		if (pt_read(&t->p, addr, &w, 8) != 8)
+			return -EIO;
+		return emu_put(data, &w, 8);
+	}
+	case PTRACE_PEEKUSER:
+		if (addr % 8 || addr >= sizeof r)
+			ptrace_refuse(req, " beyond the general registers");
+		tracee_regs(t, &r);
+		return emu_put(data, (uint8_t *)&r + addr, 8);
+	}
+	ptrace_refuse(req, "");
+}
+
+/* Whether cur's wait4 (arguments a) is for a stop of a thread it traces
+ * here; if so *ret is the call's result. */
+static int wait_emu(const uint64_t a[6], int64_t *ret)
+{
+	int pid = a[0];
+	struct task *t = NULL, *mine = NULL;
+	for (int i = 0; i < R.ntasks && !t; i++) {
+		struct task *c = R.tasks[i];
+		if (c->tracer != cur || (pid != -1 && pid != c->p.pid))
+			continue;
+		mine = c;
+		if (c->report)
+			t = c;
+	}
+	if (!mine)
+		return 0;	/* a child of its own: the kernel answers */
+	if (!t && pid == -1)
+		return 0;	/* tracees stop only when told, and report it at once */
+	if (!t && !(a[2] & WNOHANG))
+		stop_recording(EXIT_TRACE, "the program waits for a stop of thread %d, which it "
+			       "traces and which rewind cannot emulate yet; the trace %s ends "
+			       "before it", pid, R.dir);
+	if (a[3])
+		stop_recording(EXIT_TRACE, "the program waits for a thread it traces with wait4 and "
+			       "asks for its rusage, which rewind cannot record yet; the trace %s "
+			       "ends before it", R.dir);
+	if (!t) {
+		*ret = 0;
+		return 1;
+	}
+	if (a[1] && emu_put(a[1], &t->report, 4) < 0) {
+		*ret = -EFAULT;
+		return 1;
+	}
+	if (!(a[2] & WNOWAIT))
+		t->report = 0;
+	*ret = t->p.pid;
+	return 1;
+}
+
+/* cur is at the entry of ptrace, or of a wait4 for a thread it traces:
+ * answer it here and let the kernel skip it. Returns 1 if so. */
+static int emulate(struct user_regs_struct *regs)
+{
+	int64_t ret;
+	cur->nemu_out = 0;
+	if (regs->orig_rax == SYS_ptrace)
+		ret = ptrace_emu(cur->a);
+	else if (regs->orig_rax != SYS_wait4 || !wait_emu(cur->a, &ret))
+		return 0;
+	regs->orig_rax = -1;
+	regs->rax = ret;
+	pt_setregs(&cur->p, regs);
+	return 1;
+}
+
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
  * record, and let the kernel run the call while another thread runs. */
 static void syscall_entry(void)
@@ -827,6 +1090,21 @@ static void syscall_entry(void)
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
 	cur->at_exit = 0;
+	cur->entry_regs = regs;
+	cur->nemu_out = 0;
+	if (e->class == C_CLONE && (clone_flags(cur) & CLONE_UNTRACED)) {
+		/* A child that escapes rec would run unrecorded and every
+		 * syscall of it would fail (the filter's RET_TRACE with no
+		 * tracer); traced like any other, it is recorded. Replay
+		 * strips the flag the same way. */
+		if (nr != SYS_clone)
+			stop_recording(EXIT_TRACE, "the program called %s with CLONE_UNTRACED, which "
+				       "rewind cannot record yet; the trace %s ends before it",
+				       e->name, R.dir);
+		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
+		pt_setregs(&cur->p, &regs);
+	}
+	emulate(&regs);
 	if (e->class == C_EXIT) {
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
@@ -913,7 +1191,10 @@ static void preempted(struct user_regs_struct *regs)
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
 	if (xlen < 0 || pos_take(&cur->p, &ps) < 0)
-		stop_recording(EXIT_TRACE, "cannot read the state of thread %d", cur->p.pid);
+		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
+			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
+			       "its writable memory is too large to read without PAGEMAP_SCAN" :
+			       strerror(errno));
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, 0);
@@ -1001,14 +1282,15 @@ static void schedule(void)
 {
 	int n = 0;
 	for (int i = 0; i < R.ntasks; i++)
-		n += R.tasks[i]->state == T_READY;
+		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
 	if (!n)
 		return;
 	int pick = R.chaos ? (int)(rnd() % n) : -1;
 	struct task *t = NULL;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *c = R.tasks[i];
-		if (c->state == T_READY && (pick < 0 ? !t || c->since < t->since : pick-- == 0))
+		if (c->state == T_READY && !c->pstop &&
+		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
 	t->state = T_RUN;
@@ -1114,7 +1396,7 @@ static void handle(int st)
 static int others_ready(void)
 {
 	for (int i = 0; i < R.ntasks; i++)
-		if (R.tasks[i]->state == T_READY)
+		if (R.tasks[i]->state == T_READY && !R.tasks[i]->pstop)
 			return 1;
 	return 0;
 }

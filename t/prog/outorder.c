@@ -15,7 +15,7 @@
 static unsigned token;
 static size_t size = 100;
 static int pipefd[2];
-static volatile int woke;
+static volatile int woke, writing;
 
 static void on_usr1(int sig)
 {
@@ -45,6 +45,7 @@ static void *writer(void *arg)
 	for (size_t i = head; i + 1 < size; i++)
 		buf[i] = 'a' + (token + i) % 26;
 	buf[size - 1] = '\n';
+	writing = 1;
 	for (size_t off = 0; off < size;) {
 		ssize_t n = write(1, buf + off, size - off);
 		if (n <= 0)
@@ -68,8 +69,11 @@ int main(int argc, char **argv)
 	pthread_t w, r;
 	pthread_create(&w, NULL, waiter, NULL);
 	pthread_create(&r, NULL, writer, NULL);
-	struct timespec ts = { 0, 100 * 1000 * 1000 };
-	nanosleep(&ts, NULL);	/* r is in its write now, maybe blocked */
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	do			/* until r is at its write, then a little more */
+		nanosleep(&ts, NULL);
+	while (!writing);
+	nanosleep(&ts, NULL);
 	char line[64];
 	int len = snprintf(line, sizeof line, "main %08x\n", token);
 	if (write(1, line, len) != len)
