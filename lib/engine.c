@@ -342,12 +342,63 @@ static void expect(struct engine *e, int k, int want, const char *expected)
 		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, e->status));
 }
 
+/* Whether another thread of t's process is inside an execve whose end
+ * is still to come. */
+static int sibling_execs(struct engine *e, const struct eng_task *t)
+{
+	for (int i = 0; i < e->ntasks; i++) {
+		const struct eng_task *o = &e->tasks[i];
+		if (o != t && o->rtgid == t->rtgid && o->state == ET_INCALL &&
+		    o->entrylen >= 2 && sys_lookup(get16(o->entry)) &&
+		    sys_lookup(get16(o->entry))->class == C_EXECVE)
+			return 1;
+	}
+	return 0;
+}
+
+/* The current thread's execve (resumed) kills the other threads of its
+ * process; the kernel finishes it once they are reaped. Reap them, and
+ * check their ends against the trace. An execve from a thread other than
+ * the leader gives it the leader's id: the kernel releases the leader
+ * itself, and the exec's stops come from the leader's pid. */
+static void exec_reap(struct engine *e)
+{
+	struct eng_task *me = cur_task(e);
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *o = &e->tasks[i];
+		if (o == me || o->rtgid != me->rtgid || o->state == ET_GONE)
+			continue;
+		if (!o->doomed)
+			diverge(e, "thread %u lives on after thread %u's execve", o->rtid, me->rtid);
+		if (o->rtid != o->rtgid) {
+			int st;
+			while (waitpid(o->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+				;
+			if (st != o->want)
+				diverge(e, "expected thread %u to end with status 0x%x, got 0x%x",
+					o->rtid, o->want, st);
+			o->status = st;
+		} else {
+			e->p.pid = o->p.pid;	/* where the exec's stops come from */
+			me->rtid = me->rtgid;
+			o->status = o->want;
+		}
+		o->state = ET_GONE;
+		o->doomed = 0;
+		if (o->p.memfd >= 0)
+			close(o->p.memfd);
+		o->p.memfd = -1;
+	}
+}
+
 /* Run a syscall the tracee is stopped at the entry of, to its exit. */
 static void run_call(struct engine *e, struct user_regs_struct *r)
 {
 	int st;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
+	if (r->orig_rax == SYS_execve && eng_live(e) > 1)
+		exec_reap(e);
 	int k = wait_stop(e, &st);
 	if (k == PS_EXEC) {
 		pt_reopen_mem(&e->p);
@@ -676,6 +727,7 @@ static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 	pt_getregs(&e->p, r);
 	r->rax = sc->ret;
 	pt_setregs(&e->p, r);
+	apply_mem(e, &e->cur);	/* the recorded pidfd of CLONE_PIDFD */
 }
 
 /* The entry of the current thread's syscall e->cur, which its stop k
@@ -923,6 +975,13 @@ static int replay_task_exit(struct engine *e, int final)
 {
 	struct eng_task *t = cur_task(e);
 	int want = (int)get32(e->cur.p), st = t->status;
+	if (!final && t->state != ET_GONE && sibling_execs(e, t)) {
+		/* Killed by that execve, which replay performs at its end:
+		 * the thread dies there. */
+		t->doomed = 1;
+		t->want = want;
+		return ENG_EVENT;
+	}
 	if (t->state != ET_GONE) {
 		if (WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL)
 			kill(e->p.pid, SIGKILL);

@@ -66,6 +66,7 @@ struct task {
 	int report;		/* wait status its tracer's wait4 gets next */
 	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
 	int nemu_out;
+	pid_t exec_tid;		/* its id before its execve made it the leader */
 	uint64_t since;		/* when it became ready (in a count of such) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
@@ -659,6 +660,8 @@ static pid_t wait_any(pid_t tid, int *st, int nohang)
 		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
 		if (pid >= 0)
 			return pid;
+		if (errno == ECHILD && tid != -1 && nohang)
+			return 0;	/* its execve gave it the leader's id */
 		if (errno != EINTR)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
 	}
@@ -759,13 +762,17 @@ static void syscall_exit(void)
 	/* A whole call goes where it began; an end goes after every call
 	 * that began before it. */
 	flush_entries(cur->open ? cur->seq : UINT64_MAX);
+	/* The end of an execve that made a thread the leader is the end of
+	 * the call its old id began. */
+	pid_t tid = cur->exec_tid ? cur->exec_tid : cur->p.pid;
+	cur->exec_tid = 0;
 	if (cur->open) {
-		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, cur->p.pid);
+		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, tid);
 		memcpy(cur->stage.buf + 56, &ret, 8);
 		tw_put(&R.w, cur->stage.buf, cur->stage.len);
 		cur->open = 0;
 	} else {
-		tw_begin(&R.w, TR_SYSRET, 0, R.event++, cur->p.pid);
+		tw_begin(&R.w, TR_SYSRET, 0, R.event++, tid);
 		tw_put16(&R.w, nr);
 		tw_put16(&R.w, 0);
 		tw_put32(&R.w, 0);
@@ -778,6 +785,17 @@ static void syscall_exit(void)
 		/* Said from the flags: a vfork child may be gone already. */
 		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
 		tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
+		/* The pidfd the kernel wrote: replay's gets another number,
+		 * having opened none of the program's files. */
+		uint64_t pidfdp = 0;
+		if (clone_flags(cur) & CLONE_PIDFD) {
+			if (nr == SYS_clone)
+				pidfdp = a[2];
+			else if (nr == SYS_clone3)
+				pt_read(&cur->p, a[0] + 8, &pidfdp, 8);
+		}
+		if (pidfdp)
+			save_mem(pidfdp, pidfdp + 4);
 	}
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
@@ -1076,9 +1094,6 @@ static void syscall_entry(void)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
 			       "cannot record yet; the trace %s ends before it",
 			       e ? e->name : "unknown", nr, R.dir);
-	if (e->class == C_EXECVE && cur->tgid != cur->p.pid)
-		stop_recording(EXIT_TRACE, "a thread other than the main one called %s, which "
-			       "rewind cannot record yet; the trace %s ends before it", e->name, R.dir);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
 	struct trace_writer *s = &cur->stage;
@@ -1341,6 +1356,27 @@ static void task_gone(int st)
 	drop_task(cur);
 }
 
+/* A thread other than the leader (old) execs: the kernel ended the
+ * other threads, gave it the leader's id, and reports its exec from
+ * there (cur is the leader's task). The leader ends silently, and
+ * whatever call it was in with it; the execing thread goes on under the
+ * leader's id. */
+static void leader_replaced(pid_t old)
+{
+	struct task *x = find_task(old), *l = cur;
+	if (!x || x->tgid != l->p.pid)
+		die(EXIT_TRACE, "exec of unknown thread %d in process %d", (int)old, l->p.pid);
+	l->open = 0;
+	record_exit(TR_TASKEXIT, 0);
+	drop_task(l);
+	if (x->p.memfd >= 0)
+		close(x->p.memfd);
+	x->p.memfd = -1;
+	x->p.pid = x->tgid;
+	x->exec_tid = old;
+	cur = x;
+}
+
 /* Handle one stop of cur. */
 static void handle(int st)
 {
@@ -1364,6 +1400,8 @@ static void handle(int st)
 	case PS_EXEC: {
 		unsigned long old = 0;
 		ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &old);
+		if (old != (unsigned long)cur->p.pid)
+			leader_replaced(old);
 		pt_reopen_mem(&cur->p);
 		pt_resume(&cur->p, RESUME_SYSCALL, 0);
 		break;
