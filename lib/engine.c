@@ -698,15 +698,26 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		diverge(e, "the new thread %lu did not start", child);
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
+	uint32_t seen = sc->ret, self = sc->ret;
+	struct trace_item it;
+	if (find_item(&e->cur, IT_TASK, -1, &it) && it.len >= 8) {
+		/* The records' id of the thread, and in a pid namespace the
+		 * ones its parent and itself see. (An entry record has only
+		 * the records' id.) */
+		rtid = get32(it.p);
+		rtgid = get32(it.p + 4);
+		if (it.len >= 12)
+			self = get32(it.p + 8);
+	}
 	int ci = add_task(e, rtid, rtgid, child);
 	memcpy(e->tasks[ci].exe, cur_task(e)->exe, sizeof e->tasks[ci].exe);
 	pt_reopen_mem(&e->tasks[ci].p);
 	/* The kernel wrote this run's thread id where the program asked;
 	 * the program saw the recorded one. */
 	if (flags & CLONE_PARENT_SETTID)
-		pt_write(&e->p, ptid, &rtid, 4);
+		pt_write(&e->p, ptid, &seen, 4);
 	if (flags & CLONE_CHILD_SETTID)
-		pt_write(&e->tasks[ci].p, ctid, &rtid, 4);
+		pt_write(&e->tasks[ci].p, ctid, &self, 4);
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	cur_task(e)->state = ET_KERNEL;
 	e->stop = PS_OTHER;

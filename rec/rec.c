@@ -67,6 +67,7 @@ struct task {
 	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
 	int nemu_out;
 	pid_t exec_tid;		/* its id before its execve made it the leader */
+	pid_t child;		/* the thread its clone-like call made, as rec sees it */
 	uint64_t since;		/* when it became ready (in a count of such) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL };
@@ -747,6 +748,26 @@ static void vfork_child_exec(void)
 	cur = parent;
 }
 
+/* The id thread tid (as rec sees it) sees for itself: the last one on
+ * the NSpid line of its status, or ret where that cannot be read. */
+static uint32_t self_id(uint32_t tid, int64_t ret)
+{
+	char path[64], line[256];
+	uint32_t id = ret;
+	snprintf(path, sizeof path, "/proc/%u/status", tid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			char *s = line + 6, *end;
+			for (long v; (v = strtol(s, &end, 10)), end != s; s = end)
+				id = v;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return id;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -783,7 +804,12 @@ static void syscall_exit(void)
 		save_mem(cur->emu_out[i][0], cur->emu_out[i][0] + cur->emu_out[i][1]);
 	if (e->class == C_CLONE && ret > 0) {
 		/* Said from the flags: a vfork child may be gone already. */
-		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
+		/* In a pid namespace the program sees other ids than rec: the
+		 * item names the thread as the records do (rec's view), and
+		 * says which id the new thread sees for itself. */
+		uint32_t child = cur->child ? (uint32_t)cur->child : (uint32_t)ret;
+		uint32_t ids[3] = { child, clone_flags(cur) & CLONE_THREAD ? (uint32_t)cur->tgid : child,
+				    self_id(child, ret) };
 		tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
 		/* The pidfd the kernel wrote: replay's gets another number,
 		 * having opened none of the program's files. */
@@ -1107,6 +1133,7 @@ static void syscall_entry(void)
 	cur->at_exit = 0;
 	cur->entry_regs = regs;
 	cur->nemu_out = 0;
+	cur->child = 0;
 	if (e->class == C_CLONE && (clone_flags(cur) & CLONE_UNTRACED)) {
 		/* A child that escapes rec would run unrecorded and every
 		 * syscall of it would fail (the filter's RET_TRACE with no
@@ -1422,6 +1449,7 @@ static void handle(int st)
 			unsigned long child = 0;
 			ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &child);
 			new_task(child, cur, (clone_flags(cur) & CLONE_THREAD) != 0);
+			cur->child = child;
 			uint64_t ret = child;
 			memcpy(cur->stage.buf + 56, &ret, 8);
 		}
