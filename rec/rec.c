@@ -898,8 +898,9 @@ static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *wh
 	const char *n = ptrace_name(req);
 	char num[32];
 	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
-	stop_recording(EXIT_TRACE, "the program called ptrace(%s%s)%s, which rewind cannot record "
-		       "yet; the trace %s ends before it", n ? "PTRACE_" : "", n ? n : num, why, R.dir);
+	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s%s, which rewind "
+		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? "PTRACE_" : "request ",
+		       n ? n : num, why, R.dir);
 }
 
 /* Write an emulated call's output into cur's memory, to be recorded at

@@ -23,7 +23,7 @@ test_expect_success 'a second replay is identical' '
 test_expect_success 'PTRACE_TRACEME: one line naming it, status 125, at once' '
 	rec_prog "$T/pattach" traceme &&
 	check_status rec.status 125 &&
-	one_line_error rec.err "^rec: the program called ptrace\(PTRACE_TRACEME\), which rewind cannot record yet; the trace .* ends before it$"
+	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_TRACEME, which rewind cannot record yet; the trace .* ends before it$"
 '
 test_expect_success 'the trace up to the refusal replays' '
 	run_tool replay "$trace" >/dev/null 2>rp.err
