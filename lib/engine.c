@@ -675,13 +675,20 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
 	int st;
-	if (sc->nr == SYS_clone && (flags & CLONE_UNTRACED)) {
-		/* rec stripped it too, to keep the child recorded. */
+	/* CLONE_UNTRACED: rec stripped it too, to keep the child recorded.
+	 * Namespaces: the program's calls are answered from the trace, so
+	 * replay needs none (nor the privilege to make them), and in a new
+	 * pid namespace the signals replay raises would come from nowhere. */
+	const uint64_t strip = CLONE_UNTRACED | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+			       CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP;
+	if (sc->nr == SYS_clone && (flags & strip)) {
 		struct user_regs_struct r;
 		pt_getregs(&e->p, &r);
-		r.rdi &= ~(uint64_t)CLONE_UNTRACED;
+		r.rdi &= ~strip;
 		pt_setregs(&e->p, &r);
 	}
+	uint64_t f3 = flags & ~(strip | 0x80);	/* 0x80: CLONE_NEWTIME, clone3 only */
+	int put_back = sc->nr == SYS_clone3 && f3 != flags && pt_write(&e->p, sc->args[0], &f3, 8) == 0;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	int k = wait_stop(e, &st);
@@ -696,6 +703,11 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		;
 	if (!WIFSTOPPED(cst))
 		diverge(e, "the new thread %lu did not start", child);
+	if (put_back) {	/* the flags as the program wrote them, in both copies */
+		struct pt_proc cp = { .pid = child, .memfd = -1 };
+		pt_write(&e->p, sc->args[0], &flags, 8);
+		pt_write(&cp, sc->args[0], &flags, 8);
+	}
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
 	uint32_t seen = sc->ret, self = sc->ret;
