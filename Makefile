@@ -21,10 +21,14 @@ LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 TPROG_SRC = $(wildcard t/prog/*.c)
 TPROGS = $(TPROG_SRC:t/prog/%.c=$(O)/t/%)
+# Test programs built with -fsanitize=address: t/prog-asan/NAME.c makes
+# $(O)/t/NAME-asan (LeakSanitizer ptraces the program at its exit).
+ATPROG_SRC = $(wildcard t/prog-asan/*.c)
+ATPROGS = $(ATPROG_SRC:t/prog-asan/%.c=$(O)/t/%-asan)
 BPROG_SRC = $(wildcard bench/prog/*.c)
 BPROGS = $(BPROG_SRC:bench/prog/%.c=$(O)/bench/%)
 
-all: deps-ok $(TOOLS:%=$(O)/bin/%) $(TPROGS) $(BPROGS)
+all: deps-ok $(TOOLS:%=$(O)/bin/%) $(TPROGS) $(ATPROGS) $(BPROGS)
 
 # Installs missing -dev packages on Debian as root, else names them.
 deps-ok:
@@ -34,8 +38,6 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# gdbstub decodes the instructions that touch a protected page (Zydis).
-$(O)/bin/gdbstub: LDLIBS += -lZydis
 $(O)/bin/gdbstub: gdbstub/*.h
 
 $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
@@ -47,6 +49,11 @@ $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 $(O)/t/%: t/prog/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $< -lm
+
+$(O)/t/%-asan: t/prog-asan/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror \
+	  -D_GNU_SOURCE -o $@ $< -lpthread
 
 $(O)/bench/%: bench/prog/%.c
 	@mkdir -p $(dir $@)

@@ -10,6 +10,11 @@ pkg-config --exists libdw 2>/dev/null || pkgs="$pkgs libdw-dev"
 command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
 command -v prove >/dev/null 2>&1 || pkgs="$pkgs perl"
 command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
+# The sanitizer builds and the -fsanitize=address test programs.
+command -v cc >/dev/null 2>&1 && case $(cc -print-file-name=libasan.so) in
+/*) ;;
+*) pkgs="$pkgs libasan8" ;;
+esac
 [ -x /usr/bin/python3 ] || pkgs="$pkgs python3"
 command -v gdb >/dev/null 2>&1 || pkgs="$pkgs gdb"
 [ -z "$pkgs" ] && exit 0

@@ -348,12 +348,63 @@ static void expect(struct engine *e, int k, int want, const char *expected)
 		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, e->status));
 }
 
+/* Whether another thread of t's process is inside an execve whose end
+ * is still to come. */
+static int sibling_execs(struct engine *e, const struct eng_task *t)
+{
+	for (int i = 0; i < e->ntasks; i++) {
+		const struct eng_task *o = &e->tasks[i];
+		if (o != t && o->rtgid == t->rtgid && o->state == ET_INCALL &&
+		    o->entrylen >= 2 && sys_lookup(get16(o->entry)) &&
+		    sys_lookup(get16(o->entry))->class == C_EXECVE)
+			return 1;
+	}
+	return 0;
+}
+
+/* The current thread's execve (resumed) kills the other threads of its
+ * process; the kernel finishes it once they are reaped. Reap them, and
+ * check their ends against the trace. An execve from a thread other than
+ * the leader gives it the leader's id: the kernel releases the leader
+ * itself, and the exec's stops come from the leader's pid. */
+static void exec_reap(struct engine *e)
+{
+	struct eng_task *me = cur_task(e);
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *o = &e->tasks[i];
+		if (o == me || o->rtgid != me->rtgid || o->state == ET_GONE)
+			continue;
+		if (!o->doomed)
+			diverge(e, "thread %u lives on after thread %u's execve", o->rtid, me->rtid);
+		if (o->rtid != o->rtgid) {
+			int st;
+			while (waitpid(o->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+				;
+			if (st != o->want)
+				diverge(e, "expected thread %u to end with status 0x%x, got 0x%x",
+					o->rtid, o->want, st);
+			o->status = st;
+		} else {
+			e->p.pid = o->p.pid;	/* where the exec's stops come from */
+			me->rtid = me->rtgid;
+			o->status = o->want;
+		}
+		o->state = ET_GONE;
+		o->doomed = 0;
+		if (o->p.memfd >= 0)
+			close(o->p.memfd);
+		o->p.memfd = -1;
+	}
+}
+
 /* Run a syscall the tracee is stopped at the entry of, to its exit. */
 static void run_call(struct engine *e, struct user_regs_struct *r)
 {
 	int st;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
+	if (r->orig_rax == SYS_execve && eng_live(e) > 1)
+		exec_reap(e);
 	int k = wait_stop(e, &st);
 	if (k == PS_EXEC) {
 		pt_reopen_mem(&e->p);
@@ -733,6 +784,20 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
 	int st;
+	/* CLONE_UNTRACED: rec stripped it too, to keep the child recorded.
+	 * Namespaces: the program's calls are answered from the trace, so
+	 * replay needs none (nor the privilege to make them), and in a new
+	 * pid namespace the signals replay raises would come from nowhere. */
+	const uint64_t strip = CLONE_UNTRACED | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+			       CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP;
+	if (sc->nr == SYS_clone && (flags & strip)) {
+		struct user_regs_struct r;
+		pt_getregs(&e->p, &r);
+		r.rdi &= ~strip;
+		pt_setregs(&e->p, &r);
+	}
+	uint64_t f3 = flags & ~(strip | 0x80);	/* 0x80: CLONE_NEWTIME, clone3 only */
+	int put_back = sc->nr == SYS_clone3 && f3 != flags && pt_write(&e->p, sc->args[0], &f3, 8) == 0;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	int k = wait_stop(e, &st);
@@ -747,8 +812,24 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		;
 	if (!WIFSTOPPED(cst))
 		diverge(e, "the new thread %lu did not start", child);
+	if (put_back) {	/* the flags as the program wrote them, in both copies */
+		struct pt_proc cp = { .pid = child, .memfd = -1 };
+		pt_write(&e->p, sc->args[0], &flags, 8);
+		pt_write(&cp, sc->args[0], &flags, 8);
+	}
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
+	uint32_t seen = sc->ret, self = sc->ret;
+	struct trace_item it;
+	if (find_item(&e->cur, IT_TASK, -1, &it) && it.len >= 8) {
+		/* The records' id of the thread, and in a pid namespace the
+		 * ones its parent and itself see. (An entry record has only
+		 * the records' id.) */
+		rtid = get32(it.p);
+		rtgid = get32(it.p + 4);
+		if (it.len >= 12)
+			self = get32(it.p + 8);
+	}
 	int ci = add_task(e, rtid, rtgid, child);
 	if (!(flags & CLONE_THREAD))
 		tsc_fork(cur_task(e)->rtgid, rtid);
@@ -757,9 +838,9 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	/* The kernel wrote this run's thread id where the program asked;
 	 * the program saw the recorded one. */
 	if (flags & CLONE_PARENT_SETTID)
-		pt_write(&e->p, ptid, &rtid, 4);
+		pt_write(&e->p, ptid, &seen, 4);
 	if (flags & CLONE_CHILD_SETTID)
-		pt_write(&e->tasks[ci].p, ctid, &rtid, 4);
+		pt_write(&e->tasks[ci].p, ctid, &self, 4);
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	cur_task(e)->state = ET_KERNEL;
 	e->stop = PS_OTHER;
@@ -780,6 +861,7 @@ static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 	pt_getregs(&e->p, r);
 	r->rax = sc->ret;
 	pt_setregs(&e->p, r);
+	apply_mem(e, &e->cur);	/* the recorded pidfd of CLONE_PIDFD */
 }
 
 /* The entry of the current thread's syscall e->cur, which its stop k
@@ -1129,6 +1211,13 @@ static int replay_task_exit(struct engine *e, int final)
 {
 	struct eng_task *t = cur_task(e);
 	int want = (int)get32(e->cur.p), st = t->status;
+	if (!final && t->state != ET_GONE && sibling_execs(e, t)) {
+		/* Killed by that execve, which replay performs at its end:
+		 * the thread dies there. */
+		t->doomed = 1;
+		t->want = want;
+		return ENG_EVENT;
+	}
 	if (t->state != ET_GONE) {
 		if (WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL)
 			kill(e->p.pid, SIGKILL);

@@ -20,6 +20,8 @@ struct eng_task {
 	int stop, pending_sig, raised, how;
 	int state;		/* ET_* */
 	int status;		/* wait status once gone */
+	int doomed;		/* ended by a sibling's execve still to be performed */
+	int want;		/* the wait status the trace has for that end */
 	uint8_t *entry;		/* the TRF_ENTRY record of the call it is in */
 	size_t entrylen, entrycap;
 	char exe[4200];		/* the file its program was loaded from */

@@ -3,9 +3,67 @@
 #include "pos.h"
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* PAGEMAP_SCAN (Linux 6.7; older headers lack it): the ranges of a
+ * process's pages that are present or swapped, found by walking its page
+ * tables, so that the untouched parts of huge reservations (the shadow
+ * memory of AddressSanitizer: terabytes) cost nothing. */
+struct pm_region {
+	uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_PRESENT (1 << 3)
+#define PM_SWAPPED (1 << 4)
+
+/* Without PAGEMAP_SCAN (or with REWIND_NO_PAGEMAP_SCAN=1) every writable
+ * byte is read; beyond this much, rec gives up instead of hanging. */
+#define READ_ALL_MAX (64ull << 30)
+
+/* The pagemap of p for scans, or -1 when the kernel has no PAGEMAP_SCAN. */
+static int scan_open(pid_t pid)
+{
+	const char *no = getenv("REWIND_NO_PAGEMAP_SCAN");
+	if (no && *no && strcmp(no, "0"))
+		return -1;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/pagemap", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct pm_region r;
+	struct pm_scan_arg a = { .size = sizeof a, .start = 0, .end = 4096,
+				 .vec = (uintptr_t)&r, .vec_len = 1,
+				 .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
+				 .return_mask = PM_PRESENT | PM_SWAPPED };
+	if (fd >= 0 && ioctl(fd, PM_SCAN, &a) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Fill r[0..n) with the present or swapped ranges in [lo, hi), from the
+ * first one at or after lo; returns how many, 0 when none is left, -1 on
+ * error. *next is where to go on from. */
+static int scan(int fd, uint64_t lo, uint64_t hi, struct pm_region *r, int n, uint64_t *next)
+{
+	struct pm_scan_arg a = { .size = sizeof a, .start = lo, .end = hi,
+				 .vec = (uintptr_t)r, .vec_len = n,
+				 .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
+				 .return_mask = PM_PRESENT | PM_SWAPPED };
+	int k = ioctl(fd, PM_SCAN, &a);
+	*next = a.walk_end ? a.walk_end : hi;
+	return k;
+}
 
 static uint64_t hash_of(const uint8_t *buf, size_t n)
 {
@@ -28,41 +86,106 @@ static void read_block(struct pt_proc *p, uint64_t addr, uint64_t len, uint8_t *
 		memset(buf + (n > 0 ? n : 0), 0, len - (n > 0 ? n : 0));
 }
 
+static void add_block(struct pos *out, int *cap, uint64_t a, uint64_t len, uint64_t hash,
+		      const uint8_t *buf)
+{
+	if (out->nb == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		out->b = xrealloc(out->b, *cap * sizeof *out->b);
+		out->data = xrealloc(out->data, *cap * sizeof *out->data);
+	}
+	out->b[out->nb] = (struct pos_block){ a, len, hash };
+	out->data[out->nb] = NULL;
+	if (buf && !all_zero(buf, len)) {
+		out->data[out->nb] = xmalloc(len);
+		memcpy(out->data[out->nb], buf, len);
+	}
+	out->nb++;
+}
+
+/* Hash the blocks of [lo, hi) from a on. */
+static void hash_blocks(struct pt_proc *p, struct pos *out, int *cap, uint64_t a, uint64_t hi)
+{
+	static uint8_t buf[POS_BLOCK];
+	for (; a < hi; a += POS_BLOCK) {
+		uint64_t len = hi - a < POS_BLOCK ? hi - a : POS_BLOCK;
+		read_block(p, a, len, buf);
+		add_block(out, cap, a, len, hash_of(buf, len), buf);
+	}
+}
+
+/* An anonymous private mapping [lo, hi): the blocks holding a present
+ * or swapped page are hashed, each run of blocks without one (zeros, as
+ * the kernel would fill them) is one POS_ZERO entry. */
+static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uint64_t lo,
+		       uint64_t hi)
+{
+	struct pm_region r[64];
+	uint64_t a = lo;	/* the blocks before a are taken */
+	for (uint64_t at = lo, next; at < hi; at = next) {
+		int k = scan(fd, at, hi, r, 64, &next);
+		if (k < 0)
+			return -1;
+		for (int i = 0; i < k; i++) {
+			uint64_t first = lo + (r[i].start - lo) / POS_BLOCK * POS_BLOCK;
+			uint64_t end = lo + (r[i].end - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
+			if (end > hi)
+				end = hi;
+			if (first > a) {
+				add_block(out, cap, a, first - a, POS_ZERO, NULL);
+				a = first;
+			}
+			if (end > a) {
+				hash_blocks(p, out, cap, a, end);
+				a = end;
+			}
+		}
+		if (next <= at)
+			break;
+	}
+	if (a < hi)
+		add_block(out, cap, a, hi - a, POS_ZERO, NULL);
+	return 0;
+}
+
 int pos_take(struct pt_proc *p, struct pos *out)
 {
 	char path[64], line[4500];
-	static uint8_t buf[POS_BLOCK];
 	memset(out, 0, sizeof *out);
 	snprintf(path, sizeof path, "/proc/%d/maps", p->pid);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
-	int cap = 0;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
+	int cap = 0, fd = scan_open(p->pid), rc = 0;
+	uint64_t total = 0;
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi, ino;
 		char perm[8];
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[1] != 'w' ||
-		    strstr(line, "[vvar]") || strstr(line, "[vsyscall]"))
+		int name = 0;
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %n", &lo, &hi, perm, &ino, &name) != 4 ||
+		    perm[1] != 'w' || strstr(line, "[vvar]") || strstr(line, "[vsyscall]"))
 			continue;
-		for (uint64_t a = lo; a < hi; a += POS_BLOCK) {
-			if (out->nb == cap) {
-				cap = cap ? 2 * cap : 64;
-				out->b = xrealloc(out->b, cap * sizeof *out->b);
-				out->data = xrealloc(out->data, cap * sizeof *out->data);
-			}
-			uint64_t len = hi - a < POS_BLOCK ? hi - a : POS_BLOCK;
-			read_block(p, a, len, buf);
-			out->b[out->nb] = (struct pos_block){ a, len, hash_of(buf, len) };
-			out->data[out->nb] = NULL;
-			if (!all_zero(buf, len)) {
-				out->data[out->nb] = xmalloc(len);
-				memcpy(out->data[out->nb], buf, len);
-			}
-			out->nb++;
+		/* Untouched pages of an anonymous private mapping read as
+		 * zeros; those of a file mapping read as the file. */
+		int anon = perm[3] == 'p' && ino == 0 && (!name || line[name] != '/');
+		if (anon && fd >= 0) {
+			rc = take_sparse(p, fd, out, &cap, lo, hi);
+			continue;
 		}
+		total += hi - lo;
+		if (total > READ_ALL_MAX) {
+			errno = EFBIG;
+			rc = -1;
+			break;
+		}
+		hash_blocks(p, out, &cap, lo, hi);
 	}
+	if (fd >= 0)
+		close(fd);
 	fclose(f);
-	return 0;
+	if (rc < 0)
+		pos_free(out);
+	return rc;
 }
 
 void pos_free(struct pos *ps)
@@ -118,11 +241,61 @@ void pos_store_free(struct pos_store *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* Make [a, b) of p zeros where it is not. */
+static int zero_pages(struct pt_proc *p, uint64_t a, uint64_t b, char *why, size_t wlen)
+{
+	static const uint8_t zeros[POS_BLOCK];
+	static uint8_t buf[POS_BLOCK];
+	for (; a < b; a += POS_BLOCK) {
+		uint64_t len = b - a < POS_BLOCK ? b - a : POS_BLOCK;
+		read_block(p, a, len, buf);
+		if (!all_zero(buf, len) && pt_write(p, a, zeros, len) < 0) {
+			snprintf(why, wlen, "cannot write memory at 0x%llx", (unsigned long long)a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Make the zero run [lo, hi) of p so: the pages present or swapped
+ * there, or all of it without PAGEMAP_SCAN. */
+static int zero_range(struct pt_proc *p, uint64_t lo, uint64_t hi, char *why, size_t wlen)
+{
+	struct pm_region r[64];
+	int fd = scan_open(p->pid), rc = 0;
+	if (fd < 0) {
+		if (hi - lo <= READ_ALL_MAX)
+			return zero_pages(p, lo, hi, why, wlen);
+		snprintf(why, wlen, "cannot check %llu bytes at 0x%llx without PAGEMAP_SCAN",
+			 (unsigned long long)(hi - lo), (unsigned long long)lo);
+		return -1;
+	}
+	for (uint64_t at = lo, next; rc == 0 && at < hi; at = next) {
+		int k = scan(fd, at, hi, r, 64, &next);
+		if (k < 0) {
+			snprintf(why, wlen, "cannot scan the pages at 0x%llx: %s",
+				 (unsigned long long)at, strerror(errno));
+			rc = -1;
+		}
+		for (int i = 0; rc == 0 && i < k; i++)
+			rc = zero_pages(p, r[i].start, r[i].end, why, wlen);
+		if (next <= at)
+			break;
+	}
+	close(fd);
+	return rc;
+}
+
 int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_store *s,
 	      char *why, size_t wlen)
 {
 	static uint8_t buf[POS_BLOCK];
 	for (int i = 0; i < nb; i++) {
+		if (b[i].hash == POS_ZERO) {
+			if (zero_range(p, b[i].addr, b[i].addr + b[i].len, why, wlen) < 0)
+				return -1;
+			continue;
+		}
 		if (b[i].len > POS_BLOCK) {
 			snprintf(why, wlen, "a memory block of %llu bytes", (unsigned long long)b[i].len);
 			return -1;

@@ -12,9 +12,13 @@
 
 #define POS_BLOCK (64 * 1024)
 
+/* A block is POS_BLOCK bytes or fewer with the hash of its bytes, or a
+ * run of any length that is all zeros, with the hash POS_ZERO (the
+ * untouched pages of an anonymous mapping, found without reading them). */
 struct pos_block {
 	uint64_t addr, len, hash;
 };
+#define POS_ZERO 0
 
 struct pos {
 	struct pos_block *b;
@@ -24,7 +28,8 @@ struct pos {
 
 /* Hash the writable memory of stopped thread p into *out, keeping the
  * bytes of the blocks that are not all zeros. 0, or -1 if its memory map
- * cannot be read. */
+ * cannot be read (errno EFBIG: too much of it to read without
+ * PAGEMAP_SCAN; REWIND_NO_PAGEMAP_SCAN=1 forces that). */
 int pos_take(struct pt_proc *p, struct pos *out);
 void pos_free(struct pos *ps);
 

@@ -195,7 +195,7 @@ SYS(97,  getrlimit,       C_EMU,    R_INT, INT, OUT(16))
 SYS(98,  getrusage,       C_EMU,    R_INT, INT, OUT(144))
 SYS(99,  sysinfo,         C_EMU,    R_INT, OUT(112))
 SYS(100, times,           C_EMU,    R_INT, OUT(32))
-SYS(101, ptrace,          C_UNSUP,  R_INT, INT, INT, PTR, PTR)
+SYS(101, ptrace,          C_EMU,    R_INT, INT, INT, PTR, PTR)	/* rec emulates a subset */
 SYS(102, getuid,          C_EMU,    R_INT)
 SYS(103, syslog,          C_EMU,    R_INT, INT, OBUF(2), INT)
 SYS(104, getgid,          C_EMU,    R_INT)

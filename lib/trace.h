@@ -69,7 +69,9 @@ enum trace_tag {
 	IT_CHAOS = 10,	/* u64: the seed of rec --chaos (start record) */
 	IT_XSTATE = 11,	/* bytes: the thread's XSAVE area (PTRACE_GETREGSET) */
 	IT_TASK = 13,	/* u32 tid, u32 pid: the thread a clone-like call made
-			   and its process (the caller's for a thread) */
+			   and its process (the caller's for a thread), as
+			   the records name them; u32 the id the thread sees
+			   for itself (in a pid namespace, not the same) */
 	IT_BLOCK = 12,	/* u64 hash, bytes: a memory block's contents, for
 			   this and every later TR_PREEMPT (each is written
 			   once; all-zero blocks never) */

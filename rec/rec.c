@@ -63,6 +63,17 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	int out;		/* the call sends data to stdout or stderr */
+	struct user_regs_struct entry_regs;	/* at the entry of that call */
+	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
+	struct task *tracer;	/* the task that attached to this one */
+	int pstop;		/* stopped for its tracer: not scheduled */
+	int seized;		/* attached with PTRACE_SEIZE */
+	int report;		/* wait status its tracer's wait4 gets next */
+	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
+	int nemu_out;
+	pid_t exec_tid;		/* its id before its execve made it the leader */
+	pid_t child;		/* the thread its clone-like call made, as rec sees it */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter), for the calls that
@@ -714,25 +725,39 @@ static int64_t copied_from(uint64_t fd, uint64_t offp, int64_t ret)
 	return pos < 0 ? -1 : pos - ret;
 }
 
+/* For a call that sends data to an fd: which argument is the
+ * destination (the return value), and for copies the source fd and its
+ * offset pointer; -1 for other calls. */
+static int out_arg(long nr, int *in, int *offp)
+{
+	*in = *offp = -1;
+	if (nr == SYS_copy_file_range)
+		return *in = 0, *offp = 1, 2;
+	if (nr == SYS_sendfile)
+		return *in = 1, *offp = 2, 0;
+	if (nr == SYS_splice)
+		return 2;
+	if (nr == SYS_tee)
+		return 1;
+	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto || nr == SYS_sendmsg ||
+	    nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2)
+		return 0;
+	return -1;
+}
+
+/* 1 or 2 when the call cur enters sends data to rec's stdout or stderr. */
+static int out_call(long nr, const uint64_t a[6])
+{
+	int in, offp, out = out_arg(nr, &in, &offp);
+	return out < 0 ? 0 : out_kind(a[out]);
+}
+
 /* Bytes a write-family call sent to rec's stdout or stderr, kept so that
  * replay can print them again. */
 static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 {
-	/* Which argument is the destination, and for copies the source fd
-	 * and its offset pointer. */
-	int out = 0, in = -1, offp = -1;
-	if (nr == SYS_copy_file_range)
-		out = 2, in = 0, offp = 1;
-	else if (nr == SYS_sendfile)
-		in = 1, offp = 2;
-	else if (nr == SYS_splice)
-		out = 2;
-	else if (nr == SYS_tee)
-		out = 1;
-	else if (nr != SYS_write && nr != SYS_pwrite64 && nr != SYS_sendto && nr != SYS_sendmsg &&
-		 nr != SYS_writev && nr != SYS_pwritev && nr != SYS_pwritev2)
-		return;
-	if (ret <= 0)
+	int in, offp, out = out_arg(nr, &in, &offp);
+	if (out < 0 || ret <= 0)
 		return;
 	int k = out_kind(a[out]);
 	if (!k)
@@ -797,6 +822,11 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 
 static void drop_task(struct task *t)
 {
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
+			R.tasks[i]->tracer = NULL;
+			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
+		}
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
 			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
@@ -878,6 +908,8 @@ static pid_t wait_any(pid_t tid, int *st, int nohang)
 		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
 		if (pid >= 0)
 			return pid;
+		if (errno == ECHILD && tid != -1 && nohang)
+			return 0;	/* its execve gave it the leader's id */
 		if (errno != EINTR)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
 	}
@@ -1006,6 +1038,26 @@ static int64_t own_settings(struct user_regs_struct *r)
 	return r->rax;
 }
 
+/* The id thread tid (as rec sees it) sees for itself: the last one on
+ * the NSpid line of its status, or ret where that cannot be read. */
+static uint32_t self_id(uint32_t tid, int64_t ret)
+{
+	char path[64], line[256];
+	uint32_t id = ret;
+	snprintf(path, sizeof path, "/proc/%u/status", tid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			char *s = line + 6, *end;
+			for (long v; (v = strtol(s, &end, 10)), end != s; s = end)
+				id = v;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return id;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1027,13 +1079,17 @@ static void syscall_exit(void)
 	/* A whole call goes where it began; an end goes after every call
 	 * that began before it. */
 	flush_entries(cur->open ? cur->seq : UINT64_MAX);
+	/* The end of an execve that made a thread the leader is the end of
+	 * the call its old id began. */
+	pid_t tid = cur->exec_tid ? cur->exec_tid : cur->p.pid;
+	cur->exec_tid = 0;
 	if (cur->open) {
-		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, cur->p.pid);
+		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, tid);
 		memcpy(cur->stage.buf + 56, &ret, 8);
 		tw_put(&R.w, cur->stage.buf, cur->stage.len);
 		cur->open = 0;
 	} else {
-		tw_begin(&R.w, TR_SYSRET, 0, R.event++, cur->p.pid);
+		tw_begin(&R.w, TR_SYSRET, 0, R.event++, tid);
 		tw_put32(&R.w, (uint32_t)nr);
 		tw_put32(&R.w, 0);
 		tw_put64(&R.w, ret);
@@ -1041,10 +1097,28 @@ static void syscall_exit(void)
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
 	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
 		vdso_show();
+	for (int i = 0; i < cur->nemu_out; i++)	/* what an emulated call wrote */
+		save_mem(cur->emu_out[i][0], cur->emu_out[i][0] + cur->emu_out[i][1]);
 	if (e->class == C_CLONE && ret > 0) {
 		/* Said from the flags: a vfork child may be gone already. */
-		uint32_t ids[2] = { ret, clone_flags(cur) & CLONE_THREAD ? cur->tgid : ret };
+		/* In a pid namespace the program sees other ids than rec: the
+		 * item names the thread as the records do (rec's view), and
+		 * says which id the new thread sees for itself. */
+		uint32_t child = cur->child ? (uint32_t)cur->child : (uint32_t)ret;
+		uint32_t ids[3] = { child, clone_flags(cur) & CLONE_THREAD ? (uint32_t)cur->tgid : child,
+				    self_id(child, ret) };
 		tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
+		/* The pidfd the kernel wrote: replay's gets another number,
+		 * having opened none of the program's files. */
+		uint64_t pidfdp = 0;
+		if (clone_flags(cur) & CLONE_PIDFD) {
+			if (nr == SYS_clone)
+				pidfdp = a[2];
+			else if (nr == SYS_clone3)
+				pt_read(&cur->p, a[0] + 8, &pidfdp, 8);
+		}
+		if (pidfdp)
+			save_mem(pidfdp, pidfdp + 4);
 	}
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
@@ -1140,6 +1214,255 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
+/* ptrace for tracers inside the recorded tree. rec is the real tracer of
+ * every thread, so a program's own ptrace is answered here and never
+ * reaches the kernel: an attached thread (a tracee) is "stopped" by not
+ * being scheduled, and the tracer reads its state through rec. The
+ * answers and what they wrote are recorded like any call's, so replay
+ * gives them back without a tracer of its own. The subset is the one
+ * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
+ * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops); the rest
+ * is refused by name. */
+
+static const char *ptrace_name(uint64_t req)
+{
+	static const struct { uint64_t req; const char *name; } names[] = {
+		{ PTRACE_TRACEME, "TRACEME" }, { PTRACE_PEEKTEXT, "PEEKTEXT" },
+		{ PTRACE_PEEKDATA, "PEEKDATA" }, { PTRACE_PEEKUSER, "PEEKUSER" },
+		{ PTRACE_POKETEXT, "POKETEXT" }, { PTRACE_POKEDATA, "POKEDATA" },
+		{ PTRACE_POKEUSER, "POKEUSER" }, { PTRACE_CONT, "CONT" }, { PTRACE_KILL, "KILL" },
+		{ PTRACE_SINGLESTEP, "SINGLESTEP" }, { PTRACE_GETREGS, "GETREGS" },
+		{ PTRACE_SETREGS, "SETREGS" }, { PTRACE_GETFPREGS, "GETFPREGS" },
+		{ PTRACE_SETFPREGS, "SETFPREGS" }, { PTRACE_ATTACH, "ATTACH" },
+		{ PTRACE_DETACH, "DETACH" }, { PTRACE_SYSCALL, "SYSCALL" },
+		{ PTRACE_SETOPTIONS, "SETOPTIONS" }, { PTRACE_GETEVENTMSG, "GETEVENTMSG" },
+		{ PTRACE_GETSIGINFO, "GETSIGINFO" }, { PTRACE_SETSIGINFO, "SETSIGINFO" },
+		{ PTRACE_GETREGSET, "GETREGSET" }, { PTRACE_SETREGSET, "SETREGSET" },
+		{ PTRACE_SEIZE, "SEIZE" }, { PTRACE_INTERRUPT, "INTERRUPT" },
+		{ PTRACE_LISTEN, "LISTEN" }, { PTRACE_PEEKSIGINFO, "PEEKSIGINFO" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (names[i].req == req)
+			return names[i].name;
+	return NULL;
+}
+
+static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
+{
+	const char *n = ptrace_name(req);
+	char num[32];
+	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
+	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s%s, which rewind "
+		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? "PTRACE_" : "request ",
+		       n ? n : num, why, R.dir);
+}
+
+/* Write an emulated call's output into cur's memory, to be recorded at
+ * the call's end. Returns 0, or -EFAULT. */
+static int emu_put(uint64_t addr, const void *data, size_t len)
+{
+	if (cur->nemu_out == 2 || pt_write(&cur->p, addr, data, len) < 0)
+		return -EFAULT;
+	cur->emu_out[cur->nemu_out][0] = addr;
+	cur->emu_out[cur->nemu_out++][1] = len;
+	return 0;
+}
+
+/* A thread being attached may be inside a call that ends at once (a
+ * sched_yield): let it end, so that its tracer sees it between calls,
+ * as the SIGSTOP of a real attach would. One that blocks stays inside. */
+static void settle(struct task *t)
+{
+	struct task *me = cur;
+	pid_t tid = t->p.pid;
+	for (int i = 0; i < 40 && find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW);
+	     i++) {
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+	}
+	cur = me;
+}
+
+/* The registers a tracer reads from t: those of its stop, or for a
+ * thread blocked in a call, those of the call's entry as an interrupted
+ * call shows them (-ERESTARTSYS in rax). */
+static void tracee_regs(struct task *t, struct user_regs_struct *r)
+{
+	if (t->state == T_KERNEL) {
+		*r = t->entry_regs;
+		r->rax = -512;
+	} else {
+		pt_getregs(&t->p, r);
+	}
+}
+
+static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
+{
+	uint64_t iov[2];
+	if (pt_read(&cur->p, iovp, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	static uint8_t buf[65536];
+	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
+	if (type == NT_PRSTATUS) {
+		struct user_regs_struct r;
+		tracee_regs(t, &r);
+		len = len < sizeof r ? len : sizeof r;
+		memcpy(buf, &r, len);
+	} else {
+		/* The FP state of a thread blocked in a call cannot be read
+		 * without stopping it for real. */
+		struct iovec kiov = { buf, len };
+		if (t->state == T_KERNEL)
+			return -EIO;
+		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
+			return -errno;
+		len = kiov.iov_len;
+	}
+	iov[1] = len;
+	if (emu_put(iov[0], buf, len) < 0 || emu_put(iovp + 8, &iov[1], 8) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* Answer cur's ptrace call (arguments a) without the kernel; returns
+ * its result. Refuses what it does not emulate. */
+static int64_t ptrace_emu(const uint64_t a[6])
+{
+	uint64_t req = a[0], addr = a[2], data = a[3];
+	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
+	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
+		if (!t && kill(a[1], 0) < 0 && errno == ESRCH)
+			return -ESRCH;
+		if (!t)
+			ptrace_refuse(req, " of a process outside the recorded tree");
+		if (t->tgid == cur->tgid || t->tracer)
+			return -EPERM;
+		if (req == PTRACE_SEIZE && data)
+			ptrace_refuse(req, " with options");
+		settle(t);
+		if (find_task(a[1]) != t)
+			return -ESRCH;
+		t->tracer = cur;
+		t->seized = req == PTRACE_SEIZE;
+		t->pstop = !t->seized;
+		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		return 0;
+	}
+	if (!ptrace_name(req) || req == PTRACE_TRACEME)
+		ptrace_refuse(req, "");
+	if (!t || t->tracer != cur)
+		return -ESRCH;
+	if (req == PTRACE_INTERRUPT) {
+		if (!t->seized)
+			return -EIO;
+		settle(t);
+		if (find_task(a[1]) != t)
+			return -ESRCH;
+		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
+			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+		t->pstop = 1;
+		return 0;
+	}
+	if (!t->pstop)
+		return -ESRCH;
+	struct user_regs_struct r;
+	switch (req) {
+	case PTRACE_DETACH:
+		if (data)
+			ptrace_refuse(req, " with a signal");
+		t->tracer = NULL;
+		t->pstop = t->report = t->seized = 0;
+		return 0;
+	case PTRACE_GETREGS:
+		tracee_regs(t, &r);
+		return emu_put(data, &r, sizeof r);
+	case PTRACE_GETFPREGS: {
+		struct user_fpregs_struct fp;
+		if (t->state == T_KERNEL)
+			return -EIO;
+		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
+			return -errno;
+		return emu_put(data, &fp, sizeof fp);
+	}
+	case PTRACE_GETREGSET:
+		return ptrace_getregset(t, addr, data);
+	case PTRACE_PEEKTEXT:
+	case PTRACE_PEEKDATA: {
+		uint64_t w;
+		if (pt_read(&t->p, addr, &w, 8) != 8)
+			return -EIO;
+		return emu_put(data, &w, 8);
+	}
+	case PTRACE_PEEKUSER:
+		if (addr % 8 || addr >= sizeof r)
+			ptrace_refuse(req, " beyond the general registers");
+		tracee_regs(t, &r);
+		return emu_put(data, (uint8_t *)&r + addr, 8);
+	}
+	ptrace_refuse(req, "");
+}
+
+/* Whether cur's wait4 (arguments a) is for a stop of a thread it traces
+ * here; if so *ret is the call's result. */
+static int wait_emu(const uint64_t a[6], int64_t *ret)
+{
+	int pid = a[0];
+	struct task *t = NULL, *mine = NULL;
+	for (int i = 0; i < R.ntasks && !t; i++) {
+		struct task *c = R.tasks[i];
+		if (c->tracer != cur || (pid != -1 && pid != c->p.pid))
+			continue;
+		mine = c;
+		if (c->report)
+			t = c;
+	}
+	if (!mine)
+		return 0;	/* a child of its own: the kernel answers */
+	if (!t && pid == -1)
+		return 0;	/* tracees stop only when told, and report it at once */
+	if (!t && !(a[2] & WNOHANG))
+		stop_recording(EXIT_TRACE, "the program waits for a stop of thread %d, which it "
+			       "traces and which rewind cannot emulate yet; the trace %s ends "
+			       "before it", pid, R.dir);
+	if (a[3])
+		stop_recording(EXIT_TRACE, "the program waits for a thread it traces with wait4 and "
+			       "asks for its rusage, which rewind cannot record yet; the trace %s "
+			       "ends before it", R.dir);
+	if (!t) {
+		*ret = 0;
+		return 1;
+	}
+	if (a[1] && emu_put(a[1], &t->report, 4) < 0) {
+		*ret = -EFAULT;
+		return 1;
+	}
+	if (!(a[2] & WNOWAIT))
+		t->report = 0;
+	*ret = t->p.pid;
+	return 1;
+}
+
+/* cur is at the entry of ptrace, or of a wait4 for a thread it traces:
+ * answer it here and let the kernel skip it. Returns 1 if so. */
+static int emulate(struct user_regs_struct *regs)
+{
+	int64_t ret;
+	cur->nemu_out = 0;
+	if (regs->orig_rax == SYS_ptrace)
+		ret = ptrace_emu(cur->a);
+	else if (regs->orig_rax != SYS_wait4 || !wait_emu(cur->a, &ret))
+		return 0;
+	regs->orig_rax = -1;
+	regs->rax = ret;
+	pt_setregs(&cur->p, regs);
+	return 1;
+}
+
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
  * record, and let the kernel run the call while another thread runs. */
 static void syscall_entry(void)
@@ -1161,9 +1484,6 @@ static void syscall_entry(void)
 		regs.rax = -ENOSYS;
 		pt_setregs(&cur->p, &regs);
 	}
-	if (e->class == C_EXECVE && cur->tgid != cur->p.pid)
-		stop_recording(EXIT_TRACE, "a thread other than the main one called %s, which "
-			       "rewind cannot record yet; the trace %s ends before it", e->name, R.dir);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
 	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
@@ -1182,6 +1502,22 @@ static void syscall_entry(void)
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
 	cur->at_exit = 0;
+	cur->entry_regs = regs;
+	cur->nemu_out = 0;
+	cur->child = 0;
+	if (e->class == C_CLONE && (clone_flags(cur) & CLONE_UNTRACED)) {
+		/* A child that escapes rec would run unrecorded and every
+		 * syscall of it would fail (the filter's RET_TRACE with no
+		 * tracer); traced like any other, it is recorded. Replay
+		 * strips the flag the same way. */
+		if (nr != SYS_clone)
+			stop_recording(EXIT_TRACE, "the program called %s with CLONE_UNTRACED, which "
+				       "rewind cannot record yet; the trace %s ends before it",
+				       e->name, R.dir);
+		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
+		pt_setregs(&cur->p, &regs);
+	}
+	emulate(&regs);
 	if (e->class == C_EXIT) {
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
@@ -1200,6 +1536,7 @@ static void syscall_entry(void)
 	cur->open = 1;
 	cur->seq = R.seq++;
 	cur->state = T_KERNEL;
+	cur->out = out_call(nr, cur->a);
 	pt_resume(&cur->p, RESUME_SYSCALL, 0);
 	if (e->class == C_CLONE) {
 		/* The new thread exists at once: take its id now, so that
@@ -1270,7 +1607,10 @@ static void preempted(struct user_regs_struct *regs)
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
 	if (xlen < 0 || pos_take(&cur->p, &ps) < 0)
-		stop_recording(EXIT_TRACE, "cannot read the state of thread %d", cur->p.pid);
+		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
+			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
+			       "its writable memory is too large to read without PAGEMAP_SCAN" :
+			       strerror(errno));
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, 0);
@@ -1360,14 +1700,15 @@ static void schedule(void)
 {
 	int n = 0;
 	for (int i = 0; i < R.ntasks; i++)
-		n += R.tasks[i]->state == T_READY;
+		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
 	if (!n)
 		return;
 	int pick = R.chaos ? (int)(rnd() % n) : -1;
 	struct task *t = NULL;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *c = R.tasks[i];
-		if (c->state == T_READY && (pick < 0 ? !t || c->since < t->since : pick-- == 0))
+		if (c->state == T_READY && !c->pstop &&
+		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
 	t->state = T_RUN;
@@ -1418,6 +1759,27 @@ static void task_gone(int st)
 	drop_task(cur);
 }
 
+/* A thread other than the leader (old) execs: the kernel ended the
+ * other threads, gave it the leader's id, and reports its exec from
+ * there (cur is the leader's task). The leader ends silently, and
+ * whatever call it was in with it; the execing thread goes on under the
+ * leader's id. */
+static void leader_replaced(pid_t old)
+{
+	struct task *x = find_task(old), *l = cur;
+	if (!x || x->tgid != l->p.pid)
+		die(EXIT_TRACE, "exec of unknown thread %d in process %d", (int)old, l->p.pid);
+	l->open = 0;
+	record_exit(TR_TASKEXIT, 0);
+	drop_task(l);
+	if (x->p.memfd >= 0)
+		close(x->p.memfd);
+	x->p.memfd = -1;
+	x->p.pid = x->tgid;
+	x->exec_tid = old;
+	cur = x;
+}
+
 /* Handle one stop of cur. */
 static void handle(int st)
 {
@@ -1441,6 +1803,8 @@ static void handle(int st)
 	case PS_EXEC: {
 		unsigned long old = 0;
 		ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &old);
+		if (old != (unsigned long)cur->p.pid)
+			leader_replaced(old);
 		pt_reopen_mem(&cur->p);
 		pt_resume(&cur->p, RESUME_SYSCALL, 0);
 		break;
@@ -1461,6 +1825,7 @@ static void handle(int st)
 			unsigned long child = 0;
 			ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &child);
 			new_task(child, cur, (clone_flags(cur) & CLONE_THREAD) != 0);
+			cur->child = child;
 			uint64_t ret = child;
 			memcpy(cur->stage.buf + 56, &ret, 8);
 		}
@@ -1473,23 +1838,26 @@ static void handle(int st)
 static int others_ready(void)
 {
 	for (int i = 0; i < R.ntasks; i++)
-		if (R.tasks[i]->state == T_READY)
+		if (R.tasks[i]->state == T_READY && !R.tasks[i]->pstop)
 			return 1;
 	return 0;
 }
 
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
- * sched_yield, and the end of the timeslice. */
+ * sched_yield, and the end of the timeslice. A call that sends data to
+ * stdout or stderr lets none run until it ends, however long it blocks
+ * (a full pipe, a stopped terminal): replay prints the data at the
+ * call's end, so the data must reach the file in the order of the ends. */
 static void await_quick_return(void)
 {
 	pid_t tid = cur->p.pid;
 	long nr = cur->nr;
 	struct task *t = cur;
-	for (int i = 0; i < 40 && t->state == T_KERNEL; i++) {
+	for (int i = 0; (t->out || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
-		if (wait_any(tid, &st, R.ntasks > 1) == 0) {
+		if (wait_any(tid, &st, R.ntasks > 1 && !t->out) == 0) {
 			sched_yield();
 			continue;
 		}

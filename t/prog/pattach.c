@@ -1,0 +1,82 @@
+/* pattach: a process that ptraces its own child, as a debugger or a
+ * leak checker would. The child holds a random number and blocks in
+ * read; the parent attaches, waits for the stop, reads the number with
+ * PTRACE_PEEKDATA and the registers with PTRACE_GETREGS, tries to attach
+ * to itself (EPERM), detaches and
+ * lets the child finish. With "traceme" as argv[1] the child asks for
+ * PTRACE_TRACEME instead (which rec refuses). */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile uint64_t secret;
+
+int main(int argc, char **argv)
+{
+	int p[2], q[2];
+	if (getrandom((void *)&secret, sizeof secret, 0) != sizeof secret || pipe(p) < 0 ||
+	    pipe(q) < 0)
+		return 2;
+	if (argc > 1 && !strcmp(argv[1], "traceme")) {
+		pid_t c = fork();
+		if (c == 0) {
+			ptrace(PTRACE_TRACEME, 0, 0, 0);
+			raise(SIGSTOP);
+			_exit(0);
+		}
+		int st;
+		waitpid(c, &st, 0);
+		ptrace(PTRACE_CONT, c, 0, 0);
+		waitpid(c, &st, 0);
+		return 0;
+	}
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		char b;
+		secret ^= 0x5555;	/* the child's own value */
+		if (write(q[1], "r", 1) != 1)
+			return 1;
+		ssize_t n = read(p[0], &b, 1);	/* blocks until detached */
+		printf("child read %zd %016llx\n", n, (unsigned long long)secret);
+		return 0;
+	}
+	printf("parent %016llx\n", (unsigned long long)secret);
+	int st;
+	char b;
+	if (read(q[0], &b, 1) != 1)	/* the child is about to block */
+		return 1;
+	if (ptrace(PTRACE_ATTACH, c, 0, 0) < 0) {
+		perror("attach");
+		return 1;
+	}
+	pid_t w = waitpid(c, &st, __WALL);
+	printf("wait %s, stopped %d by signal %d\n", w == c ? "the child" : "other", WIFSTOPPED(st),
+	       WSTOPSIG(st));
+	errno = 0;
+	long v = ptrace(PTRACE_PEEKDATA, c, (void *)&secret, 0);
+	printf("peek %016llx errno %d\n", (unsigned long long)v, errno);
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, c, 0, &r) < 0) {
+		perror("getregs");
+		return 1;
+	}
+	printf("regs: rsp %s\n", r.rsp ? "set" : "zero");
+	printf("attach self: %d\n", (int)ptrace(PTRACE_ATTACH, getpid(), 0, 0));
+	if (ptrace(PTRACE_DETACH, c, 0, 0) < 0) {
+		perror("detach");
+		return 1;
+	}
+	if (write(p[1], "x", 1) != 1)
+		return 1;
+	waitpid(c, &st, 0);
+	printf("child exited %d\n", WEXITSTATUS(st));
+	return 0;
+}

@@ -1,0 +1,32 @@
+#!/bin/bash
+# t1112-tree-ptrace.sh: a program that ptraces its own child (attach,
+# wait for the stop, PEEKDATA, GETREGS, attach to itself, detach) records
+# and replays; a ptrace request rec does not emulate is refused at once,
+# by name, in one line.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog pattach
+
+test_expect_success 'output differs natively' '
+	differs_natively "$T/pattach"
+'
+test_expect_success 'record and replay byte for byte' '
+	rec_replay_cmp "$T/pattach" &&
+	grep -qx "wait the child, stopped 1 by signal 19" rec.out &&
+	child=$(sed -n "s/^child read 1 //p" rec.out) &&
+	grep -qx "peek $child errno 0" rec.out &&
+	grep -qx "attach self: -1" rec.out &&
+	grep -qx "child exited 0" rec.out
+'
+test_expect_success 'a second replay is identical' '
+	replay_cmp
+'
+test_expect_success 'PTRACE_TRACEME: one line naming it, status 125, at once' '
+	rec_prog "$T/pattach" traceme &&
+	check_status rec.status 125 &&
+	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_TRACEME, which rewind cannot record yet; the trace .* ends before it$"
+'
+test_expect_success 'the trace up to the refusal replays' '
+	run_tool replay "$trace" >/dev/null 2>rp.err
+	not_signalled $?
+'
+test_done
