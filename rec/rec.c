@@ -1519,6 +1519,7 @@ static void syscall_entry(void)
 	}
 	emulate(&regs);
 	if (e->class == C_EXIT) {
+		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
 		tw_end(&R.w);
