@@ -444,8 +444,10 @@ static void record_exec(struct user_regs_struct *regs)
 		if (!strcmp(name, "[stack]"))
 			stack_top = hi;
 		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
-			char fsrc[128];
+			char fsrc[4200];
 			snprintf(fsrc, sizeof fsrc, "/proc/%d/map_files/%lx-%lx", cur->p.pid, lo, hi);
+			if (access(fsrc, R_OK) < 0)	/* map_files needs CAP_SYS_ADMIN */
+				snprintf(fsrc, sizeof fsrc, "%s", name);
 			store_file(fsrc, name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
