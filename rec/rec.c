@@ -190,6 +190,23 @@ static void flush_or_die(void)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
 }
 
+/* The program stopped for the terminal (^Z, or a read or write from the
+ * background) with signal sig: rec stops the same way, as the job the
+ * shell sees, the terminal back with its group. When continued (fg or
+ * bg), it continues the program, giving it the terminal again if rec's
+ * group has it. */
+static void job_stop(int sig)
+{
+	if (tty_fd < 0)
+		return;
+	flush_or_die();
+	tcsetpgrp(tty_fd, getpgrp());
+	raise(sig);		/* returns at SIGCONT */
+	if (tcgetpgrp(tty_fd) == getpgrp())
+		tcsetpgrp(tty_fd, R.root);
+	kill(-R.root, SIGCONT);
+}
+
 /* Stop recording: keep what was recorded (a record still being built is
  * left out, so the trace ends before it), end the program, say why. */
 static void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
@@ -1222,6 +1239,8 @@ static int do_signal(int sig)
 		/* A group-stop (SIGSTOP, SIGTSTP...): it stays stopped, as its
 		 * parent may see with WUNTRACED, until a SIGCONT comes. */
 		cur->state = T_STOPPED;
+		if (sig != SIGSTOP && cur->p.pid == R.root)
+			job_stop(sig);
 		return 0;
 	}
 	pt_getregs(&cur->p, &regs);
