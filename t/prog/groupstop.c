@@ -16,9 +16,7 @@ int main(void)
 	pid_t c = fork();
 	if (c == 0) {
 		raise(SIGSTOP);
-		printf("child resumed\n");
-		fflush(stdout);
-		_exit(7);
+		_exit(7);	/* prints nothing: its parent's lines keep their order */
 	}
 	int st;
 	waitpid(c, &st, WUNTRACED);
