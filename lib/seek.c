@@ -3,6 +3,7 @@
  * in the trace) and making a freshly started replay that process again. */
 #include "seek.h"
 #include "util.h"
+#include "vdso.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -804,6 +805,11 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 			goto out;
 		}
 	}
+	/* The vDSO is the fresh process's own: its functions become system
+	 * calls, as rec made them in the recorded process (vdso.h). */
+	for (int i = 0; i < nf; i++)
+		if (fresh[i].vdso)
+			vdso_patch(p, fresh[i].start, fresh[i].end - fresh[i].start, NULL, NULL);
 	struct iovec iov = { (void *)xs, xlen };
 	if (ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0) {
 		fail(why, wlen, "%s: cannot set the FP/SSE/AVX state: %s", path, strerror(errno));
