@@ -393,7 +393,9 @@ SYS(274, get_robust_list, C_EMU,    R_INT, INT, OUT(8), OUT(8))
 SYS(275, splice,          C_EMU,    R_INT, FD, OUT(8), FD, OUT(8), UINT, HEX)
 SYS(276, tee,             C_EMU,    R_INT, FD, FD, UINT, HEX)
 SYS(277, sync_file_range, C_EMU,    R_INT, FD, INT, INT, HEX)
-SYS(278, vmsplice,        C_UNSUP,  R_INT, FD, PTR, UINT, HEX)
+/* vmsplice from a pipe fills the iovecs; into one it leaves them as
+ * they are (saving them again is harmless; rec refuses it into stdout). */
+SYS(278, vmsplice,        C_EMU,    R_INT, FD, IOV_OUT(2), UINT, HEX)
 SYS(279, move_pages,      C_EMU,    R_INT, INT, UINT, PTR, PTR, OINTS(1), HEX)
 SYS(280, utimensat,       C_EMU,    R_INT, FD, STR, PTR, ATFLAGS)
 SYS(281, epoll_pwait,     C_EMU,    R_INT, FD, EPEV_OUT, INT, INT, PTR, UINT)

@@ -1006,8 +1006,9 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
-	if (nr == SYS_sendmmsg && out_kind(a[0])) {
-		snprintf(why, sizeof why, "sendmmsg to %s", out_kind(a[0]) == 1 ? "stdout" : "stderr");
+	if ((nr == SYS_sendmmsg || nr == SYS_vmsplice) && out_kind(a[0])) {
+		snprintf(why, sizeof why, "%s to %s", nr == SYS_vmsplice ? "vmsplice" : "sendmmsg",
+			 out_kind(a[0]) == 1 ? "stdout" : "stderr");
 		return why;
 	}
 	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
