@@ -1437,6 +1437,10 @@ int main(int argc, char **argv)
 
 	for (int fd = 1; fd <= 2; fd++)
 		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
+	/* What rec was started with ignored stays so for the program (which
+	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
+	 * SIGHUP for rec too (nohup). */
+	const sigset_t *ign = pt_note_ignored();
 	struct sigaction sa = { .sa_handler = on_intr };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
@@ -1444,7 +1448,8 @@ int main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (!sigismember(ign, SIGHUP))
+		sigaction(SIGHUP, &sa, NULL);
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
 	root->tgid = R.root = root->p.pid;
