@@ -975,11 +975,11 @@ static int at_end(struct timeline *t)
 	 * exit happens at once, registers gone: the end is before it. */
 	if ((nx->kind == TR_TASKEXIT && last) ||
 	    (live > 1 && nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
-	     (get16(nx->p) == SYS_exit_group || (get16(nx->p) == SYS_exit && last))))
+	     (get32(nx->p) == SYS_exit_group || (get32(nx->p) == SYS_exit && last))))
 		return 1;
 	/* A syscall that does not return and is not an exit kills the program. */
 	return nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
-	       get16(nx->p) != SYS_exit && get16(nx->p) != SYS_exit_group;
+	       get32(nx->p) != SYS_exit && get32(nx->p) != SYS_exit_group;
 }
 
 static int passes(struct timeline *t, int sig)
@@ -1367,7 +1367,7 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 		at = r.rip;	/* the faulting instruction, not run */
 	} else if (c->kind == TR_RDTSC) {
 		at = get64(c->p);
-	} else if (c->kind == TR_SYSCALL && get16(c->p) != SYS_execve && get16(c->p) != SYS_execveat) {
+	} else if (c->kind == TR_SYSCALL && get32(c->p) != SYS_execve && get32(c->p) != SYS_execveat) {
 		at = r.rip - 2;
 	} else {
 		return 1;	/* no way back over an execve */

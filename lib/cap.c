@@ -234,6 +234,9 @@ static const struct cmd_out old_ioctls[] = {
 	{ 0x89a0, 0 }, { 0x89a1, 0 }, { 0x89a2, 0 }, { 0x89a3, 0 },
 	/* Wireless: SIOCGIWNAME (the name is in the struct iwreq) */
 	{ 0x8b01, 32 },
+	/* Encoded _IOW, yet the kernel writes back: TUNSETIFF (the name it
+	 * chose for "tun%d" into the struct ifreq) */
+	{ 0x400454ca, 40 },
 };
 static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0x54, 0x56,
 				     0x89, 0x8b };

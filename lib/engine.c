@@ -1006,8 +1006,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	uint64_t a[6];
 	pt_args(&r, a);
 	int cls = s->class;
-	if (sc->nr == SYS_prctl && sc->args[0] == PR_SET_SECCOMP)
-		cls = C_EXEC;	/* the program's own filter, as seccomp() */
+	if (sc->nr == SYS_prctl && (sc->args[0] == PR_SET_SECCOMP || sc->args[0] == 59))
+		cls = C_EXEC;	/* its own filter, as seccomp(), or syscall
+				   user dispatch (PR_SET_SYSCALL_USER_DISPATCH):
+				   the SIGSYS they raise must come again */
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */

@@ -38,6 +38,20 @@ static scmp_filter_ctx build_filter(void)
 	return ctx;
 }
 
+static sigset_t ignored;	/* see pt_note_ignored() */
+
+const sigset_t *pt_note_ignored(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGHUP, SIGPIPE };
+	sigemptyset(&ignored);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction sa;
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&ignored, sigs[i]);
+	}
+	return &ignored;
+}
+
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir)
 {
@@ -47,9 +61,10 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 	if (pid < 0)
 		die(EXIT_TRACE, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, sigismember(&ignored, SIGINT) ? SIG_IGN : SIG_DFL);
+		signal(SIGQUIT, sigismember(&ignored, SIGQUIT) ? SIG_IGN : SIG_DFL);
+		signal(SIGPIPE, sigismember(&ignored, SIGPIPE) ? SIG_IGN : SIG_DFL);
+		signal(SIGHUP, sigismember(&ignored, SIGHUP) ? SIG_IGN : SIG_DFL);
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "ptrace(TRACEME): %s", strerror(errno));
 		if (personality(ADDR_NO_RANDOMIZE) < 0)

@@ -4,6 +4,7 @@
 #define REWIND_PT_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
@@ -29,6 +30,12 @@ struct pt_proc {
  * seccomp stop of that execve. Dies on failure. */
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir);
+
+/* Note which of SIGINT, SIGQUIT, SIGHUP and SIGPIPE the caller was
+ * started with ignored (as nohup and background jobs of a script are):
+ * call before changing them; pt_spawn's program then inherits them ignored,
+ * as it would natively. Returns the set. */
+const sigset_t *pt_note_ignored(void);
 
 /* Wait for the tracee; retries EINTR unless *interrupted is non-NULL, in
  * which case it returns -1 with *interrupted set. Returns the pid. */

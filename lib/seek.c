@@ -4,6 +4,7 @@
 #include "seek.h"
 #include "tsc.h"
 #include "util.h"
+#include "vdso.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -822,6 +823,11 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 		goto out;
 	}
 	tsc_import(e->tasks[0].rtgid, ts, (size_t)ns * 16);
+	/* The vDSO is the fresh process's own: its functions become system
+	 * calls, as rec made them in the recorded process (vdso.h). */
+	for (int i = 0; i < nf; i++)
+		if (fresh[i].vdso)
+			vdso_patch(p, fresh[i].start, fresh[i].end - fresh[i].start, NULL, NULL);
 	struct iovec iov = { (void *)xs, xlen };
 	if (ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0) {
 		fail(why, wlen, "%s: cannot set the FP/SSE/AVX state: %s", path, strerror(errno));

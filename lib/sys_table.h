@@ -311,7 +311,9 @@ SYS(201, time,            C_EMU,    R_INT, OUT(8))
 SYS(202, futex,           C_EMU,    R_INT, PTR, FUTEXOP, UINT, PTR, PTR, UINT)
 SYS(203, sched_setaffinity, C_EMU,  R_INT, INT, UINT, PTR)
 SYS(204, sched_getaffinity, C_EMU,  R_INT, INT, UINT, OBUF(1))
-SYS(205, set_thread_area, C_UNSUP,  R_INT, PTR)
+/* set_thread_area sets a GDT TLS entry (performed again; it writes the
+ * entry number it chose into the struct user_desc). */
+SYS(205, set_thread_area, C_EXEC,   R_INT, OUT(16))
 /* Linux AIO: ENOSYS, as without CONFIG_AIO (its completions come from
  * the kernel at any time). */
 SYS(206, io_setup,        C_NOSYS,  R_INT, UINT, PTR)
@@ -319,7 +321,7 @@ SYS(207, io_destroy,      C_NOSYS,  R_INT, HEX)
 SYS(208, io_getevents,    C_NOSYS,  R_INT, HEX, INT, INT, PTR, PTR)
 SYS(209, io_submit,       C_NOSYS,  R_INT, HEX, INT, PTR)
 SYS(210, io_cancel,       C_NOSYS,  R_INT, HEX, PTR, PTR)
-SYS(211, get_thread_area, C_UNSUP,  R_INT, PTR)
+SYS(211, get_thread_area, C_EMU,    R_INT, OUT(16))
 SYS(212, lookup_dcookie,  C_EMU,    R_INT, HEX, PTR, UINT)	/* gone: ENOSYS */
 SYS(213, epoll_create,    C_EMU,    R_FD,  INT)
 SYS(214, epoll_ctl_old,   C_EMU,    R_INT)	/* not implemented */
@@ -391,7 +393,9 @@ SYS(274, get_robust_list, C_EMU,    R_INT, INT, OUT(8), OUT(8))
 SYS(275, splice,          C_EMU,    R_INT, FD, OUT(8), FD, OUT(8), UINT, HEX)
 SYS(276, tee,             C_EMU,    R_INT, FD, FD, UINT, HEX)
 SYS(277, sync_file_range, C_EMU,    R_INT, FD, INT, INT, HEX)
-SYS(278, vmsplice,        C_UNSUP,  R_INT, FD, PTR, UINT, HEX)
+/* vmsplice from a pipe fills the iovecs; into one it leaves them as
+ * they are (saving them again is harmless; rec refuses it into stdout). */
+SYS(278, vmsplice,        C_EMU,    R_INT, FD, IOV_OUT(2), UINT, HEX)
 SYS(279, move_pages,      C_EMU,    R_INT, INT, UINT, PTR, PTR, OINTS(1), HEX)
 SYS(280, utimensat,       C_EMU,    R_INT, FD, STR, PTR, ATFLAGS)
 SYS(281, epoll_pwait,     C_EMU,    R_INT, FD, EPEV_OUT, INT, INT, PTR, UINT)

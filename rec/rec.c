@@ -11,6 +11,7 @@
 #include "trace.h"
 #include "tsc.h"
 #include "util.h"
+#include "vdso.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -223,6 +224,23 @@ static void flush_or_die(void)
 {
 	if (tw_flush(&R.w) < 0)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
+}
+
+/* The program stopped for the terminal (^Z, or a read or write from the
+ * background) with signal sig: rec stops the same way, as the job the
+ * shell sees, the terminal back with its group. When continued (fg or
+ * bg), it continues the program, giving it the terminal again if rec's
+ * group has it. */
+static void job_stop(int sig)
+{
+	if (tty_fd < 0)
+		return;
+	flush_or_die();
+	tcsetpgrp(tty_fd, getpgrp());
+	raise(sig);		/* returns at SIGCONT */
+	if (tcgetpgrp(tty_fd) == getpgrp())
+		tcsetpgrp(tty_fd, R.root);
+	kill(-R.root, SIGCONT);
 }
 
 /* Stop recording: keep what was recorded (a record still being built is
@@ -561,58 +579,6 @@ static void record_exec(struct user_regs_struct *regs)
 	tsc_exec(&cur->p, cur->tgid, path);
 }
 
-/* The vDSO's functions as replay can answer them: a syscall each, or
- * ENOSYS for getrandom (whose callers then make the syscall). */
-static const struct { const char *name; int nr; } vdso_calls[] = {
-	{ "clock_gettime", SYS_clock_gettime }, { "__vdso_clock_gettime", SYS_clock_gettime },
-	{ "gettimeofday", SYS_gettimeofday }, { "__vdso_gettimeofday", SYS_gettimeofday },
-	{ "time", SYS_time }, { "__vdso_time", SYS_time },
-	{ "getcpu", SYS_getcpu }, { "__vdso_getcpu", SYS_getcpu },
-	{ "clock_getres", SYS_clock_getres }, { "__vdso_clock_getres", SYS_clock_getres },
-	{ "getrandom", -ENOSYS }, { "__vdso_getrandom", -ENOSYS },
-};
-
-/* Make each function of the vDSO image (len bytes at base, a copy in
- * img) that vdso_calls names into a stub, recorded as output. */
-static void vdso_patch(uint64_t base, const uint8_t *img, size_t len)
-{
-	Elf64_Ehdr eh;
-	if (len < sizeof eh)
-		return;
-	memcpy(&eh, img, sizeof eh);
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len)
-		return;
-	for (int i = 0; i < eh.e_shnum; i++) {
-		Elf64_Shdr sh, str;
-		memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
-		if (sh.sh_type != SHT_DYNSYM || sh.sh_link >= eh.e_shnum)
-			continue;
-		memcpy(&str, img + eh.e_shoff + sh.sh_link * sizeof str, sizeof str);
-		if (sh.sh_offset + sh.sh_size > len || str.sh_offset + str.sh_size > len)
-			return;
-		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
-			Elf64_Sym sym;
-			memcpy(&sym, img + sh.sh_offset + k * sizeof sym, sizeof sym);
-			if (sym.st_name >= str.sh_size || !sym.st_value || sym.st_value + 8 > len)
-				continue;
-			const char *name = (const char *)img + str.sh_offset + sym.st_name;
-			for (size_t c = 0; c < sizeof vdso_calls / sizeof *vdso_calls; c++) {
-				if (strncmp(name, vdso_calls[c].name, str.sh_size - sym.st_name))
-					continue;
-				int nr = vdso_calls[c].nr;
-				uint8_t stub[8] = { 0xb8, nr, nr >> 8, 0, 0, 0x0f, 0x05, 0xc3 };
-				if (nr < 0)	/* mov $nr, %rax; ret */
-					memcpy(stub, (uint8_t[]){ 0x48, 0xc7, 0xc0, nr, nr >> 8, 0xff, 0xff,
-								  0xc3 }, 8);
-				uint64_t at = base + sym.st_value;
-				if (pt_write(&cur->p, at, stub, 8) == 0)
-					tw_item(&R.w, IT_MEM, 0, &at, 8, stub, 8);
-			}
-		}
-	}
-}
-
 /* At the first syscall after an exec, the dynamic loader (or a static
  * libc) has read the auxiliary vector without the vDSO, so libc's clocks
  * make syscalls. A program that looks the vDSO up itself finds it again,
@@ -632,13 +598,9 @@ static void vdso_show(void)
 		fclose(f);
 	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
 		return;		/* unmapped or moved: it stays hidden */
-	uint8_t *img = xmalloc(hi - lo);
-	if (pt_read(&cur->p, lo, img, hi - lo) == (ssize_t)(hi - lo)) {
-		vdso_patch(lo, img, hi - lo);
-		if (pt_write(&cur->p, slot, val, 16) == 0)
-			tw_item(&R.w, IT_MEM, 0, &slot, 8, val, 16);
-	}
-	free(img);
+	if (vdso_patch(&cur->p, lo, hi - lo, item_mem, NULL) >= 0 &&
+	    pt_write(&cur->p, slot, val, 16) == 0)
+		tw_item(&R.w, IT_MEM, 0, &slot, 8, val, 16);
 }
 
 /* Save tracee memory [from, to) as an IT_MEM item of the current record. */
@@ -1198,8 +1160,9 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return why;
 	}
 	pt_args(r, a);
-	if (nr == SYS_sendmmsg && out_kind(a[0])) {
-		snprintf(why, sizeof why, "sendmmsg to %s", out_kind(a[0]) == 1 ? "stdout" : "stderr");
+	if ((nr == SYS_sendmmsg || nr == SYS_vmsplice) && out_kind(a[0])) {
+		snprintf(why, sizeof why, "%s to %s", nr == SYS_vmsplice ? "vmsplice" : "sendmmsg",
+			 out_kind(a[0]) == 1 ? "stdout" : "stderr");
 		return why;
 	}
 	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
@@ -1646,6 +1609,8 @@ static int do_signal(int sig)
 		/* A group-stop (SIGSTOP, SIGTSTP...): it stays stopped, as its
 		 * parent may see with WUNTRACED, until a SIGCONT comes. */
 		cur->state = T_STOPPED;
+		if (sig != SIGSTOP && cur->p.pid == R.root)
+			job_stop(sig);
 		return 0;
 	}
 	pt_getregs(&cur->p, &regs);
@@ -1924,6 +1889,10 @@ int main(int argc, char **argv)
 
 	for (int fd = 1; fd <= 2; fd++)
 		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
+	/* What rec was started with ignored stays so for the program (which
+	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
+	 * SIGHUP for rec too (nohup). */
+	const sigset_t *ign = pt_note_ignored();
 	struct sigaction sa = { .sa_handler = on_intr };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
@@ -1931,7 +1900,8 @@ int main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (!sigismember(ign, SIGHUP))
+		sigaction(SIGHUP, &sa, NULL);
 	tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, environ, NULL);

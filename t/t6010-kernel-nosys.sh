@@ -3,7 +3,7 @@
 # past the table, x32's) get ENOSYS under rec as natively, recorded as
 # ordinary events and replayed; prctl reads back the program's own rdtsc,
 # no_new_privs and seccomp settings, not rewind's; a 32-bit syscall
-# (int $0x80) is refused in one line.
+# (int $0x80) is refused in one line; set_thread_area answers as natively.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog nosys-numbers
 
@@ -44,5 +44,12 @@ test_expect_success 'int $0x80 is refused in one line' '
 	grep -v "^rec: recording to" err >msg &&
 	one_line_error msg "^rec: .*32-bit syscall \(int \\\$0x80" &&
 	! grep -q "^int80" out
+'
+test_expect_success 'set_thread_area answers as natively' '
+	"$T/nosys-numbers" tls >native.out &&
+	rec_replay_cmp "$T/nosys-numbers" tls &&
+	grep -v "^token" native.out >want &&
+	grep -v "^token" rec.out >got &&
+	test_cmp_bytes want got
 '
 test_done

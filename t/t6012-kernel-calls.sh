@@ -3,8 +3,8 @@
 # on a command or a length, record and replay: semctl (GETALL, IPC_STAT,
 # SEM_INFO), msgrcv, msgctl, shmctl, mincore, get_mempolicy,
 # sched_getattr, sysfs, keyctl, quotactl, modify_ldt, sendmmsg, recvmmsg,
-# a software perf counter read through its fd, name_to_handle_at; bpf
-# gets ENOSYS.
+# a software perf counter read through its fd, name_to_handle_at,
+# vmsplice; bpf gets ENOSYS.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog kcalls
 
@@ -22,6 +22,7 @@ test_expect_success 'they gave what the kernel gives' '
 	grep -q "^in: 1 0 1 0" rec.out &&
 	grep -q "^first fs [a-z]" rec.out &&
 	grep -q "^bpf = -1 errno 38" rec.out &&
+	grep -q "^vmspliced .spliced [0-9]" rec.out &&
 	grep -Eq "^(perf task-clock: read 8, id set, ns [0-9]+|perf_event_open errno)" rec.out
 '
 test_done

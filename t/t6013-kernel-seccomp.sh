@@ -3,9 +3,10 @@
 # as natively, stacked on rewind's: bad arguments get EINVAL and EFAULT,
 # RET_ERRNO answers a call, RET_TRAP raises a SIGSYS the program catches
 # (recorded), RET_KILL_PROCESS kills it; all replay the same. Strict
-# mode, which cannot stack on rewind's filter, is refused.
+# mode, which cannot stack on rewind's filter, is refused. Syscall user
+# dispatch (its SIGSYS) replays too.
 . "$(dirname "$0")/test-lib.sh"
-require_tprog own-seccomp
+require_tprog own-seccomp sud
 
 test_expect_success 'a filter with ERRNO and TRAP records and replays' '
 	rec_replay_cmp "$T/own-seccomp"
@@ -33,5 +34,9 @@ test_expect_success 'strict mode is refused in one line' '
 	grep -v "^rec: recording to" err >msg &&
 	one_line_error msg "^rec: .*seccomp strict mode" &&
 	! grep -q "^strict" out
+'
+test_expect_success 'syscall user dispatch: the SIGSYS it raises replays' '
+	rec_replay_cmp "$T/sud" &&
+	grep -q "SIGSYS for syscall 110, code 2" rec.out
 '
 test_done

@@ -33,4 +33,14 @@ test_expect_success 'a group-stop lasts until SIGCONT; the parent sees both' '
 	test_cmp_bytes want got &&
 	grep -q "^continued 1" got
 '
+test_expect_success 'a background job of a script: SIGINT and SIGQUIT stay ignored' '
+	sh -c "\"$T/pgkill\" disp & wait" >native.out &&
+	grep -q "^signal 2 ignored" native.out &&
+	sh -c "rec -o tr-bg \"$T/pgkill\" disp 2>/dev/null & wait" >bg.out &&
+	grep -v "^token" native.out >want &&
+	grep -v "^token" bg.out >got &&
+	test_cmp_bytes want got &&
+	run_tool replay tr-bg >replayed.out &&
+	test_cmp_bytes bg.out replayed.out
+'
 test_done

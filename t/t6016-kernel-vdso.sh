@@ -2,7 +2,9 @@
 # t6016-kernel-vdso.sh: a program that looks the vDSO up itself
 # (getauxval(AT_SYSINFO_EHDR), its ELF symbols) finds it under rec and
 # calls its functions, which rec turned into syscalls: the clock it reads
-# is recorded and replayed, while libc's own clock calls stay syscalls.
+# is recorded and replayed, while libc's own clock calls stay syscalls,
+# also from a tseek checkpoint (a fresh process, whose vDSO is patched
+# again).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog vdso-read clocks
 
@@ -16,6 +18,14 @@ test_expect_success 'native output differs (the clock)' '
 '
 test_expect_success 'its clock_gettime was a recorded syscall' '
 	tdump "$trace" | grep -q "clock_gettime(CLOCK_MONOTONIC"
+'
+test_expect_success 'replayed from a checkpoint before the vDSO calls' '
+	n=$(tdump "$trace" | grep -m1 "clock_gettime(CLOCK_MONOTONIC" | cut -d" " -f1) &&
+	test "$n" -gt 4 &&
+	run_tool tseek --every $((n - 1)) "$trace" >tseek.out 2>&1 &&
+	tseek --list "$trace" | grep -q "^$((n - 1)) " &&
+	run_tool replay --to $((n + 2)) "$trace" >out 2>err &&
+	grep -q "getcpu(" out
 '
 test_expect_success 'libc'"'"'s clocks still make syscalls' '
 	rec_replay_cmp "$T/clocks"

@@ -85,7 +85,7 @@ static int last_chance(struct engine *e)
 		return 1;
 	if (nx->kind != TR_SYSCALL || nx->size < 2)
 		return 0;
-	int nr = get16(nx->p);
+	int nr = (int32_t)get32(nx->p);
 	return nr == SYS_exit_group || nr == SYS_exit;
 }
 

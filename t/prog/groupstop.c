@@ -13,11 +13,13 @@ int main(void)
 	getrandom(&r, sizeof r, 0);
 	printf("token %08x\n", r);
 	fflush(stdout);
+	int go[2];
+	pipe(go);
 	pid_t c = fork();
 	if (c == 0) {
+		char b;
 		raise(SIGSTOP);
-		printf("child resumed\n");
-		fflush(stdout);
+		read(go[0], &b, 1);	/* exits only once its parent saw it continued */
 		_exit(7);
 	}
 	int st;
@@ -28,6 +30,7 @@ int main(void)
 	waitpid(c, &st, WCONTINUED);
 	printf("continued %d\n", WIFCONTINUED(st));
 	fflush(stdout);
+	write(go[1], "g", 1);
 	if (!WIFEXITED(st))
 		waitpid(c, &st, 0);
 	printf("exited %d with %d\n", WIFEXITED(st), WEXITSTATUS(st));

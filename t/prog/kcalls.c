@@ -2,7 +2,8 @@
  * with an answer that differs run to run: SysV semaphores, message
  * queues and shared memory (semctl, msgctl, msgrcv, shmctl), mincore,
  * get_mempolicy, sched_getattr, sysfs, keyctl, quotactl, modify_ldt,
- * sendmmsg and recvmmsg, a software perf counter, name_to_handle_at; bpf gets ENOSYS under
+ * sendmmsg and recvmmsg, a software perf counter, name_to_handle_at,
+ * vmsplice; bpf gets ENOSYS under
  * rec. Prints what it got. */
 #include <errno.h>
 #include <fcntl.h>
@@ -141,6 +142,16 @@ int main(void)
 		printf("%02x", h.fh.f_handle[i]);
 	printf("\n");
 	unlink(tmp);
+
+	/* vmsplice into a pipe and back out of it. */
+	int vp[2];
+	pipe(vp);
+	char vin[32], vout[32] = "";
+	int vn = snprintf(vin, sizeof vin, "spliced %u", r) + 1;
+	struct iovec vi = { vin, vn }, vo = { vout, sizeof vout };
+	show("vmsplice in", vmsplice(vp[1], &vi, 1, 0));
+	show("vmsplice out", vmsplice(vp[0], &vo, 1, 0));
+	printf("vmspliced '%s'\n", vout);
 
 	/* A software counter read through its file descriptor. */
 	struct perf_event_attr pa;

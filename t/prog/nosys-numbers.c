@@ -2,7 +2,8 @@
  * past the table, x32's numbers, calls rewind answers with ENOSYS) and
  * reads back settings rewind changes for itself (PR_GET_TSC,
  * PR_GET_NO_NEW_PRIVS, PR_GET_SECCOMP); prints each answer after a
- * token that differs run to run. "int80" makes a 32-bit syscall. */
+ * token that differs run to run. "int80" makes a 32-bit syscall, "tls"
+ * calls set_thread_area. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -38,6 +39,13 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		__asm__ volatile("int $0x80" : "=a"(r) : "a"(20) : "memory");	/* getpid */
 		printf("int80 getpid %s\n", r > 0 ? "ok" : "failed");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "tls")) {
+		unsigned desc[4] = { -1u, 0, 0xfffff, 0x51 };	/* struct user_desc */
+		fflush(stdout);
+		long r = syscall(SYS_set_thread_area, desc);
+		printf("set_thread_area = %ld entry %u errno %d\n", r, desc[0], r < 0 ? errno : 0);
 		return 0;
 	}
 	call("syscall(-1)", -1);

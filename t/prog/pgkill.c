@@ -2,7 +2,8 @@
  * themselves and their children: kill(0, SIGUSR1) (caught), then a child
  * is forked and kill(0, SIGABRT) ends both. "stop" stops itself with
  * SIGSTOP and has its child wake it with SIGCONT; "trap" sends SIGTRAP
- * to the group (caught). */
+ * to the group (caught); "disp" prints which of SIGINT, SIGQUIT, SIGHUP
+ * it was started with ignored. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,15 @@ int main(int argc, char **argv)
 	getrandom(&r, sizeof r, 0);
 	printf("token %08x\n", r);
 	fflush(stdout);
+	if (argc > 1 && !strcmp(argv[1], "disp")) {
+		static const int sigs[] = { SIGINT, SIGQUIT, SIGHUP };
+		for (int i = 0; i < 3; i++) {
+			struct sigaction sa;
+			sigaction(sigs[i], NULL, &sa);
+			printf("signal %d %s\n", sigs[i], sa.sa_handler == SIG_IGN ? "ignored" : "default");
+		}
+		return 0;
+	}
 	signal(SIGUSR1, on_sig);
 	kill(0, SIGUSR1);
 	printf("caught %d\n", got);
