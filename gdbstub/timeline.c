@@ -1455,7 +1455,10 @@ int tl_rcont(struct timeline *t, struct why *w)
 		/* The search may add and thin checkpoints: keep m's place. */
 		pos_set(&start, &t->marks[m].pos, t->marks[m].pos.n);
 		restore(t, m);
-		struct scan sc = { &t->user, 1 };
+		/* Only the first window ends where gdb is: a later one ends
+		 * where the window after it began, and an arrival there
+		 * belongs to it (the later window saw none at its start). */
+		struct scan sc = { &t->user, pos_eq(&target, &from) };
 		if (advance(t, &target, &sc) < 0) {
 			rc = -1;
 			break;
