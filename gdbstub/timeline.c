@@ -36,6 +36,19 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Seconds between checkpoints: MARK_EVERY, or REWIND_MARK_EVERY (tests
+ * make checkpoints fall everywhere with a tiny value, as a loaded machine
+ * does now and then). */
+static double mark_every(void)
+{
+	static double v = -1;
+	if (v < 0) {
+		const char *s = getenv("REWIND_MARK_EVERY");
+		v = s && atof(s) > 0 ? atof(s) : MARK_EVERY;
+	}
+	return v;
+}
+
 static void pos_push(struct pos *p, const struct move *m)
 {
 	if (p->n == p->cap) {
@@ -447,7 +460,7 @@ static void keep_mark(struct timeline *t, const struct mark *m)
 
 static void maybe_mark(struct timeline *t)
 {
-	if (now() - t->last_mark > MARK_EVERY)
+	if (now() - t->last_mark > mark_every())
 		add_mark(t, 0);
 }
 
@@ -630,7 +643,7 @@ static int do_count(struct timeline *t, const struct move *m, uint64_t done, con
  * the same move). */
 static void mark_mid(struct timeline *t, const struct move *m)
 {
-	if (now() - t->last_mark <= MARK_EVERY || m->kind == MV_MATCH)
+	if (now() - t->last_mark <= mark_every() || m->kind == MV_MATCH)
 		return;
 	struct pos *h = &t->here;
 	struct move *last = h->n ? &h->mv[h->n - 1] : NULL;
@@ -1483,7 +1496,10 @@ int tl_rcont(struct timeline *t, struct why *w)
 		/* The search may add and thin checkpoints: keep m's place. */
 		pos_set(&start, &t->marks[m].pos, t->marks[m].pos.n);
 		restore(t, m);
-		struct scan sc = { &t->user, 1 };
+		/* Only the first window ends where gdb is: a later one ends
+		 * where the window after it began, and an arrival there
+		 * belongs to it (the later window saw none at its start). */
+		struct scan sc = { &t->user, pos_eq(&target, &from) };
 		if (advance(t, &target, &sc) < 0) {
 			rc = -1;
 			break;

@@ -1,7 +1,6 @@
-/* watch.c: gdb's watchpoints and the timeline's counts, each behind one
- * table of operations: stops by debug registers or by page protection,
- * counts by perf breakpoints or by counting stops (int3s, watchpoint
- * stops). The back ends are chosen once, from lib/probe.h. */
+/* watch.c: gdb's watchpoints and the timeline's counts: stops by debug
+ * registers or page protection, counts by perf breakpoints or by stops
+ * (int3s, watchpoint stops); back ends chosen once from lib/probe.h. */
 #include "watch.h"
 #include "probe.h"
 #include "sys.h"

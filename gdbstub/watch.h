@@ -1,9 +1,6 @@
-/* watch.h: watching memory and counting for the timeline: stops on gdb's
- * watchpoints, and counts of an instruction's executions or of a
- * watchpoint's hits. Each sits behind one small table of operations whose
- * back end is chosen once from what the machine offers (lib/probe.h):
- * stops by debug registers or by page protection, counts by perf
- * breakpoints (in the kernel) or by counting the stops ourselves. */
+/* watch.h: watching memory and counting for the timeline (gdb's
+ * watchpoints; executions of an instruction, hits of a watchpoint), each
+ * behind one table of operations with a back end chosen once (probe.h). */
 #ifndef REWIND_WATCH_H
 #define REWIND_WATCH_H
 
