@@ -886,10 +886,11 @@ static void syscall_exit(void)
  * reaches the kernel: an attached thread (a tracee) is "stopped" by not
  * being scheduled, and the tracer reads its state through rec. The
  * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset is the one
+ * gives them back without a tracer of its own. The subset: what
  * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops); the rest
- * is refused by name. */
+ * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
+ * child's TRACEME with its signal stops, CONT and KILL; the rest is
+ * refused by name. */
 
 static void record_signal(int sig, int flags, const siginfo_t *si);
 
