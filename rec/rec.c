@@ -75,6 +75,11 @@ struct task {
 	int nemu_out;
 	pid_t exec_tid;		/* its id before its execve made it the leader */
 	pid_t child;		/* the thread its clone-like call made, as rec sees it */
+	struct task *parent;	/* the thread that made it (its real parent) */
+	int psig, pflags;	/* stopped for its tracer at the delivery of psig */
+	siginfo_t psi;
+	int pwait;		/* parked at a wait4 for a stop of a tracee */
+	int kicked;		/* its wait4 in the kernel was interrupted for one */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter), for the calls that
@@ -784,11 +789,17 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 
 static void drop_task(struct task *t)
 {
-	for (int i = 0; i < R.ntasks; i++)
+	for (int i = 0; i < R.ntasks; i++) {
+		if (R.tasks[i]->parent == t)
+			R.tasks[i]->parent = NULL;
 		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
 			R.tasks[i]->tracer = NULL;
 			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
+			if (R.tasks[i]->psig && R.tasks[i]->state == T_READY)
+				R.tasks[i]->sig = R.tasks[i]->psig;	/* delivered after all */
+			R.tasks[i]->psig = 0;
 		}
+	}
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
 			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
@@ -919,6 +930,7 @@ static void new_task(pid_t tid, struct task *parent, int thread)
 	if (!thread)
 		tsc_fork(parent->tgid, tid);
 	t->own = parent->own;
+	t->parent = thread ? parent->parent : parent;
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
@@ -1020,6 +1032,8 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
+static int wait_emu(const uint64_t a[6], int64_t *ret);
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1030,6 +1044,13 @@ static void syscall_exit(void)
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
+	if (cur->kicked) {
+		cur->kicked = 0;
+		if (cap_is_restart(ret) && nr == SYS_wait4 && wait_emu(a, &ret) == 1) {
+			regs.rax = ret;
+			pt_setregs(&cur->p, &regs);
+		}
+	}
 	const char *why = cap_unknown(e, a, ret);
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
@@ -1182,10 +1203,13 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
  * reaches the kernel: an attached thread (a tracee) is "stopped" by not
  * being scheduled, and the tracer reads its state through rec. The
  * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset is the one
+ * gives them back without a tracer of its own. The subset: what
  * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops); the rest
- * is refused by name. */
+ * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
+ * child's TRACEME with its signal stops, CONT and KILL; the rest is
+ * refused by name. */
+
+static void record_signal(int sig, int flags, const siginfo_t *si);
 
 static const char *ptrace_name(uint64_t req)
 {
@@ -1316,7 +1340,16 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
 		return 0;
 	}
-	if (!ptrace_name(req) || req == PTRACE_TRACEME)
+	if (req == PTRACE_TRACEME) {
+		if (cur->tracer)
+			return -EPERM;
+		if (!cur->parent)
+			ptrace_refuse(req, " with its parent outside the recorded tree");
+		cur->tracer = cur->parent;
+		cur->seized = cur->pstop = cur->report = cur->psig = 0;
+		return 0;
+	}
+	if (!ptrace_name(req))
 		ptrace_refuse(req, "");
 	if (!t || t->tracer != cur)
 		return -ESRCH;
@@ -1335,11 +1368,25 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return -ESRCH;
 	struct user_regs_struct r;
 	switch (req) {
+	case PTRACE_CONT:
 	case PTRACE_DETACH:
-		if (data)
-			ptrace_refuse(req, " with a signal");
-		t->tracer = NULL;
-		t->pstop = t->report = t->seized = 0;
+		if (data && data != (uint64_t)t->psig)
+			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
+						  : " with a signal");
+		if (data) {
+			/* Delivered now: recorded where replay raises it. */
+			struct task *me = cur;
+			cur = t;
+			record_signal(data, t->pflags, &t->psi);
+			cur = me;
+			t->sig = data;
+		}
+		t->pstop = t->report = t->psig = 0;
+		if (req == PTRACE_DETACH)
+			t->tracer = NULL, t->seized = 0;
+		return 0;
+	case PTRACE_KILL:
+		syscall(SYS_tkill, t->p.pid, SIGKILL);	/* stays unscheduled till it ends */
 		return 0;
 	case PTRACE_GETREGS:
 		tracee_regs(t, &r);
@@ -1386,12 +1433,8 @@ static int wait_emu(const uint64_t a[6], int64_t *ret)
 	}
 	if (!mine)
 		return 0;	/* a child of its own: the kernel answers */
-	if (!t && pid == -1)
-		return 0;	/* tracees stop only when told, and report it at once */
 	if (!t && !(a[2] & WNOHANG))
-		stop_recording(EXIT_TRACE, "the program waits for a stop of thread %d, which it "
-			       "traces and which rewind cannot emulate yet; the trace %s ends "
-			       "before it", pid, R.dir);
+		return 2;	/* parked until a tracee stops or ends */
 	if (a[3])
 		stop_recording(EXIT_TRACE, "the program waits for a thread it traces with wait4 and "
 			       "asks for its rusage, which rewind cannot record yet; the trace %s "
@@ -1411,19 +1454,54 @@ static int wait_emu(const uint64_t a[6], int64_t *ret)
 }
 
 /* cur is at the entry of ptrace, or of a wait4 for a thread it traces:
- * answer it here and let the kernel skip it. Returns 1 if so. */
+ * answer it here and let the kernel skip it. Returns 1 if so, 2 if the
+ * wait4 must wait for a tracee (the call stays parked at its entry). */
 static int emulate(struct user_regs_struct *regs)
 {
 	int64_t ret;
+	int how = 1;
 	cur->nemu_out = 0;
+	if (regs->orig_rax == SYS_waitid)
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i]->tracer == cur)
+				stop_recording(EXIT_TRACE, "the program waits with waitid for a thread it "
+					       "traces, which rewind cannot record yet; the trace %s "
+					       "ends before it", R.dir);
 	if (regs->orig_rax == SYS_ptrace)
 		ret = ptrace_emu(cur->a);
-	else if (regs->orig_rax != SYS_wait4 || !wait_emu(cur->a, &ret))
+	else if (regs->orig_rax != SYS_wait4 || !(how = wait_emu(cur->a, &ret)))
 		return 0;
+	if (how == 2)
+		return 2;
 	regs->orig_rax = -1;
 	regs->rax = ret;
 	pt_setregs(&cur->p, regs);
 	return 1;
+}
+
+/* A tracee of tr stopped (or ended: gone): a wait4 of tr parked for it
+ * ends now, answered here, or for an end by the kernel (the tracee is
+ * its child). */
+static void wake_tracer(struct task *tr, int gone)
+{
+	if (!tr || !tr->pwait)
+		return;
+	struct task *me = cur;
+	struct user_regs_struct regs;
+	int64_t ret;
+	cur = tr;
+	if (gone) {
+		tr->pwait = 0;
+		pt_resume(&tr->p, RESUME_SYSCALL, 0);
+	} else if (wait_emu(tr->a, &ret) == 1) {
+		pt_getregs(&tr->p, &regs);
+		regs.orig_rax = -1;
+		regs.rax = ret;
+		pt_setregs(&tr->p, &regs);
+		tr->pwait = 0;
+		pt_resume(&tr->p, RESUME_SYSCALL, 0);
+	}
+	cur = me;
 }
 
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
@@ -1480,7 +1558,7 @@ static void syscall_entry(void)
 		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
 		pt_setregs(&cur->p, &regs);
 	}
-	emulate(&regs);
+	int parked = emulate(&regs) == 2;
 	if (e->class == C_EXIT) {
 		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
@@ -1501,6 +1579,10 @@ static void syscall_entry(void)
 	cur->seq = R.seq++;
 	cur->state = T_KERNEL;
 	cur->out = out_call(nr, cur->a);
+	if (parked) {
+		cur->pwait = 1;
+		return;
+	}
 	pt_resume(&cur->p, RESUME_SYSCALL, 0);
 	if (e->class == C_CLONE) {
 		/* The new thread exists at once: take its id now, so that
@@ -1655,6 +1737,29 @@ static int do_signal(int sig)
 			cur->injected = 0;
 		flags = TRS_ASYNC;
 	}
+	if (cur->tracer && sig != SIGKILL) {
+		/* A traced thread stops at a signal's delivery and its tracer
+		 * decides; the signal is recorded when it is delivered. */
+		cur->pstop = 1;
+		cur->psig = sig;
+		cur->pflags = flags;
+		cur->psi = si;
+		cur->report = sig << 8 | 0x7f;
+		ready(cur);
+		struct task *tr = cur->tracer;
+		if (tr->pwait)
+			wake_tracer(tr, 0);
+		else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
+			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid))
+		{
+			/* Inside the kernel's wait4 since before it traced:
+			 * our SIGSTOP interrupts it, and its end becomes the
+			 * stop's report (the SIGSTOP is rec's, never seen). */
+			tr->kicked = 1;
+			syscall(SYS_tkill, tr->p.pid, SIGSTOP);
+		}
+		return 0;
+	}
 	record_signal(sig, flags, &si);
 	pt_resume(&cur->p, RESUME_CONT, sig);
 	return 1;
@@ -1710,6 +1815,8 @@ static void record_start(void)
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
+	if (cur->tracer)
+		wake_tracer(cur->tracer, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
 		 * SIGKILL (another thread's exit_group would be recorded). */
@@ -1820,6 +1927,8 @@ static void await_quick_return(void)
 	pid_t tid = cur->p.pid;
 	long nr = cur->nr;
 	struct task *t = cur;
+	if (t->pwait)
+		return;		/* until a tracee of it stops */
 	for (int i = 0; (t->out || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */

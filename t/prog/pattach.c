@@ -2,9 +2,10 @@
  * leak checker would. The child holds a random number and blocks in
  * read; the parent attaches, waits for the stop, reads the number with
  * PTRACE_PEEKDATA and the registers with PTRACE_GETREGS, tries to attach
- * to itself (EPERM), detaches and
- * lets the child finish. With "traceme" as argv[1] the child asks for
- * PTRACE_TRACEME instead (which rec refuses). */
+ * to itself (EPERM), detaches and lets the child finish. With "traceme"
+ * the child asks for PTRACE_TRACEME and stops itself, and the parent
+ * sees the stops and continues it; with "poke" the parent writes into
+ * its stopped child with PTRACE_POKEDATA (which rec refuses). */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -18,13 +19,51 @@
 
 static volatile uint64_t secret;
 
+static void on_usr1(int sig)
+{
+	printf("child got signal %d\n", sig);
+	fflush(stdout);
+}
+
+/* The child asks to be traced and stops itself twice; the parent sees
+ * each stop, suppresses SIGSTOP and passes SIGUSR1 on. */
+static int traceme(void)
+{
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		signal(SIGUSR1, on_usr1);
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+			_exit(100);
+		raise(SIGSTOP);
+		raise(SIGUSR1);
+		_exit(secret % 50);
+	}
+	int st;
+	for (int i = 0; i < 3; i++) {
+		if (waitpid(c, &st, 0) != c)
+			return 1;
+		if (!WIFSTOPPED(st))
+			break;
+		int sig = WSTOPSIG(st);
+		printf("stop %d: signal %d\n", i, sig);
+		fflush(stdout);
+		ptrace(PTRACE_CONT, c, 0, sig == SIGSTOP ? 0 : sig);
+	}
+	printf("child exited %d (want %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+	       (int)(secret % 50));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int p[2], q[2];
 	if (getrandom((void *)&secret, sizeof secret, 0) != sizeof secret || pipe(p) < 0 ||
 	    pipe(q) < 0)
 		return 2;
-	if (argc > 1 && !strcmp(argv[1], "traceme")) {
+	if (argc > 1 && !strcmp(argv[1], "traceme"))
+		return traceme();
+	if (argc > 1 && !strcmp(argv[1], "poke")) {
 		pid_t c = fork();
 		if (c == 0) {
 			ptrace(PTRACE_TRACEME, 0, 0, 0);
@@ -33,8 +72,7 @@ int main(int argc, char **argv)
 		}
 		int st;
 		waitpid(c, &st, 0);
-		ptrace(PTRACE_CONT, c, 0, 0);
-		waitpid(c, &st, 0);
+		ptrace(PTRACE_POKEDATA, c, (void *)&secret, 0);
 		return 0;
 	}
 	fflush(stdout);
