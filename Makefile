@@ -23,7 +23,9 @@ TPROGS = $(TPROG_SRC:t/prog/%.c=$(O)/t/%)
 BPROG_SRC = $(wildcard bench/prog/*.c)
 BPROGS = $(BPROG_SRC:bench/prog/%.c=$(O)/bench/%)
 
-all: deps-ok $(TOOLS:%=$(O)/bin/%) $(TPROGS) $(BPROGS)
+BUFLIB = $(O)/bin/librewind-buf.so
+
+all: deps-ok $(TOOLS:%=$(O)/bin/%) $(BUFLIB) $(TPROGS) $(BPROGS)
 
 # Installs missing -dev packages on Debian as root, else names them.
 deps-ok:
@@ -36,6 +38,14 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_OBJ) $(LDLIBS)
+
+# The syscall-buffering library rec preloads into the program: never
+# sanitized (it runs inside the program), no red zone (it calls its
+# untraced syscall instruction from inline asm), only its wrappers exported.
+$(BUFLIB): buf/rwbuf.c lib/bufabi.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -fPIC -shared \
+	  -mno-red-zone -fvisibility=hidden -fno-stack-protector -o $@ $<
 
 # Test and bench programs are plain programs, never sanitized: they are
 # what gets recorded.
@@ -67,6 +77,8 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(TOOLS:%=$(O)/bin/%) $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/lib/rewind
+	install -m 644 $(BUFLIB) $(DESTDIR)$(PREFIX)/lib/rewind
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
 

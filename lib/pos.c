@@ -1,6 +1,7 @@
 /* pos.c: taking a thread's memory state as hashed blocks (rec) and making
  * a replayed process's memory match it again (replay); see pos.h. */
 #include "pos.h"
+#include "bufabi.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -43,6 +44,10 @@ int pos_take(struct pt_proc *p, struct pos *out)
 		char perm[8];
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[1] != 'w' ||
 		    strstr(line, "[vvar]") || strstr(line, "[vsyscall]"))
+			continue;
+		/* The syscall buffer differs between rec and replay by
+		 * design (bufabi.h); what the program sees is elsewhere. */
+		if (lo >= BUF_ADDR && hi <= BUF_ADDR + BUF_SIZE)
 			continue;
 		for (uint64_t a = lo; a < hi; a += POS_BLOCK) {
 			if (out->nb == cap) {

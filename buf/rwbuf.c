@@ -1,0 +1,274 @@
+/* rwbuf.c: librewind-buf.so, preloaded by rec into the recorded program.
+ * It takes over a few libc calls that cannot block (clocks, getpid, and
+ * reads and writes of regular files) and, under rec, performs them
+ * without a ptrace stop, logging each one for rec to drain into the trace.
+ *
+ * The rule that keeps replay exact: each wrapper makes exactly one
+ * syscall, with the same number and arguments whether it goes through
+ * the untraced instruction (logged) or the traced one (rec and replay see
+ * it as usual); the header in buf_hdr only decides which. In replay the
+ * header is never set, so every call takes the traced path and the
+ * engine answers it from the trace, buffered or not. */
+#include "bufabi.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* Trace record tags (rewind-trace(5)). */
+#define IT_MEM 1
+#define IT_ARG 2
+#define TRACE_ARG_PREFIX 64
+/* Entry flag: the input prefix is not known to be readable; rec saves
+ * it from memory when it drains (the mappings cannot change before). */
+#define ENT_REC_INPUTS 1
+
+static struct buf_hdr *hdr;
+
+/* Through the syscall instruction here: rec's filter stops it. */
+static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	register long r10 __asm__("r10") = a3, r8 __asm__("r8") = a4, r9 __asm__("r9") = a5;
+	long ret;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* Through the one at BUF_ADDR, which rec's filter lets pass. The library
+ * is built with -mno-red-zone, so the call's push clobbers nothing. */
+static long untraced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	register long r10 __asm__("r10") = a3, r8 __asm__("r8") = a4, r9 __asm__("r9") = a5;
+	long ret;
+	__asm__ volatile("call *%[t]"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9),
+			   [t] "r"(BUF_ADDR)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+__attribute__((constructor)) static void rwbuf_init(void)
+{
+	long p = traced(SYS_mmap, BUF_ADDR, BUF_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != (long)BUF_ADDR)
+		return;		/* taken: every call stays traced */
+	volatile uint8_t *t = (uint8_t *)BUF_ADDR;
+	t[0] = 0x0f;		/* syscall */
+	t[1] = 0x05;
+	t[2] = 0xc3;		/* ret */
+	struct buf_hdr *h = (struct buf_hdr *)BUF_HDR;
+	h->magic = BUF_MAGIC;
+	/* rec sets the header up at the end of this call. */
+	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0)
+		hdr = h;
+}
+
+static int bit(const uint8_t *set, long fd)
+{
+	return fd >= 0 && fd < BUF_NFD && (set[fd / 8] >> (fd % 8) & 1);
+}
+
+/* Whether this call may go untraced with up to max bytes of items; if
+ * so the buffer is marked busy until end(). */
+static int can(size_t max)
+{
+	struct buf_hdr *h = hdr;
+	if (!h || h->mode != 1 || h->traced_next || h->busy ||
+	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_DATA_SIZE)
+		return 0;
+	h->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	return 1;
+}
+
+/* Entry under construction. */
+struct ent {
+	uint8_t *start, *p;
+};
+
+static void put(struct ent *e, const void *src, size_t n)
+{
+	const uint8_t *s = src;
+	for (size_t i = 0; i < n; i++)
+		e->p[i] = s[i];
+	e->p += n;
+}
+
+static void begin(struct ent *e, long nr, int flags, long a0, long a1, long a2, long a3, long ret)
+{
+	e->start = (uint8_t *)BUF_DATA + hdr->used;
+	e->p = e->start + BUF_ENT_HDR;
+	uint16_t h16[2] = { (uint16_t)nr, (uint16_t)flags };
+	uint32_t z = 0;
+	int64_t args[7] = { a0, a1, a2, a3, 0, 0, ret };
+	put(e, h16, 4);
+	put(e, &z, 4);
+	put(e, args, sizeof args);
+}
+
+static void item(struct ent *e, int tag, int flags, uint64_t head, const void *data, size_t n)
+{
+	uint16_t t[2] = { (uint16_t)tag, (uint16_t)flags };
+	uint32_t len = 8 + n;
+	put(e, t, 4);
+	put(e, &len, 4);
+	put(e, &head, 8);
+	put(e, data, n);
+}
+
+static void end(struct ent *e)
+{
+	uint32_t size = e->p - e->start - BUF_ENT_HDR, z = 0;
+	uint8_t *s = e->start;
+	struct ent h = { s, s };
+	put(&h, &size, 4);
+	put(&h, &z, 4);
+	__asm__ volatile("" ::: "memory");
+	hdr->used += (BUF_ENT_HDR + size + 7) & ~7ull;
+	hdr->count++;
+	__asm__ volatile("" ::: "memory");
+	hdr->busy = 0;
+}
+
+static long ret_errno(long ret)
+{
+	if (ret < 0 && ret > -4096) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+/* A call whose only output is up to out bytes at out_addr, written when
+ * it succeeds (OUT, or OBUF with the result as length when obuf). */
+static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_addr, size_t out,
+		     int obuf)
+{
+	if (!can(16 + out))
+		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
+	struct ent e;
+	begin(&e, nr, 0, a0, a1, a2, a3, ret);
+	size_t n = obuf ? (ret > 0 ? ((size_t)ret < out ? (size_t)ret : out) : 0) : out;
+	if (ret >= 0 && out_addr && n)
+		item(&e, IT_MEM, 0, out_addr, (const void *)out_addr, n);
+	end(&e);
+	return ret_errno(ret);
+}
+
+/* write and pwrite64: the input prefix is saved as rec's IT_ARG. */
+static long in_call(long nr, long fd, const void *b, size_t n, long off)
+{
+	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
+	if (hdr && (hdr->nowrite || !bit(hdr->fd_write, fd)))
+		return ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
+	if (!can(16 + pre))
+		return ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
+	long ret = untraced(nr, fd, (long)b, n, off, 0, 0);
+	struct ent e;
+	/* The kernel read ret bytes; a shorter or failed call leaves the
+	 * prefix's readability open. */
+	int known = ret >= (long)pre;
+	begin(&e, nr, known ? 0 : ENT_REC_INPUTS, fd, (long)b, n, off, ret);
+	if (known)
+		item(&e, IT_ARG, 1, n, b, pre);
+	end(&e);
+	return ret_errno(ret);
+}
+
+static int readable(long fd)
+{
+	return hdr && bit(hdr->fd_read, fd);
+}
+
+EXPORT ssize_t write(int fd, const void *b, size_t n)
+{
+	return in_call(SYS_write, fd, b, n, 0);
+}
+
+EXPORT ssize_t pwrite(int fd, const void *b, size_t n, off_t off)
+{
+	return in_call(SYS_pwrite64, fd, b, n, off);
+}
+
+EXPORT ssize_t read(int fd, void *b, size_t n)
+{
+	if (!readable(fd))
+		return ret_errno(traced(SYS_read, fd, (long)b, n, 0, 0, 0));
+	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1);
+}
+
+EXPORT ssize_t pread(int fd, void *b, size_t n, off_t off)
+{
+	if (!readable(fd))
+		return ret_errno(traced(SYS_pread64, fd, (long)b, n, off, 0, 0));
+	return out_call(SYS_pread64, fd, (long)b, n, off, (uint64_t)b, n, 1);
+}
+
+EXPORT off_t lseek(int fd, off_t off, int whence)
+{
+	return out_call(SYS_lseek, fd, off, whence, 0, 0, 0, 0);
+}
+
+EXPORT int fstat(int fd, struct stat *st)
+{
+	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0);
+}
+
+EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	return out_call(SYS_clock_gettime, clk, (long)ts, 0, 0, (uint64_t)ts, 16, 0);
+}
+
+EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+	if (tz)		/* two outputs: keep it simple */
+		return ret_errno(traced(SYS_gettimeofday, (long)tv, (long)tz, 0, 0, 0, 0));
+	return out_call(SYS_gettimeofday, (long)tv, 0, 0, 0, (uint64_t)tv, 16, 0);
+}
+
+EXPORT time_t time(time_t *t)
+{
+	return out_call(SYS_time, (long)t, 0, 0, 0, (uint64_t)t, 8, 0);
+}
+
+EXPORT pid_t getpid(void)
+{
+	return out_call(SYS_getpid, 0, 0, 0, 0, 0, 0, 0);
+}
+
+EXPORT pid_t gettid(void)
+{
+	return out_call(SYS_gettid, 0, 0, 0, 0, 0, 0, 0);
+}
+
+EXPORT ssize_t getrandom(void *b, size_t n, unsigned flags)
+{
+	/* GRND_RANDOM may block; so may the urandom pool before it is
+	 * ready, which is long past once a program runs. Up to 256 bytes
+	 * never come back short. */
+	if ((flags & GRND_RANDOM) || n > 256)
+		return ret_errno(traced(SYS_getrandom, (long)b, n, flags, 0, 0, 0));
+	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1);
+}
+
+/* The names glibc also exports for them. */
+EXPORT ssize_t pread64(int, void *, size_t, off_t) __attribute__((alias("pread")));
+EXPORT ssize_t pwrite64(int, const void *, size_t, off_t) __attribute__((alias("pwrite")));
+EXPORT off_t lseek64(int, off_t, int) __attribute__((alias("lseek")));
+EXPORT ssize_t __write(int, const void *, size_t) __attribute__((alias("write")));
+EXPORT ssize_t __read(int, void *, size_t) __attribute__((alias("read")));
