@@ -11,6 +11,7 @@
  * engine answers it from the trace, buffered or not. */
 #include "bufabi.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,15 @@
 #define ENT_REC_INPUTS 1
 
 static struct buf_hdr *hdr;
+
+/* libc's own read, write, pread64 and pwrite64: the traced path calls
+ * them, so that a call that may block stays a cancellation point. Each
+ * makes the one syscall the untraced path makes, with the same
+ * arguments. */
+static ssize_t (*libc_read)(int, void *, size_t);
+static ssize_t (*libc_write)(int, const void *, size_t);
+static ssize_t (*libc_pread)(int, void *, size_t, off_t);
+static ssize_t (*libc_pwrite)(int, const void *, size_t, off_t);
 
 /* Through the syscall instruction here: rec's filter stops it. */
 static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
@@ -62,6 +72,12 @@ static long untraced(long nr, long a0, long a1, long a2, long a3, long a4, long 
 
 __attribute__((constructor)) static void rwbuf_init(void)
 {
+	libc_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	libc_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	libc_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
+	libc_pwrite = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+	if (!libc_read || !libc_write || !libc_pread || !libc_pwrite)
+		return;	/* no libc to hand calls to: every call traced (slow_io) */
 	long p = traced(SYS_mmap, BUF_ADDR, BUF_SIZE, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p != (long)BUF_ADDR)
@@ -154,11 +170,12 @@ static long ret_errno(long ret)
 }
 
 /* A call whose only output is up to out bytes at out_addr, written when
- * it succeeds (OUT, or OBUF with the result as length when obuf). */
+ * it succeeds (OUT, or OBUF with the result as length when obuf). With
+ * owned, the caller's can() said yes already. */
 static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_addr, size_t out,
-		     int obuf)
+		     int obuf, int owned)
 {
-	if (!can(16 + out))
+	if (!owned && !can(16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
 	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
 	struct ent e;
@@ -170,14 +187,14 @@ static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_a
 	return ret_errno(ret);
 }
 
+static long slow_io(long nr, long fd, const void *b, size_t n, off_t off);
+
 /* write and pwrite64: the input prefix is saved as rec's IT_ARG. */
 static long in_call(long nr, long fd, const void *b, size_t n, long off)
 {
 	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
-	if (hdr && (hdr->nowrite || !bit(hdr->fd_write, fd)))
-		return ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
-	if (!can(16 + pre))
-		return ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
+	if (!hdr || hdr->nowrite || !bit(hdr->fd_write, fd) || !can(16 + pre))
+		return slow_io(nr, fd, b, n, off);
 	long ret = untraced(nr, fd, (long)b, n, off, 0, 0);
 	struct ent e;
 	/* The kernel read ret bytes; a shorter or failed call leaves the
@@ -188,6 +205,18 @@ static long in_call(long nr, long fd, const void *b, size_t n, long off)
 		item(&e, IT_ARG, 1, n, b, pre);
 	end(&e);
 	return ret_errno(ret);
+}
+
+/* The traced path of the four calls that may block. */
+static long slow_io(long nr, long fd, const void *b, size_t n, off_t off)
+{
+	switch (libc_read && libc_write && libc_pread && libc_pwrite ? nr : -1) {
+	case SYS_read: return libc_read(fd, (void *)b, n);
+	case SYS_write: return libc_write(fd, b, n);
+	case SYS_pread64: return libc_pread(fd, (void *)b, n, off);
+	case SYS_pwrite64: return libc_pwrite(fd, b, n, off);
+	}
+	return ret_errno(traced(nr, fd, (long)b, n, nr == SYS_read || nr == SYS_write ? 0 : off, 0, 0));
 }
 
 static int readable(long fd)
@@ -207,53 +236,53 @@ EXPORT ssize_t pwrite(int fd, const void *b, size_t n, off_t off)
 
 EXPORT ssize_t read(int fd, void *b, size_t n)
 {
-	if (!readable(fd))
-		return ret_errno(traced(SYS_read, fd, (long)b, n, 0, 0, 0));
-	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1);
+	if (!readable(fd) || !can(16 + n))
+		return slow_io(SYS_read, fd, b, n, 0);
+	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1, 1);
 }
 
 EXPORT ssize_t pread(int fd, void *b, size_t n, off_t off)
 {
-	if (!readable(fd))
-		return ret_errno(traced(SYS_pread64, fd, (long)b, n, off, 0, 0));
-	return out_call(SYS_pread64, fd, (long)b, n, off, (uint64_t)b, n, 1);
+	if (!readable(fd) || !can(16 + n))
+		return slow_io(SYS_pread64, fd, b, n, off);
+	return out_call(SYS_pread64, fd, (long)b, n, off, (uint64_t)b, n, 1, 1);
 }
 
 EXPORT off_t lseek(int fd, off_t off, int whence)
 {
-	return out_call(SYS_lseek, fd, off, whence, 0, 0, 0, 0);
+	return out_call(SYS_lseek, fd, off, whence, 0, 0, 0, 0, 0);
 }
 
 EXPORT int fstat(int fd, struct stat *st)
 {
-	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0);
+	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0, 0);
 }
 
 EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return out_call(SYS_clock_gettime, clk, (long)ts, 0, 0, (uint64_t)ts, 16, 0);
+	return out_call(SYS_clock_gettime, clk, (long)ts, 0, 0, (uint64_t)ts, 16, 0, 0);
 }
 
 EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
 	if (tz)		/* two outputs: keep it simple */
 		return ret_errno(traced(SYS_gettimeofday, (long)tv, (long)tz, 0, 0, 0, 0));
-	return out_call(SYS_gettimeofday, (long)tv, 0, 0, 0, (uint64_t)tv, 16, 0);
+	return out_call(SYS_gettimeofday, (long)tv, 0, 0, 0, (uint64_t)tv, 16, 0, 0);
 }
 
 EXPORT time_t time(time_t *t)
 {
-	return out_call(SYS_time, (long)t, 0, 0, 0, (uint64_t)t, 8, 0);
+	return out_call(SYS_time, (long)t, 0, 0, 0, (uint64_t)t, 8, 0, 0);
 }
 
 EXPORT pid_t getpid(void)
 {
-	return out_call(SYS_getpid, 0, 0, 0, 0, 0, 0, 0);
+	return out_call(SYS_getpid, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 
 EXPORT pid_t gettid(void)
 {
-	return out_call(SYS_gettid, 0, 0, 0, 0, 0, 0, 0);
+	return out_call(SYS_gettid, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 
 EXPORT ssize_t getrandom(void *b, size_t n, unsigned flags)
@@ -263,7 +292,7 @@ EXPORT ssize_t getrandom(void *b, size_t n, unsigned flags)
 	 * never come back short. */
 	if ((flags & GRND_RANDOM) || n > 256)
 		return ret_errno(traced(SYS_getrandom, (long)b, n, flags, 0, 0, 0));
-	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1);
+	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1, 0);
 }
 
 /* The names glibc also exports for them. */

@@ -94,11 +94,21 @@ static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
 	return 0;
 }
 
-static void put_hdr(struct pt_proc *p, const struct buf_hdr *h)
+/* Write the header fields [from, to) of h: only rec's own, while
+ * another thread of the process may be running and logging. */
+static void put_hdr(struct pt_proc *p, const struct buf_hdr *h, size_t from, size_t to)
 {
-	if (pt_write(p, BUF_HDR, h, sizeof *h) < 0)
+	if (pt_write(p, BUF_HDR + from, (const uint8_t *)h + from, to - from) < 0)
 		die(EXIT_TRACE, "cannot write the syscall buffer of thread %d: %s", p->pid,
 		    strerror(errno));
+}
+
+/* rec's settings: mode, nowrite and the fd sets. */
+static void put_settings(struct pt_proc *p, const struct buf_hdr *h)
+{
+	put_hdr(p, h, offsetof(struct buf_hdr, mode), offsetof(struct buf_hdr, mode) + 4);
+	put_hdr(p, h, offsetof(struct buf_hdr, nowrite), offsetof(struct buf_hdr, nowrite) + 4);
+	put_hdr(p, h, offsetof(struct buf_hdr, fd_read), sizeof *h);
 }
 
 int buf_busy(struct pt_proc *p)
@@ -201,10 +211,12 @@ void buf_drain(struct pt_proc *p, int held,
 		}
 		off += (BUF_ENT_HDR + size + 7) & ~(size_t)7;
 	}
+	/* The thread is stopped and no other of its process runs. */
 	h.used = 0;
 	h.count = 0;
 	h.traced_next = held > 0;
-	put_hdr(p, &h);
+	put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4);
+	put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
 }
 
 /* Whether reads (and writes, *w) of the file at fd of p can neither block
@@ -266,7 +278,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 			return;
 		scan_fds(&h, p);
 		h.mode = 1;
-		put_hdr(p, &h);
+		put_settings(p, &h);
 		return;
 	}
 	if (ret < 0)
@@ -328,5 +340,5 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		h.mode = 0;
 		break;
 	}
-	put_hdr(p, &h);
+	put_settings(p, &h);
 }

@@ -1,0 +1,131 @@
+/* bufcalls.c: makes many of the calls rec's library takes without a stop
+ * (reads and writes of a regular file and /dev/null, lseek, fstat, clocks,
+ * getpid, gettid, getrandom) and prints what they gave, which differs run
+ * to run. Modes: (none) all of them; sig: a loop of such calls while an
+ * interval timer's SIGALRM counts; fork: a child makes them too; threads:
+ * two threads make them; rdrand: a file write whose length rdrand picks.
+ * Usage: bufcalls [sig|fork|threads|rdrand] */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Writes and reads back a file, and reads the clocks: a sum of it all. */
+static uint64_t calls(const char *path, int rounds)
+{
+	uint64_t h = 1469598103934665603ull;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	int null = open("/dev/null", O_WRONLY);
+	if (fd < 0 || null < 0)
+		return perror(path), exit(1), 0;
+	char line[64];
+	for (int i = 0; i < rounds; i++) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		int n = snprintf(line, sizeof line, "%d %ld\n", i, ts.tv_nsec);
+		if (write(fd, line, n) != n || write(null, line, n) != n)
+			return perror("write"), exit(1), 0;
+		h = (h ^ ts.tv_nsec) * 1099511628211ull;
+	}
+	if (pwrite(fd, "PATCH", 5, 3) != 5)
+		return perror("pwrite"), exit(1), 0;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) != 0)
+		return perror("fstat"), exit(1), 0;
+	char buf[512];
+	ssize_t k;
+	uint64_t total = 0;
+	while ((k = read(fd, buf, sizeof buf)) > 0) {
+		for (ssize_t i = 0; i < k; i++)
+			h = (h ^ (uint8_t)buf[i]) * 1099511628211ull;
+		total += k;
+	}
+	if (pread(fd, buf, 16, 8) != 16 || total != (uint64_t)st.st_size)
+		return fprintf(stderr, "read back %llu of %lld\n", (unsigned long long)total,
+			       (long long)st.st_size), exit(1), 0;
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	uint64_t r = 0;
+	if (getrandom(&r, sizeof r, 0) != sizeof r)
+		return perror("getrandom"), exit(1), 0;
+	h ^= r ^ tv.tv_usec ^ (uint64_t)time(NULL) ^ getpid() ^ gettid();
+	close(fd);
+	close(null);
+	unlink(path);
+	return h;
+}
+
+static volatile sig_atomic_t ticks;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+static void *thread(void *arg)
+{
+	return (void *)(uintptr_t)calls(arg, 300);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	if (!strcmp(mode, "sig")) {
+		signal(SIGALRM, on_alarm);
+		struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+		setitimer(ITIMER_REAL, &it, NULL);
+		long n = 0;
+		struct timespec ts;
+		while (ticks < 5) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			n++;
+		}
+		printf("%ld calls until 5 ticks, last %ld\n", n, ts.tv_nsec);
+		return 0;
+	}
+	if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			printf("child %016llx\n", (unsigned long long)calls("child.tmp", 500));
+			return 0;
+		}
+		int st;
+		waitpid(pid, &st, 0);
+		printf("parent %016llx, child status %d\n", (unsigned long long)calls("parent.tmp", 500),
+		       WEXITSTATUS(st));
+		return 0;
+	}
+	if (!strcmp(mode, "threads")) {
+		pthread_t t;
+		void *r;
+		pthread_create(&t, NULL, thread, "thread.tmp");
+		uint64_t mine = calls("main.tmp", 300);
+		pthread_join(t, &r);
+		printf("main %016llx thread %016llx\n", (unsigned long long)mine,
+		       (unsigned long long)(uintptr_t)r);
+		return 0;
+	}
+	if (!strcmp(mode, "rdrand")) {
+		unsigned long long v = 0;
+		__asm__ volatile("1: rdrand %0; jnc 1b" : "=r"(v));
+		int fd = open("rd.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		char buf[64] = { 0 };
+		for (int i = 0; i < 10; i++)
+			if (write(fd, buf, 1 + (i == 5 ? v % 32 : 0)) < 0)
+				return perror("write"), 1;
+		printf("wrote with %llu\n", v % 32);
+		return 0;
+	}
+	printf("%016llx\n", (unsigned long long)calls("data.tmp", 2000));
+	return 0;
+}
