@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -256,6 +257,73 @@ EXPORT off_t lseek(int fd, off_t off, int whence)
 EXPORT int fstat(int fd, struct stat *st)
 {
 	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0, 0);
+}
+
+/* A call with a path (argument argi) and an output of out bytes at
+ * out_addr when it succeeds. A lookup may wait for a network file
+ * system; these are local here. */
+static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, const char *path,
+		      uint64_t out_addr, size_t out)
+{
+	if (!can(16 + 4096 + 16 + out))
+		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
+	/* Any answer but EFAULT means the kernel read the whole string
+	 * (rec saves at most 4095 bytes of it, as here). */
+	int known = ret != -EFAULT;
+	struct ent e;
+	begin(&e, nr, known ? 0 : ENT_REC_INPUTS, a0, a1, a2, a3, ret);
+	if (known) {
+		size_t len = 0;
+		while (len < 4095 && path[len])
+			len++;
+		item(&e, IT_ARG, argi, len, path, len);
+	}
+	if (ret >= 0 && out_addr && out)
+		item(&e, IT_MEM, 0, out_addr, (const void *)out_addr, out);
+	end(&e);
+	return ret_errno(ret);
+}
+
+EXPORT int fstatat(int dfd, const char *path, struct stat *st, int flags)
+{
+	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st, 144);
+}
+
+EXPORT int stat(const char *path, struct stat *st)
+{
+	return fstatat(AT_FDCWD, path, st, 0);
+}
+
+EXPORT int lstat(const char *path, struct stat *st)
+{
+	return fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+EXPORT int access(const char *path, int mode)
+{
+	return path_call(SYS_access, (long)path, mode, 0, 0, 0, path, 0, 0);
+}
+
+/* The 64-bit names: the same struct on x86-64. */
+EXPORT int fstat64(int fd, struct stat64 *st)
+{
+	return fstat(fd, (struct stat *)st);
+}
+
+EXPORT int fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
+{
+	return fstatat(dfd, path, (struct stat *)st, flags);
+}
+
+EXPORT int stat64(const char *path, struct stat64 *st)
+{
+	return fstatat(AT_FDCWD, path, (struct stat *)st, 0);
+}
+
+EXPORT int lstat64(const char *path, struct stat64 *st)
+{
+	return fstatat(AT_FDCWD, path, (struct stat *)st, AT_SYMLINK_NOFOLLOW);
 }
 
 EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)

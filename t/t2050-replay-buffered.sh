@@ -25,7 +25,12 @@ test_expect_success 'tdump numbers them like any other event' '
 	grep -q "write(4, \"[0-9]* [0-9]*\\\\n\", [0-9]*) = [0-9]*" dump &&
 	grep -q "pwrite64(3, \"PATCH\", 5, 3) = 5" dump &&
 	grep -q "fstat(3, {st_mode=S_IFREG" dump &&
-	grep -q "pread64(3, " dump
+	grep -q "pread64(3, " dump &&
+	grep -q "newfstatat(AT_FDCWD, \"data.tmp\", {st_mode=S_IFREG" dump &&
+	grep -q "newfstatat(AT_FDCWD, \"no-such-file\", .*ENOENT" dump &&
+	grep -q "access(\"data.tmp\", R_OK) = 0" dump &&
+	grep "\"name\":\"newfstatat\"" dump.json | grep -q "\"buffered\":true" &&
+	grep "\"name\":\"access\"" dump.json | grep -q "\"buffered\":true"
 '
 test_expect_success 'replay --to a buffered event stops there' '
 	ev=$(grep "\"buffered\":true" dump.json | sed -n "3000s/^{\"event\":\([0-9]*\),.*/\1/p") &&

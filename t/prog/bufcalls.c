@@ -1,9 +1,10 @@
 /* bufcalls.c: makes many of the calls rec's library takes without a stop
- * (reads and writes of a regular file and /dev/null, lseek, fstat, clocks,
- * getpid, gettid, getrandom) and prints what they gave, which differs run
- * to run. Modes: (none) all of them; sig: a loop of such calls while an
- * interval timer's SIGALRM counts; fork: a child makes them too; threads:
- * two threads make them; rdrand: a file write whose length rdrand picks.
+ * (reads and writes of a regular file and /dev/null, lseek, the stat
+ * family, access, clocks, getpid, gettid, getrandom) and prints what they
+ * gave, which differs run to run. Modes: (none) all of them; sig: a loop
+ * of such calls while an interval timer's SIGALRM counts; fork: a child
+ * makes them too; threads: two threads make them; rdrand: a file write
+ * whose length rdrand picks.
  * Usage: bufcalls [sig|fork|threads|rdrand] */
 #include <fcntl.h>
 #include <pthread.h>
@@ -38,9 +39,12 @@ static uint64_t calls(const char *path, int rounds)
 	}
 	if (pwrite(fd, "PATCH", 5, 3) != 5)
 		return perror("pwrite"), exit(1), 0;
-	struct stat st;
+	struct stat st, st2;
 	if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) != 0)
 		return perror("fstat"), exit(1), 0;
+	if (stat(path, &st2) < 0 || st2.st_size != st.st_size || access(path, R_OK) < 0 ||
+	    lstat("no-such-file", &st2) == 0 || access("no-such-file", F_OK) == 0)
+		return perror("stat"), exit(1), 0;
 	char buf[512];
 	ssize_t k;
 	uint64_t total = 0;
