@@ -45,7 +45,7 @@ $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 $(BUFLIB): buf/rwbuf.c lib/bufabi.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -fPIC -shared \
-	  -mno-red-zone -fvisibility=hidden -fno-stack-protector -o $@ $<
+	  -mno-red-zone -mgeneral-regs-only -fvisibility=hidden -fno-stack-protector -o $@ $<
 
 # Test and bench programs are plain programs, never sanitized: they are
 # what gets recorded.

@@ -6,9 +6,11 @@
  * The rule that keeps replay exact: each wrapper makes exactly one
  * syscall, with the same number and arguments whether it goes through
  * the untraced instruction (logged) or the traced one (rec and replay see
- * it as usual); the header in buf_hdr only decides which. In replay the
- * header is never set, so every call takes the traced path and the
- * engine answers it from the trace, buffered or not. */
+ * it as usual); the header in buf_hdr only decides which. Under replay
+ * the engine may put the thread's next recorded calls in the buffer:
+ * each wrapper then answers its call from the next entry when number,
+ * arguments and input bytes match, and else goes the traced way, where
+ * the engine checks the call as usual and reports a divergence. */
 #include "bufabi.h"
 
 #include <dlfcn.h>
@@ -24,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
+/* The functions behind the exported names (see WRAP below). */
+#define IMPL static __attribute__((used, noinline))
 
 /* Trace record tags (rewind-trace(5)). */
 #define IT_MEM 1
@@ -104,7 +107,7 @@ static int bit(const uint8_t *set, long fd)
 static int can(size_t max)
 {
 	struct buf_hdr *h = hdr;
-	if (!h || h->mode != 1 || h->traced_next || h->busy ||
+	if (!h || h->mode != BUF_MODE_REC || h->traced_next || h->busy ||
 	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_DATA_SIZE)
 		return 0;
 	h->busy = 1;
@@ -161,6 +164,63 @@ static void end(struct ent *e)
 	hdr->busy = 0;
 }
 
+/* Replay: answer the call from the next entry the engine put in the
+ * buffer. Returns 1 with *ret set, or 0 (no entry, or it does not match:
+ * the traced path lets the engine check the call). */
+static int answered_str(long nr, long a0, long a1, long a2, long a3, int str, long *ret)
+{
+	struct buf_hdr *h = hdr;
+	if (!h || h->mode != BUF_MODE_REPLAY || h->consumed >= h->count ||
+	    h->roff + BUF_ENT_HDR + 64 > BUF_DATA_SIZE)
+		return 0;
+	const uint8_t *ent = (const uint8_t *)BUF_DATA + h->roff, *pl = ent + BUF_ENT_HDR;
+	uint32_t size = *(const uint32_t *)ent;
+	const int64_t *args = (const int64_t *)(pl + 8);
+	int64_t want[6] = { a0, a1, a2, a3, 0, 0 };
+	if (size < 64 || h->roff + BUF_ENT_HDR + size > BUF_DATA_SIZE ||
+	    *(const uint16_t *)pl != (uint16_t)nr)
+		return 0;
+	for (int i = 0; i < 6; i++)
+		if (args[i] != want[i])
+			return 0;
+	/* Inputs first, so that a mismatch leaves memory as it was. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t off = 64; off < size;) {
+			const uint8_t *it = pl + off;
+			uint16_t tag = *(const uint16_t *)it, fl = *(const uint16_t *)(it + 2);
+			uint32_t len = *(const uint32_t *)(it + 4);
+			if (len < 8 || off + 8 + len > size || (tag != IT_ARG && tag != IT_MEM) ||
+			    (tag == IT_ARG && fl >= 6))
+				return 0;
+			const uint8_t *d = it + 16;
+			size_t n = len - 8;
+			if (pass == 0 && tag == IT_ARG) {
+				const uint8_t *m = (const uint8_t *)args[fl];
+				for (size_t i = 0; i < n; i++)
+					if (m[i] != d[i])
+						return 0;
+				/* A path is saved whole (up to 4095 bytes). */
+				if (fl == str && n < 4095 && m[n])
+					return 0;
+			} else if (pass == 1 && tag == IT_MEM) {
+				uint8_t *m = (uint8_t *)*(const uint64_t *)(it + 8);
+				for (size_t i = 0; i < n; i++)
+					m[i] = d[i];
+			}
+			off += 8 + len;
+		}
+	}
+	*ret = *(const int64_t *)(pl + 56);
+	h->roff += (BUF_ENT_HDR + size + 7) & ~7ull;
+	h->consumed++;
+	return 1;
+}
+
+static int answered(long nr, long a0, long a1, long a2, long a3, long *ret)
+{
+	return answered_str(nr, a0, a1, a2, a3, -1, ret);
+}
+
 static long ret_errno(long ret)
 {
 	if (ret < 0 && ret > -4096) {
@@ -176,6 +236,9 @@ static long ret_errno(long ret)
 static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_addr, size_t out,
 		     int obuf, int owned)
 {
+	long r;
+	if (!owned && answered(nr, a0, a1, a2, a3, &r))
+		return ret_errno(r);
 	if (!owned && !can(16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
 	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
@@ -194,6 +257,9 @@ static long slow_io(long nr, long fd, const void *b, size_t n, off_t off);
 static long in_call(long nr, long fd, const void *b, size_t n, long off)
 {
 	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
+	long r;
+	if (answered(nr, fd, (long)b, n, off, &r))
+		return ret_errno(r);
 	if (!hdr || hdr->nowrite || !bit(hdr->fd_write, fd) || !can(16 + pre))
 		return slow_io(nr, fd, b, n, off);
 	long ret = untraced(nr, fd, (long)b, n, off, 0, 0);
@@ -225,36 +291,42 @@ static int readable(long fd)
 	return hdr && bit(hdr->fd_read, fd);
 }
 
-EXPORT ssize_t write(int fd, const void *b, size_t n)
+IMPL ssize_t impl_write(int fd, const void *b, size_t n)
 {
 	return in_call(SYS_write, fd, b, n, 0);
 }
 
-EXPORT ssize_t pwrite(int fd, const void *b, size_t n, off_t off)
+IMPL ssize_t impl_pwrite(int fd, const void *b, size_t n, off_t off)
 {
 	return in_call(SYS_pwrite64, fd, b, n, off);
 }
 
-EXPORT ssize_t read(int fd, void *b, size_t n)
+IMPL ssize_t impl_read(int fd, void *b, size_t n)
 {
+	long r;
+	if (answered(SYS_read, fd, (long)b, n, 0, &r))
+		return ret_errno(r);
 	if (!readable(fd) || !can(16 + n))
 		return slow_io(SYS_read, fd, b, n, 0);
 	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1, 1);
 }
 
-EXPORT ssize_t pread(int fd, void *b, size_t n, off_t off)
+IMPL ssize_t impl_pread(int fd, void *b, size_t n, off_t off)
 {
+	long r;
+	if (answered(SYS_pread64, fd, (long)b, n, off, &r))
+		return ret_errno(r);
 	if (!readable(fd) || !can(16 + n))
 		return slow_io(SYS_pread64, fd, b, n, off);
 	return out_call(SYS_pread64, fd, (long)b, n, off, (uint64_t)b, n, 1, 1);
 }
 
-EXPORT off_t lseek(int fd, off_t off, int whence)
+IMPL off_t impl_lseek(int fd, off_t off, int whence)
 {
 	return out_call(SYS_lseek, fd, off, whence, 0, 0, 0, 0, 0);
 }
 
-EXPORT int fstat(int fd, struct stat *st)
+IMPL int impl_fstat(int fd, struct stat *st)
 {
 	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0, 0);
 }
@@ -265,6 +337,9 @@ EXPORT int fstat(int fd, struct stat *st)
 static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, const char *path,
 		      uint64_t out_addr, size_t out)
 {
+	long r;
+	if (answered_str(nr, a0, a1, a2, a3, argi, &r))
+		return ret_errno(r);
 	if (!can(16 + 4096 + 16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
 	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
@@ -285,75 +360,75 @@ static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, con
 	return ret_errno(ret);
 }
 
-EXPORT int fstatat(int dfd, const char *path, struct stat *st, int flags)
+IMPL int impl_fstatat(int dfd, const char *path, struct stat *st, int flags)
 {
 	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st, 144);
 }
 
-EXPORT int stat(const char *path, struct stat *st)
+IMPL int impl_stat(const char *path, struct stat *st)
 {
-	return fstatat(AT_FDCWD, path, st, 0);
+	return impl_fstatat(AT_FDCWD, path, st, 0);
 }
 
-EXPORT int lstat(const char *path, struct stat *st)
+IMPL int impl_lstat(const char *path, struct stat *st)
 {
-	return fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+	return impl_fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 
-EXPORT int access(const char *path, int mode)
+IMPL int impl_access(const char *path, int mode)
 {
 	return path_call(SYS_access, (long)path, mode, 0, 0, 0, path, 0, 0);
 }
 
 /* The 64-bit names: the same struct on x86-64. */
-EXPORT int fstat64(int fd, struct stat64 *st)
+IMPL int impl_fstat64(int fd, struct stat64 *st)
 {
-	return fstat(fd, (struct stat *)st);
+	return impl_fstat(fd, (struct stat *)st);
 }
 
-EXPORT int fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
+IMPL int impl_fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
 {
-	return fstatat(dfd, path, (struct stat *)st, flags);
+	return impl_fstatat(dfd, path, (struct stat *)st, flags);
 }
 
-EXPORT int stat64(const char *path, struct stat64 *st)
+IMPL int impl_stat64(const char *path, struct stat64 *st)
 {
-	return fstatat(AT_FDCWD, path, (struct stat *)st, 0);
+	return impl_fstatat(AT_FDCWD, path, (struct stat *)st, 0);
 }
 
-EXPORT int lstat64(const char *path, struct stat64 *st)
+IMPL int impl_lstat64(const char *path, struct stat64 *st)
 {
-	return fstatat(AT_FDCWD, path, (struct stat *)st, AT_SYMLINK_NOFOLLOW);
+	return impl_fstatat(AT_FDCWD, path, (struct stat *)st, AT_SYMLINK_NOFOLLOW);
 }
 
-EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
+IMPL int impl_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	return out_call(SYS_clock_gettime, clk, (long)ts, 0, 0, (uint64_t)ts, 16, 0, 0);
 }
 
-EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+IMPL int impl_gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
 	if (tz)		/* two outputs: keep it simple */
 		return ret_errno(traced(SYS_gettimeofday, (long)tv, (long)tz, 0, 0, 0, 0));
 	return out_call(SYS_gettimeofday, (long)tv, 0, 0, 0, (uint64_t)tv, 16, 0, 0);
 }
 
-EXPORT time_t time(time_t *t)
+IMPL time_t impl_time(time_t *t)
 {
 	return out_call(SYS_time, (long)t, 0, 0, 0, (uint64_t)t, 8, 0, 0);
 }
 
-EXPORT pid_t getpid(void)
+IMPL pid_t impl_getpid(void)
 {
 	return out_call(SYS_getpid, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 
-EXPORT pid_t gettid(void)
+IMPL pid_t impl_gettid(void)
 {
 	return out_call(SYS_gettid, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 
-EXPORT ssize_t getrandom(void *b, size_t n, unsigned flags)
+IMPL ssize_t impl_getrandom(void *b, size_t n, unsigned flags)
 {
 	/* GRND_RANDOM may block; so may the urandom pool before it is
 	 * ready, which is long past once a program runs. Up to 256 bytes
@@ -363,9 +438,62 @@ EXPORT ssize_t getrandom(void *b, size_t n, unsigned flags)
 	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1, 0);
 }
 
+/* The exported names: each enters its impl_ function through
+ * wrap_common, which afterwards zeroes the caller-saved registers (but
+ * rax) and the 512 bytes of stack below the caller's: whichever way a call
+ * went (untraced and logged, traced, answered at replay), the program
+ * finds the same registers and dead stack afterwards, which later calls
+ * may pass on as unset arguments or padding. */
+__asm__(".text\n"
+	"wrap_common:\n"
+	"\tpush %rbx\n"
+	"\tmov %rsp, %rbx\n"
+	"\tand $-16, %rsp\n"
+	"\tcall *%rax\n"
+	"\tmov %rbx, %rsp\n"
+	"\tmov %rax, %r11\n"
+	"\tlea -512(%rbx), %rdi\n"
+	"\txor %eax, %eax\n"
+	"\tmov $64, %ecx\n"
+	"\trep stosq\n"
+	"\tmov %r11, %rax\n"
+	"\tpop %rbx\n"
+	"\txor %ecx, %ecx\n"
+	"\txor %edx, %edx\n"
+	"\txor %esi, %esi\n"
+	"\txor %edi, %edi\n"
+	"\txor %r8d, %r8d\n"
+	"\txor %r9d, %r9d\n"
+	"\txor %r10d, %r10d\n"
+	"\txor %r11d, %r11d\n"
+	"\tret\n");
+#define WRAP(name) \
+	__asm__(".globl " #name "\n.type " #name ", @function\n" #name ":\n" \
+		"\tlea impl_" #name "(%rip), %rax\n\tjmp wrap_common\n.size " #name ", .-" #name "\n")
+#define ALIAS(name, to) __asm__(".globl " #name "\n.set " #name ", " #to "\n")
+WRAP(write);
+WRAP(pwrite);
+WRAP(read);
+WRAP(pread);
+WRAP(lseek);
+WRAP(fstat);
+WRAP(fstatat);
+WRAP(stat);
+WRAP(lstat);
+WRAP(access);
+WRAP(fstat64);
+WRAP(fstatat64);
+WRAP(stat64);
+WRAP(lstat64);
+WRAP(clock_gettime);
+WRAP(gettimeofday);
+WRAP(time);
+WRAP(getpid);
+WRAP(gettid);
+WRAP(getrandom);
 /* The names glibc also exports for them. */
-EXPORT ssize_t pread64(int, void *, size_t, off_t) __attribute__((alias("pread")));
-EXPORT ssize_t pwrite64(int, const void *, size_t, off_t) __attribute__((alias("pwrite")));
-EXPORT off_t lseek64(int, off_t, int) __attribute__((alias("lseek")));
-EXPORT ssize_t __write(int, const void *, size_t) __attribute__((alias("write")));
-EXPORT ssize_t __read(int, void *, size_t) __attribute__((alias("read")));
+ALIAS(pread64, pread);
+ALIAS(pwrite64, pwrite);
+ALIAS(lseek64, lseek);
+ALIAS(__write, write);
+ALIAS(__read, read);

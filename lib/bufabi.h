@@ -1,6 +1,7 @@
 /* bufabi.h: the memory layout shared by the syscall-buffering library
  * (buf/rwbuf.c, preloaded into the recorded program), rec, which drains
- * its buffer into the trace, and replay, which leaves that memory alone. */
+ * its buffer into the trace, and the replay engine, which fills it with
+ * the recorded calls for the library to answer. */
 #ifndef REWIND_BUFABI_H
 #define REWIND_BUFABI_H
 
@@ -22,14 +23,18 @@
 #define BUF_MAGIC 0x46554257u	/* "WBUF" */
 #define BUF_NFD 1024		/* descriptors the fd sets cover */
 
-/* The header. The library writes magic, busy, used and count; rec writes
- * mode, traced_next, nowrite and the fd sets. Replay
- * never writes any of it, so there mode stays 0 and every call is traced;
- * the calls the library makes are the same in both modes, only the way
- * they reach the kernel differs. */
+/* The header. Under rec (mode 1) the library writes magic, busy, used
+ * and count; rec writes mode, traced_next, nowrite and the fd sets.
+ * Under replay the mode is 0 (every call traced) or 2: the engine put
+ * count entries (rec's, as in the trace) in the buffer, the library
+ * answers the thread's next calls from them in order, each after
+ * checking its number, arguments and input bytes, and counts them in
+ * consumed; a call that does not match goes the traced way, where the
+ * engine checks it as usual. The calls the library makes are the same in
+ * every mode, only the way they are answered differs. */
 struct buf_hdr {
 	uint32_t magic;
-	uint32_t mode;		/* 1: rec drains this buffer; 0: trace every call */
+	uint32_t mode;		/* BUF_MODE_*, or 0: trace every call */
 	uint32_t traced_next;	/* rec wants the next call traced (a held
 				   signal, or another thread's turn) */
 	uint32_t nowrite;	/* no buffered writes (a MAP_SHARED file mapping) */
@@ -40,7 +45,12 @@ struct buf_hdr {
 	uint8_t fd_read[BUF_NFD / 8];	/* bit set: reads of this fd cannot block */
 	uint8_t fd_write[BUF_NFD / 8];	/* writes can neither block nor reach rec's
 					   stdout or stderr */
+	uint32_t consumed;	/* replay: entries answered so far */
+	uint32_t pad;
+	uint64_t roff;		/* replay: offset of the next entry to answer */
 };
+#define BUF_MODE_REC 1
+#define BUF_MODE_REPLAY 2
 
 /* A buffer entry: u32 size of what follows, u32 0, then the payload of a
  * TR_SYSCALL record (rewind-trace(5)): u16 nr, u16 0, u32 0, u64 args[6],

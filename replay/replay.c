@@ -114,6 +114,11 @@ int main(int argc, char **argv)
 	 * the beginning. */
 	uint64_t at = to > 1 ? eng_open_at(&e, dir, to) : (eng_open(&e, dir), 0);
 	e.emit = emit;
+	/* Nothing looks at the program between events: runs of buffered
+	 * calls are answered inside it (not past --to's event). */
+	const char *nobuf = getenv("REWIND_NO_BUFFER");
+	e.batch = !nobuf || !*nobuf || !strcmp(nobuf, "0");
+	e.limit = to > 0 ? (uint64_t)to : 0;
 	if (to == 0) {
 		printf("-- stopped after event 0 --\n");
 		eng_close(&e);

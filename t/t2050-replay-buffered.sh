@@ -1,8 +1,10 @@
 #!/bin/bash
 # t2050-replay-buffered.sh: the calls rec's preloaded library makes without
 # a stop (syscall buffering) are in the trace as ordinary numbered events,
-# replay byte for byte, with a held signal, a child and a thread about,
-# and a buffered call that differs at replay is a divergence naming it.
+# replay byte for byte (answered inside the process, or each traced with
+# REWIND_NO_BUFFER=1 at replay, to the same state), with a held signal, a
+# child and a thread about, and a buffered call that differs at replay is
+# a divergence naming it.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog bufcalls
 [ -n "${REWIND_NO_BUFFER:-}" ] && [ "$REWIND_NO_BUFFER" != 0 ] &&
@@ -40,6 +42,15 @@ test_expect_success 'replay --to a buffered event stops there' '
 	grep "^$ev " dump >want &&
 	grep "^$ev " to.out >got &&
 	test_cmp_bytes want got
+'
+test_expect_success 'replay answers buffered calls in the process, or each traced: same output, same state' '
+	REWIND_NO_BUFFER=1 run_tool replay "$trace" >traced.out 2>traced.err &&
+	test_cmp_bytes rec.out traced.out &&
+	for n in $ev $((ev + 1)) $((ev + 7)); do
+		run_tool replay --to $n "$trace" >in.$n &&
+		REWIND_NO_BUFFER=1 run_tool replay --to $n "$trace" >tr.$n &&
+		test_cmp_bytes tr.$n in.$n || return 1
+	done
 '
 test_expect_success 'REWIND_NO_BUFFER=1: the same calls, none buffered' '
 	REWIND_NO_BUFFER=1 rec_replay_cmp "$T/bufcalls" &&
