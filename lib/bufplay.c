@@ -72,18 +72,40 @@ int bufplay_load(struct engine *e)
 	if (!add(nx))
 		return 0;
 	B.n = 1;
+	size_t last = 0;	/* where the last entry starts */
+	int natural;
 	for (;;) {
 		struct trace_pos p;
 		struct trace_rec r;
 		trace_tell(&e->r, &p);
 		at(B.n, &p);
+		size_t len = B.len;
 		int k = trace_next(&e->r, &r);
 		if (k <= 0 || !fits(e, &r, tid) || !add(&r)) {
+			/* The thread stops by itself after the run when its
+			 * next event is a call (one left out of the run goes
+			 * traced), an rdtsc or a fault. Else (another thread's
+			 * turn, a preemption, a signal raised from outside)
+			 * it must not run on: its last call goes traced. */
+			natural = k > 0 && r.tid == tid &&
+				  (r.kind == TR_SYSCALL || r.kind == TR_RDTSC ||
+				   (r.kind == TR_SIGNAL && r.size >= 8 && !(get32(r.p + 4) & TRS_ASYNC)));
 			if (trace_seek(&e->r, &p) < 0)
 				die(EXIT_TRACE, "%s", e->r.err);
 			break;
 		}
+		last = len;
 		B.n++;
+	}
+	if (!natural) {
+		B.len = last;
+		if (--B.n == 0) {
+			if (trace_seek(&e->r, &B.pos[1]) < 0)
+				die(EXIT_TRACE, "%s", e->r.err);
+			return 0;
+		}
+		if (trace_seek(&e->r, &B.pos[B.n]) < 0)
+			die(EXIT_TRACE, "%s", e->r.err);
 	}
 	h.mode = BUF_MODE_REPLAY;
 	h.count = B.n;
