@@ -1,9 +1,8 @@
-/* rwbuf.c: librewind-buf.so, preloaded by rec into the recorded program.
- * It takes over a few libc calls that cannot block (clocks, getpid, and
- * reads and writes of regular files) and, under rec, performs them
- * without a ptrace stop, logging each one for rec to drain into the trace.
- *
- * The rule that keeps replay exact: each wrapper makes exactly one
+/* rwbuf.c: librewind-buf.so, which rec preloads into the recorded program:
+ * under rec it makes common calls that cannot block without a ptrace stop
+ * and logs them; under replay it answers them from the recorded log. */
+
+/* The rule that keeps replay exact: each wrapper makes exactly one
  * syscall, with the same number and arguments whether it goes through
  * the untraced instruction (logged) or the traced one (rec and replay see
  * it as usual); the header in buf_hdr only decides which. Under replay

@@ -1,7 +1,6 @@
 /* bufabi.h: the memory layout shared by the syscall-buffering library
- * (buf/rwbuf.c, preloaded into the recorded program), rec, which drains
- * its buffer into the trace, and the replay engine, which fills it with
- * the recorded calls for the library to answer. */
+ * (buf/rwbuf.c), rec, which drains its log into the trace, and the replay
+ * engine, which fills it with the recorded calls for the library to answer. */
 #ifndef REWIND_BUFABI_H
 #define REWIND_BUFABI_H
 

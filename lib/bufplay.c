@@ -1,8 +1,6 @@
-/* bufplay.c: replays a run of buffered calls (TRF_BUFFERED) without a
- * stop each: the records go into the thread's syscall buffer (bufabi.h)
- * and the preloaded library answers the calls from there; afterwards the
- * engine takes the ones it answered as replayed and reads the others
- * again, to replay them the usual way (which reports any divergence). */
+/* bufplay.c: replays a thread's run of buffered calls without a stop each:
+ * they go into its syscall buffer for the preloaded library to answer,
+ * and the ones it did not answer are replayed the usual way. */
 #include "bufplay.h"
 #include "bufabi.h"
 #include "sys.h"
