@@ -315,6 +315,16 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		uint64_t flags = nr == SYS_vfork ? CLONE_VM | CLONE_VFORK : a[0];
 		if (nr == SYS_clone3 && pt_read(p, a[0], &flags, 8) != 8)
 			flags = CLONE_VM;
+		if (!(flags & CLONE_VM) && (flags & CLONE_FILES)) {
+			/* Two buffers behind one descriptor table: each
+			 * would miss the other's closes. Both stop. */
+			uint32_t zero = 0;
+			struct iovec l = { &zero, 4 },
+				     r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, mode)), 4 };
+			process_vm_writev(ret, &l, 1, &r, 1, 0);
+			h.mode = 0;
+			break;
+		}
 		if (!(flags & CLONE_VM) || (flags & CLONE_FILES))
 			return;
 		/* A vfork child shares the buffer but not the descriptors:

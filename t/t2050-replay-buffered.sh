@@ -77,6 +77,15 @@ test_expect_success 'two threads make buffered calls' '
 	run_tool tdump --json "$trace" >thr.json &&
 	test $(buffered thr.json) -gt 0
 '
+test_expect_success 'a pipe in place of a closed file, or of a spawned child'"'"'s file: traced' '
+	differs_natively "$T/bufcalls" reuse &&
+	rec_replay_cmp "$T/bufcalls" reuse &&
+	grep -q "^pipe at 3 (was the file'"'"'s 3): x" rec.out &&
+	grep -q "^stdin pipe after spawn: x" rec.out &&
+	run_tool tdump --json "$trace" >reuse.json &&
+	test $(buffered reuse.json) -gt 0 &&
+	! grep "\"name\":\"read\",\"nr\":0,\"args\":\[[03]," reuse.json | grep -q "\"ret\":1,.*buffered"
+'
 if test_have_prereq RDRAND; then
 	test_expect_success 'a buffered write that differs at replay is a divergence' '
 		rec_prog "$T/bufcalls" rdrand &&

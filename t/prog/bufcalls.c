@@ -4,11 +4,14 @@
  * gave, which differs run to run. Modes: (none) all of them; sig: a loop
  * of such calls while an interval timer's SIGALRM counts; fork: a child
  * makes them too; threads: two threads make them; rdrand: a file write
- * whose length rdrand picks.
- * Usage: bufcalls [sig|fork|threads|rdrand] */
+ * whose length rdrand picks; reuse: a pipe takes the number of a closed
+ * file, and a posix_spawn child puts a file where the parent has a pipe,
+ * and the parent reads the pipe (it must block, traced).
+ * Usage: bufcalls [sig|fork|threads|rdrand|reuse] */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +71,51 @@ static uint64_t calls(const char *path, int rounds)
 	return h;
 }
 
+/* Read one byte of fd, which a child writes after a while. */
+static int late_byte(int fd, int wfd)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		_exit(write(wfd, "x", 1) == 1 ? 0 : 1);
+	}
+	char c = 0;
+	ssize_t n = read(fd, &c, 1);
+	waitpid(pid, NULL, 0);
+	return n == 1 ? c : -1;
+}
+
+static int reuse(void)
+{
+	uint64_t h = calls("reuse.tmp", 10);
+	int fd = open("/dev/zero", O_RDONLY);
+	char b[8];
+	if (fd < 0 || read(fd, b, sizeof b) != sizeof b)
+		return perror("/dev/zero"), 1;
+	close(fd);
+	int p[2];
+	if (pipe(p) < 0)
+		return perror("pipe"), 1;
+	printf("pipe at %d (was the file's %d): %c\n", p[0], fd, late_byte(p[0], p[1]));
+	/* fd 0 a pipe; a spawned child gets a file there (vfork). */
+	int q[2];
+	if (pipe(q) < 0 || dup2(q[0], 0) < 0)
+		return perror("pipe"), 1;
+	int f = open("spawn.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	close(f);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "spawn.tmp", O_RDONLY, 0);
+	char *argv[] = { "true", NULL };
+	pid_t pid;
+	if (posix_spawn(&pid, "/bin/true", &fa, NULL, argv, NULL) != 0)
+		return perror("posix_spawn"), 1;
+	waitpid(pid, NULL, 0);
+	printf("stdin pipe after spawn: %c, sum %016llx\n", late_byte(0, q[1]),
+	       (unsigned long long)h);
+	return 0;
+}
+
 static volatile sig_atomic_t ticks;
 
 static void on_alarm(int sig)
@@ -119,6 +167,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)(uintptr_t)r);
 		return 0;
 	}
+	if (!strcmp(mode, "reuse"))
+		return reuse();
 	if (!strcmp(mode, "rdrand")) {
 		unsigned long long v = 0;
 		__asm__ volatile("1: rdrand %0; jnc 1b" : "=r"(v));
