@@ -119,11 +119,15 @@ struct ent {
 	uint8_t *start, *p;
 };
 
+/* memcpy without libc and without vector registers (see wrap_common). */
+static void copy(void *dst, const void *src, size_t n)
+{
+	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
 static void put(struct ent *e, const void *src, size_t n)
 {
-	const uint8_t *s = src;
-	for (size_t i = 0; i < n; i++)
-		e->p[i] = s[i];
+	copy(e->p, src, n);
 	e->p += n;
 }
 
@@ -202,9 +206,7 @@ static int answered_str(long nr, long a0, long a1, long a2, long a3, int str, lo
 				if (fl == str && n < 4095 && m[n])
 					return 0;
 			} else if (pass == 1 && tag == IT_MEM) {
-				uint8_t *m = (uint8_t *)*(const uint64_t *)(it + 8);
-				for (size_t i = 0; i < n; i++)
-					m[i] = d[i];
+				copy((void *)*(const uint64_t *)(it + 8), d, n);
 			}
 			off += 8 + len;
 		}
