@@ -64,12 +64,12 @@ static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5
 static long untraced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	register long r10 __asm__("r10") = a3, r8 __asm__("r8") = a4, r9 __asm__("r9") = a5;
+	register long t __asm__("r11") = BUF_ADDR;	/* the call clobbers it anyway */
 	long ret;
-	__asm__ volatile("call *%[t]"
-			 : "=a"(ret)
-			 : "0"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9),
-			   [t] "r"(BUF_ADDR)
-			 : "rcx", "r11", "memory");
+	__asm__ volatile("call *%%r11"
+			 : "=a"(ret), "+r"(t)
+			 : "0"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "memory");
 	return ret;
 }
 

@@ -134,8 +134,10 @@ void buf_poke(pid_t tid)
 	struct iovec l = { &one, 4 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, traced_next)), 4 };
 	uint32_t magic = 0;
 	struct iovec ml = { &magic, 4 }, mr = { (void *)BUF_HDR, 4 };
+	int saved = errno;	/* a signal handler's calls leave errno alone */
 	if (process_vm_readv(tid, &ml, 1, &mr, 1, 0) == 4 && magic == BUF_MAGIC)
 		process_vm_writev(tid, &l, 1, &r, 1, 0);
+	errno = saved;
 }
 
 /* Growing scratch for a rebuilt payload. */
