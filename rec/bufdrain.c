@@ -55,6 +55,19 @@ static int find_lib(char *path, size_t len)
 	return -1;
 }
 
+void buf_probe_print(FILE *f)
+{
+	char lib[PATH_MAX];
+	const char *no = getenv("REWIND_NO_BUFFER");
+	if (find_lib(lib, sizeof lib) < 0)
+		fprintf(f, "syscall buffering: missing: no %s next to rec or in ../lib/rewind: "
+			   "every syscall is a ptrace stop\n", LIBNAME);
+	else if (no && *no && strcmp(no, "0"))
+		fprintf(f, "syscall buffering: off (REWIND_NO_BUFFER): every syscall is a ptrace stop\n");
+	else
+		fprintf(f, "syscall buffering: present: %s makes the common calls without a stop\n", lib);
+}
+
 char **buf_setup(char **envp)
 {
 	static char lib[PATH_MAX];

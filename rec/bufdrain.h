@@ -5,6 +5,7 @@
 #define REWIND_BUFDRAIN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "pt.h"
@@ -14,6 +15,9 @@
  * and return the environment for the program: envp, or a copy with the
  * library first in LD_PRELOAD. Sets pt_untraced_ip when buffering. */
 char **buf_setup(char **envp);
+
+/* rec --probe's line on syscall buffering. */
+void buf_probe_print(FILE *f);
 
 /* Whether buf_setup() turned buffering on. */
 extern int buf_on;

@@ -1174,6 +1174,7 @@ int main(int argc, char **argv)
 				R.seed = time(NULL) ^ getpid();
 		} else if (c == 'p') {
 			probe_print(stdout);
+			buf_probe_print(stdout);
 			return 0;
 		} else if (c == 'h') {
 			usage(0);
