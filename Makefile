@@ -28,7 +28,9 @@ ATPROGS = $(ATPROG_SRC:t/prog-asan/%.c=$(O)/t/%-asan)
 BPROG_SRC = $(wildcard bench/prog/*.c)
 BPROGS = $(BPROG_SRC:bench/prog/%.c=$(O)/bench/%)
 
-all: deps-ok $(TOOLS:%=$(O)/bin/%) $(TPROGS) $(ATPROGS) $(BPROGS)
+BUFLIB = $(O)/bin/librewind-buf.so
+
+all: deps-ok $(TOOLS:%=$(O)/bin/%) $(BUFLIB) $(TPROGS) $(ATPROGS) $(BPROGS)
 
 # Installs missing -dev packages on Debian as root, else names them.
 deps-ok:
@@ -43,6 +45,14 @@ $(O)/bin/gdbstub: gdbstub/*.h
 $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_OBJ) $(LDLIBS)
+
+# The syscall-buffering library rec preloads into the program: never
+# sanitized (it runs inside the program), no red zone (it calls its
+# untraced syscall instruction from inline asm), only its wrappers exported.
+$(BUFLIB): buf/rwbuf.c lib/bufabi.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -fPIC -shared \
+	  -mno-red-zone -mgeneral-regs-only -fvisibility=hidden -fno-stack-protector -o $@ $<
 
 # Test and bench programs are plain programs, never sanitized: they are
 # what gets recorded.
@@ -61,8 +71,9 @@ $(O)/bench/%: bench/prog/%.c
 
 # The suite runs three times: plain, with every machine-dependent
 # fallback forced (as on a host whose rdtsc does not trap and whose debug
-# registers never fire: see rec --probe), and under ASan+UBSan.
-FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1
+# registers never fire: see rec --probe) and syscall buffering off (every
+# call traced), and under ASan+UBSan.
+FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
@@ -79,6 +90,8 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(TOOLS:%=$(O)/bin/%) $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/lib/rewind
+	install -m 644 $(BUFLIB) $(DESTDIR)$(PREFIX)/lib/rewind
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
 

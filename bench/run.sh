@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/run.sh: `make bench`: times each workload natively, under rec and
-# under replay (median of 3 runs), and prints the slowdowns as ratios to
-# native with the size of each trace's events file.
+# under replay (median of 3 runs), with syscall buffering and without
+# (REWIND_NO_BUFFER=1), and prints the slowdowns as ratios to native with
+# the size of each (buffered) trace's events file.
 set -u
 : "${REWIND_BIN:?set REWIND_BIN to the directory holding rec and replay}"
 : "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
@@ -47,13 +48,11 @@ human () {
 		else printf "%d B", n }'
 }
 
-# bench NAME CMD...: one table row.
-bench () {
-	local name=$1 i nat=() rec=() rep=()
+# recrep NAME CMD...: the median times of rec and of replay of CMD, as
+# "REC REPLAY", with the environment as it is.
+recrep () {
+	local name=$1 i rec=() rep=()
 	shift
-	for ((i = 0; i < RUNS; i++)); do
-		nat+=("$(secs "$@")")
-	done
 	for ((i = 0; i < RUNS; i++)); do
 		rm -rf "$tmp/tr.$name"
 		rec+=("$(secs "$REWIND_BIN/rec" -o "$tmp/tr.$name" -- "$@")")
@@ -61,22 +60,46 @@ bench () {
 	for ((i = 0; i < RUNS; i++)); do
 		rep+=("$(secs "$REWIND_BIN/replay" "$tmp/tr.$name")")
 	done
-	local n r p size
+	echo "$(median "${rec[@]}") $(median "${rep[@]}")"
+}
+
+# bench NAME CMD...: one table row.
+bench () {
+	local name=$1 i nat=()
+	shift
+	for ((i = 0; i < RUNS; i++)); do
+		nat+=("$(secs "$@")")
+	done
+	local n r p rn pn size
 	n=$(median "${nat[@]}")
-	r=$(median "${rec[@]}")
-	p=$(median "${rep[@]}")
+	read -r rn pn < <(REWIND_NO_BUFFER=1 recrep "$name" "$@")
+	read -r r p < <(recrep "$name" "$@")
 	size=$(stat -c %s "$tmp/tr.$name/events" 2>/dev/null || echo 0)
-	printf '%-14s %9ss %9s %9s %12s\n' "$name" "$n" "$(ratio "$r" "$n")" \
-		"$(ratio "$p" "$n")" "$(human "$size")"
+	printf '%-14s %9ss %9s %9s %9s %9s %12s\n' "$name" "$n" "$(ratio "$r" "$n")" \
+		"$(ratio "$p" "$n")" "$(ratio "$rn" "$n")" "$(ratio "$pn" "$n")" "$(human "$size")"
 }
 
 head -c $((64 << 20)) /dev/urandom >src.bin
 
-printf '%-14s %10s %9s %9s %12s\n' workload native rec replay events
+# A small project for make -j2: twelve C files and a link.
+mkdir -p proj
+for i in $(seq 1 12); do
+	printf '#include <stdio.h>\n#include <string.h>\nint f%d(const char *s) { return (int)strlen(s) * %d; }\n' \
+		"$i" "$i" >proj/f$i.c
+done
+{ echo 'int main(void) { return 0; }'; } >proj/main.c
+printf 'OBJ = $(patsubst %%.c,%%.o,$(wildcard *.c))\napp: $(OBJ)\n\t$(CC) -o $@ $(OBJ)\n' >proj/Makefile
+printf '#!/bin/sh\nrm -f %s/proj/*.o %s/proj/app\nexec make -s -j2 -C %s/proj\n' "$tmp" "$tmp" "$tmp" >mk.sh
+printf '#!/bin/sh\nfind /usr/include -name "*.h" | xargs grep -c define\n' >fg.sh
+chmod +x mk.sh fg.sh
+
+printf '%-14s %10s %9s %9s %9s %9s %12s\n' workload native rec replay "rec(nb)" "replay(nb)" events
 bench compute "$REWIND_BPROG/compute"
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
+bench make-j2 "$tmp/mk.sh"
+bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
 bench threads "$REWIND_BPROG/threads"
 

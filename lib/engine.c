@@ -3,6 +3,7 @@
  * process are performed and checked; signals and rdtsc are re-created
  * where the trace says. Any mismatch is a divergence: we stop and say so. */
 #include "engine.h"
+#include "bufplay.h"
 #include "cap.h"
 #include "cpu.h"
 #include "files.h"
@@ -1398,11 +1399,14 @@ int eng_resume(struct engine *e, int step)
 	}
 	int from = e->stop, st, k;
 	e->how = step ? RESUME_STEP : RESUME_CONT;
+	if (!step && !e->debug)
+		bufplay_load(e);
 	pt_resume(&e->p, e->how, e->pending_sig);
 	e->pending_sig = 0;
 	for (;;) {
 		k = wait_stop(e, &st);
 		e->stop = k == PS_INTR ? PS_SIGNAL : k;
+		bufplay_sync(e);
 		if (k == PS_INTR)
 			return ENG_INTR;
 		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGSEGV && e->debug && e->fault &&

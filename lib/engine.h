@@ -84,6 +84,12 @@ struct engine {
 	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
 	int ntasks, ti;		/* ti: the current one */
 	struct emufs fs;	/* the files mapped shared (IT_EMUFILE) */
+	/* Set by a caller that never looks at the tracee between events
+	 * (replay): runs of buffered calls (TRF_BUFFERED) before event
+	 * limit (0: no limit) are answered inside the process, and
+	 * eng_resume() returns the event after such a run. */
+	int batch;
+	uint64_t limit;
 };
 
 /* Open the trace in dir and check its start record. Dies with status 125

@@ -683,6 +683,8 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			sn_printf(js, ",\"errno\":\"%s\"", en);
 		else
 			sn_puts(js, ",\"errno\":null");
+		if (rec->flags & TRF_BUFFERED)
+			sn_puts(js, ",\"buffered\":true");
 	}
 	if (!opt_raw)
 		put_files(b, js, &c);

@@ -1,6 +1,7 @@
 /* pos.c: taking a thread's memory state as hashed blocks (rec) and making
  * a replayed process's memory match it again (replay); see pos.h. */
 #include "pos.h"
+#include "bufabi.h"
 #include "util.h"
 
 #include <errno.h>
@@ -164,6 +165,10 @@ int pos_take(struct pt_proc *p, struct pos *out)
 		int name = 0;
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %n", &lo, &hi, perm, &ino, &name) != 4 ||
 		    perm[1] != 'w' || strstr(line, "[vvar]") || strstr(line, "[vsyscall]"))
+			continue;
+		/* The syscall buffer differs between rec and replay by
+		 * design (bufabi.h); what the program sees is elsewhere. */
+		if (lo >= BUF_ADDR && hi <= BUF_ADDR + BUF_SIZE)
 			continue;
 		/* Untouched pages of an anonymous private mapping read as
 		 * zeros; those of a file mapping read as the file. */

@@ -55,11 +55,11 @@ static const struct {
 		"the recording CPU's features are kept in the trace and replay refuses a "
 		"CPU that lacks one" },
 	[PROBE_SUD] = { "syscall user dispatch", "REWIND_NO_SUD",
-		"not used yet (every syscall is a ptrace stop)",
-		"not needed yet (every syscall is a ptrace stop)" },
+		"not used: rec's preloaded library makes the common calls without a stop",
+		"not needed: rec's preloaded library makes the common calls without a stop" },
 	[PROBE_SECCOMP_TRAP] = { "seccomp SIGSYS", "REWIND_NO_SECCOMP_TRAP",
-		"not used yet (every syscall is a ptrace stop)",
-		"not needed yet (every syscall is a ptrace stop)" },
+		"not used: rec's preloaded library makes the common calls without a stop",
+		"not needed: rec's preloaded library makes the common calls without a stop" },
 };
 
 static volatile uint32_t probe_var;

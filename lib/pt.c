@@ -7,7 +7,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +57,41 @@ const sigset_t *pt_note_ignored(void)
 	return &ignored;
 }
 
+uint64_t pt_untraced_ip;
+
+/* The filter as BPF, with pt_untraced_ip's exception first: libseccomp
+ * cannot test the instruction pointer. */
+static struct sock_fprog export_filter(scmp_filter_ctx ctx)
+{
+	int fd = memfd_create("rewind-filter", MFD_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || fstat(fd, &st) < 0)
+		die(EXIT_TRACE, "cannot export the seccomp filter: %s", strerror(errno));
+	size_t n = st.st_size / sizeof(struct sock_filter);
+	uint32_t lo = (uint32_t)pt_untraced_ip, hi = pt_untraced_ip >> 32;
+	struct sock_filter pre[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, lo, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	size_t np = sizeof pre / sizeof pre[0];
+	struct sock_filter *f = xmalloc((np + n) * sizeof *f);
+	memcpy(f, pre, sizeof pre);
+	if (pread(fd, f + np, n * sizeof *f, 0) != (ssize_t)(n * sizeof *f))
+		die(EXIT_TRACE, "cannot read the exported seccomp filter");
+	close(fd);
+	return (struct sock_fprog){ .len = np + n, .filter = f };
+}
+
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir)
 {
 	scmp_filter_ctx ctx = build_filter();
+	struct sock_fprog prog = { 0, NULL };
+	if (pt_untraced_ip)
+		prog = export_filter(ctx);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0)
@@ -77,7 +113,8 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		raise(SIGSTOP);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
-		int rc = seccomp_load(ctx);
+		int rc = prog.len ? (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0 ? -errno : 0)
+				  : seccomp_load(ctx);
 		if (rc < 0)
 			die(EXIT_TRACE, "seccomp_load: %s", strerror(-rc));
 		/* Last, so that nothing of ours (sanitizer runtimes) meets
@@ -89,6 +126,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 	}
 	seccomp_release(ctx);
 	setpgid(pid, pid);
+	free(prog.filter);
 	p->pid = pid;
 	p->memfd = -1;
 	int st;

@@ -22,6 +22,11 @@ struct pt_proc {
 	int memfd;		/* /proc/PID/mem, reopened after each exec */
 };
 
+/* When non-zero, the filter of pt_spawn() lets every call made by the
+ * syscall instruction ending at this address through without a stop (the
+ * untraced path of syscall buffering: lib/bufabi.h). */
+extern uint64_t pt_untraced_ip;
+
 /* Fork a child that disables ASLR, arms the rdtsc trap if tsc_arm()
  * wants it (tsc_choose() first), installs the seccomp
  * filter built from the syscall table, and stops at its execve(path, argv,

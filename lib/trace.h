@@ -39,6 +39,9 @@ enum trace_kind {
 #define TRF_ENTRY 2	/* only the call's entry: ret is 0 (for a clone-like
 			   call, the new thread's id), and its result and
 			   outputs are in a later TR_SYSRET of the thread */
+#define TRF_BUFFERED 4	/* made without a ptrace stop by the preloaded
+			   library and logged in its buffer (rec(1)); replay
+			   treats it like any other */
 
 /* TR_SIGNAL flags. */
 #define TRS_ASYNC 1	/* sent from outside the instruction stream; replay

@@ -1,6 +1,7 @@
 /* rec: runs a program under ptrace and a seccomp filter and writes every
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
+#include "bufdrain.h"
 #include "cap.h"
 #include "cpu.h"
 #include "emu.h"
@@ -153,6 +154,8 @@ static void on_alarm(int sig)
 	if (want_ticks && preempting != run_tid && ++seg_ticks >= want_ticks) {
 		preempting = run_tid;
 		syscall(SYS_tkill, run_tid, SIGSTOP);
+	} else if (want_ticks && seg_ticks + 1 >= want_ticks) {
+		buf_poke(run_tid);	/* a traced call is a cheaper place to stop */
 	}
 }
 
@@ -1151,6 +1154,7 @@ static void syscall_exit(void)
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
+	buf_after(&cur->p, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);
 	cur->at_exit = 1;
@@ -1700,7 +1704,8 @@ static int do_signal(int sig)
 	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) {
 		if (preempting == cur->p.pid)
 			preempting = 0;
-		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks) {
+		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks ||
+		    buf_busy(&cur->p)) {
 			/* At a syscall already, or sent for an earlier
 			 * timeslice: it goes on. */
 			pt_resume(&cur->p, RESUME_CONT, 0);
@@ -1724,6 +1729,7 @@ static int do_signal(int sig)
 			 * stopped and it is delivered there. */
 			if (i == cur->nstash && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
+			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
@@ -1853,10 +1859,21 @@ static void leader_replaced(pid_t old)
 	cur = x;
 }
 
+static void put_buffered(void *ctx, const uint8_t *payload, size_t len)
+{
+	(void)ctx;
+	begin(TR_SYSCALL, TRF_BUFFERED);
+	tw_put(&R.w, payload, len);
+	tw_end(&R.w);
+}
+
 /* Handle one stop of cur. */
 static void handle(int st)
 {
 	int k = pt_classify(st);
+	/* The calls it made without a stop come before this one. */
+	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
+		buf_drain(&cur->p, cur->nstash, put_buffered, NULL);
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;
@@ -1975,6 +1992,7 @@ int main(int argc, char **argv)
 				R.seed = time(NULL) ^ getpid();
 		} else if (c == 'p') {
 			probe_print(stdout);
+			buf_probe_print(stdout);
 			return 0;
 		} else if (c == 'h') {
 			usage(0);
@@ -2013,7 +2031,7 @@ int main(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 	tsc_choose(-1);
 	struct task *root = add_task(0, 0);
-	pt_spawn(&root->p, prog, argv + optind, environ, NULL);
+	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
 	root->tgid = R.root = root->p.pid;
 	tty_give(root->p.pid);
 	root->fresh = 0;

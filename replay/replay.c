@@ -305,6 +305,11 @@ int main(int argc, char **argv)
 	e.emit = emit;
 	if (opt_stack)
 		e.mapped = mapped;
+	/* Nothing looks at the program between events (--stack does): runs
+	 * of buffered calls are answered inside it (not past --to's event). */
+	const char *nobuf = getenv("REWIND_NO_BUFFER");
+	e.batch = !opt_stack && (!nobuf || !*nobuf || !strcmp(nobuf, "0"));
+	e.limit = to > 0 ? (uint64_t)to : 0;
 	if (to == 0) {
 		printf("-- stopped after event 0 --\n");
 		eng_close(&e);

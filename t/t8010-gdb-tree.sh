@@ -106,7 +106,7 @@ test_expect_success 'gdbstub -p on each process of a pipeline: its own write(2)'
 			-ex "target remote | $REWIND_BIN/gdbstub -p $pid $trace" \
 			-ex "break write" -ex continue -ex "info threads" </dev/null >gdb.out 2>&1
 		not_signalled $? &&
-		grep -Eq "^Breakpoint 1, (__GI___libc_)?write \(fd=1," gdb.out &&
+		grep -Eq "^Breakpoint 1(\.[0-9]+)?, (__GI___libc_)?write \(fd=1," gdb.out &&
 		grep -Eq "^\* +1 +Thread $pid " gdb.out || { echo "process $pid:"; cat gdb.out; bad=1; }
 	done <pids &&
 	test -z "$bad"

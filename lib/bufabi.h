@@ -1,0 +1,60 @@
+/* bufabi.h: the memory layout shared by the syscall-buffering library
+ * (buf/rwbuf.c), rec, which drains its log into the trace, and the replay
+ * engine, which fills it with the recorded calls for the library to answer. */
+#ifndef REWIND_BUFABI_H
+#define REWIND_BUFABI_H
+
+#include <stdint.h>
+
+/* The library maps BUF_SIZE bytes at BUF_ADDR: one read+exec page holding
+ * `syscall; ret` (rec's seccomp filter lets a call whose instruction
+ * pointer is BUF_UNTRACED_IP through without a stop), then the header
+ * page, then the buffer. The address is far from where the kernel puts
+ * programs, heaps and mappings with randomization off, and is ordinary
+ * application memory for ASan. */
+#define BUF_ADDR 0x3e0000000000ull
+#define BUF_PAGE 4096ull
+#define BUF_DATA_SIZE (4ull << 20)
+#define BUF_SIZE (2 * BUF_PAGE + BUF_DATA_SIZE)
+#define BUF_UNTRACED_IP (BUF_ADDR + 2)
+#define BUF_HDR (BUF_ADDR + BUF_PAGE)
+#define BUF_DATA (BUF_ADDR + 2 * BUF_PAGE)
+#define BUF_MAGIC 0x46554257u	/* "WBUF" */
+#define BUF_NFD 1024		/* descriptors the fd sets cover */
+
+/* The header. Under rec (mode 1) the library writes magic, busy, used
+ * and count; rec writes mode, traced_next, nowrite and the fd sets.
+ * Under replay the mode is 0 (every call traced) or 2: the engine put
+ * count entries (rec's, as in the trace) in the buffer, the library
+ * answers the thread's next calls from them in order, each after
+ * checking its number, arguments and input bytes, and counts them in
+ * consumed; a call that does not match goes the traced way, where the
+ * engine checks it as usual. The calls the library makes are the same in
+ * every mode, only the way they are answered differs. */
+struct buf_hdr {
+	uint32_t magic;
+	uint32_t mode;		/* BUF_MODE_*, or 0: trace every call */
+	uint32_t traced_next;	/* rec wants the next call traced (a held
+				   signal, or another thread's turn) */
+	uint32_t nowrite;	/* no buffered writes (a MAP_SHARED file mapping) */
+	uint32_t busy;		/* the library is between its call and the
+				   end of the entry: no drain, no preemption */
+	uint32_t count;		/* entries in the buffer */
+	uint64_t used;		/* bytes of the buffer in use */
+	uint8_t fd_read[BUF_NFD / 8];	/* bit set: reads of this fd cannot block */
+	uint8_t fd_write[BUF_NFD / 8];	/* writes can neither block nor reach rec's
+					   stdout or stderr */
+	uint32_t consumed;	/* replay: entries answered so far */
+	uint32_t pad;
+	uint64_t roff;		/* replay: offset of the next entry to answer */
+};
+#define BUF_MODE_REC 1
+#define BUF_MODE_REPLAY 2
+
+/* A buffer entry: u32 size of what follows, u32 0, then the payload of a
+ * TR_SYSCALL record (rewind-trace(5)): u16 nr, u16 0, u32 0, u64 args[6],
+ * i64 ret, items IT_ARG and IT_MEM exactly as rec would save them. Entries
+ * start at 8-byte boundaries. */
+#define BUF_ENT_HDR 8
+
+#endif

@@ -1,0 +1,147 @@
+/* bufplay.c: replays a thread's run of buffered calls without a stop each:
+ * they go into its syscall buffer for the preloaded library to answer,
+ * and the ones it did not answer are replayed the usual way. */
+#include "bufplay.h"
+#include "bufabi.h"
+#include "sys.h"
+#include "util.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+	int n;			/* records loaded (0: none) */
+	struct trace_pos *pos;	/* pos[i]: where record i starts (i >= 1),
+				   pos[n]: the first record not loaded */
+	int cap;
+	uint8_t *data;
+	size_t len, dcap;
+} B;
+
+static int fits(const struct engine *e, const struct trace_rec *r, uint32_t tid)
+{
+	if (r->kind != TR_SYSCALL || r->flags != TRF_BUFFERED || r->tid != tid || r->size < 64 ||
+	    (e->limit && r->event >= e->limit))
+		return 0;
+	const struct sys_entry *s = sys_lookup(get16(r->p));
+	return s && s->class == C_EMU;
+}
+
+static int add(const struct trace_rec *r)
+{
+	size_t need = (BUF_ENT_HDR + r->size + 7) & ~(size_t)7;
+	if (B.len + need > BUF_DATA_SIZE)
+		return 0;
+	if (B.len + need > B.dcap) {
+		B.dcap = B.dcap ? 2 * B.dcap : 1 << 16;
+		if (B.dcap < B.len + need)
+			B.dcap = B.len + need;
+		B.data = xrealloc(B.data, B.dcap);
+	}
+	uint32_t h[2] = { r->size, 0 };
+	memcpy(B.data + B.len, h, 8);
+	memcpy(B.data + B.len + 8, r->p, r->size);
+	memset(B.data + B.len + 8 + r->size, 0, need - 8 - r->size);
+	B.len += need;
+	return 1;
+}
+
+static void at(int i, const struct trace_pos *p)
+{
+	if (i >= B.cap) {
+		B.cap = B.cap ? 2 * B.cap : 256;
+		B.pos = xrealloc(B.pos, B.cap * sizeof *B.pos);
+	}
+	B.pos[i] = *p;
+}
+
+int bufplay_load(struct engine *e)
+{
+	B.n = 0;
+	const struct trace_rec *nx = e->held ? &e->ahead : NULL;
+	struct buf_hdr h;
+	uint32_t tid = nx ? nx->tid : 0;
+	if (!e->batch || !nx || !fits(e, nx, tid) ||
+	    pt_read(&e->p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC ||
+	    h.mode == BUF_MODE_REC)
+		return 0;
+	B.len = 0;
+	if (!add(nx))
+		return 0;
+	B.n = 1;
+	size_t last = 0;	/* where the last entry starts */
+	int natural;
+	for (;;) {
+		struct trace_pos p;
+		struct trace_rec r;
+		trace_tell(&e->r, &p);
+		at(B.n, &p);
+		size_t len = B.len;
+		int k = trace_next(&e->r, &r);
+		if (k <= 0 || !fits(e, &r, tid) || !add(&r)) {
+			/* The thread stops by itself after the run when its
+			 * next event is a call (one left out of the run goes
+			 * traced), an rdtsc or a fault. Else (another thread's
+			 * turn, a preemption, a signal raised from outside)
+			 * it must not run on: its last call goes traced. */
+			natural = k > 0 && r.tid == tid &&
+				  (r.kind == TR_SYSCALL || r.kind == TR_RDTSC ||
+				   (r.kind == TR_SIGNAL && r.size >= 8 && !(get32(r.p + 4) & TRS_ASYNC)));
+			if (trace_seek(&e->r, &p) < 0)
+				die(EXIT_TRACE, "%s", e->r.err);
+			break;
+		}
+		last = len;
+		B.n++;
+	}
+	if (!natural) {
+		B.len = last;
+		if (--B.n == 0) {
+			if (trace_seek(&e->r, &B.pos[1]) < 0)
+				die(EXIT_TRACE, "%s", e->r.err);
+			return 0;
+		}
+		if (trace_seek(&e->r, &B.pos[B.n]) < 0)
+			die(EXIT_TRACE, "%s", e->r.err);
+	}
+	h.mode = BUF_MODE_REPLAY;
+	h.count = B.n;
+	h.consumed = 0;
+	h.roff = 0;
+	if (pt_write(&e->p, BUF_DATA, B.data, B.len) < 0 ||
+	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, mode), &h.mode, 4) < 0 ||
+	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, count), &h.count, 4) < 0 ||
+	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, consumed), &h.consumed, 16) < 0)
+		die(EXIT_TRACE, "cannot fill the syscall buffer of thread %d", e->p.pid);
+	return B.n;
+}
+
+void bufplay_sync(struct engine *e)
+{
+	if (!B.n)
+		return;
+	struct buf_hdr h;
+	uint32_t j = 0;
+	/* A process that is gone answered nothing we can tell: its first
+	 * call is then replayed, and found missing, the usual way. */
+	if (pt_read(&e->p, BUF_HDR, &h, sizeof h) == sizeof h && h.magic == BUF_MAGIC) {
+		j = h.consumed <= (uint32_t)B.n ? h.consumed : 0;
+		uint32_t z[2] = { 0, 0 };
+		pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, count), z, 4);
+		pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, consumed), z, 4);
+	}
+	if (j == 0) {
+		/* A library that answers nothing (of another build, say)
+		 * would have every run loaded again for each call. */
+		e->batch = 0;
+		/* The first stays read ahead; the rest are read again. */
+		if (B.n > 1 && trace_seek(&e->r, &B.pos[1]) < 0)
+			die(EXIT_TRACE, "%s", e->r.err);
+	} else {
+		e->held = 0;
+		if (trace_seek(&e->r, &B.pos[j]) < 0)
+			die(EXIT_TRACE, "%s", e->r.err);
+	}
+	B.n = 0;
+}

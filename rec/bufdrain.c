@@ -1,0 +1,369 @@
+/* bufdrain.c: rec's side of syscall buffering (see bufdrain.h and
+ * lib/bufabi.h): finds and preloads librewind-buf.so, tells it which
+ * descriptors cannot block, and turns the calls it logged into records. */
+#include "bufdrain.h"
+#include "bufabi.h"
+#include "cap.h"
+#include "sys.h"
+#include "trace.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define LIBNAME "librewind-buf.so"
+#define ENT_REC_INPUTS 1	/* as in buf/rwbuf.c */
+
+int buf_on;
+static struct stat out[3];	/* rec's stdout and stderr */
+static int have_out[3];
+
+/* The library next to rec, or in ../lib/rewind from it (make install). */
+static int find_lib(char *path, size_t len)
+{
+	char self[PATH_MAX - 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	*slash = 0;
+	if (snprintf(path, len, "%.*s/%s", (int)(len - 64), self, LIBNAME) >= (int)len)
+		return -1;
+	if (access(path, R_OK) == 0)
+		return 0;
+	snprintf(path, len, "%.*s/../lib/rewind/%s", (int)(len - 64), self, LIBNAME);
+	char real[PATH_MAX];
+	if (access(path, R_OK) == 0 && realpath(path, real)) {
+		snprintf(path, len, "%s", real);
+		return 0;
+	}
+	return -1;
+}
+
+void buf_probe_print(FILE *f)
+{
+	char lib[PATH_MAX];
+	const char *no = getenv("REWIND_NO_BUFFER");
+	if (find_lib(lib, sizeof lib) < 0)
+		fprintf(f, "syscall buffering: missing: no %s next to rec or in ../lib/rewind: "
+			   "every syscall is a ptrace stop\n", LIBNAME);
+	else if (no && *no && strcmp(no, "0"))
+		fprintf(f, "syscall buffering: off (REWIND_NO_BUFFER): every syscall is a ptrace stop\n");
+	else
+		fprintf(f, "syscall buffering: present: %s makes the common calls without a stop\n", lib);
+}
+
+char **buf_setup(char **envp)
+{
+	static char lib[PATH_MAX];
+	const char *no = getenv("REWIND_NO_BUFFER");
+	if ((no && *no && strcmp(no, "0")) || find_lib(lib, sizeof lib) < 0)
+		return envp;
+	for (int fd = 1; fd <= 2; fd++)
+		have_out[fd] = fstat(fd, &out[fd]) == 0;
+	int n = 0, at = -1;
+	while (envp[n]) {
+		if (!strncmp(envp[n], "LD_PRELOAD=", 11))
+			at = n;
+		n++;
+	}
+	char **env = xmalloc((n + 2) * sizeof *env);
+	memcpy(env, envp, (n + 1) * sizeof *env);
+	const char *old = at >= 0 ? envp[at] + 11 : "";
+	char *v = xmalloc(strlen(lib) + strlen(old) + 16);
+	sprintf(v, "LD_PRELOAD=%s%s%s", lib, *old ? ":" : "", old);
+	if (at >= 0)
+		env[at] = v;
+	else {
+		env[n] = v;
+		env[n + 1] = NULL;
+	}
+	pt_untraced_ip = BUF_UNTRACED_IP;
+	buf_on = 1;
+	return env;
+}
+
+/* The header of p's process, if it has a live buffer. */
+static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
+{
+	if (!buf_on || pt_read(p, BUF_HDR, h, sizeof *h) != sizeof *h || h->magic != BUF_MAGIC ||
+	    h->mode != 1)
+		return -1;
+	return 0;
+}
+
+/* Write the header fields [from, to) of h: only rec's own, while
+ * another thread of the process may be running and logging. */
+static void put_hdr(struct pt_proc *p, const struct buf_hdr *h, size_t from, size_t to)
+{
+	if (pt_write(p, BUF_HDR + from, (const uint8_t *)h + from, to - from) < 0)
+		die(EXIT_TRACE, "cannot write the syscall buffer of thread %d: %s", p->pid,
+		    strerror(errno));
+}
+
+/* rec's settings: mode, nowrite and the fd sets. */
+static void put_settings(struct pt_proc *p, const struct buf_hdr *h)
+{
+	put_hdr(p, h, offsetof(struct buf_hdr, mode), offsetof(struct buf_hdr, mode) + 4);
+	put_hdr(p, h, offsetof(struct buf_hdr, nowrite), offsetof(struct buf_hdr, nowrite) + 4);
+	put_hdr(p, h, offsetof(struct buf_hdr, fd_read), sizeof *h);
+}
+
+int buf_busy(struct pt_proc *p)
+{
+	struct buf_hdr h;
+	return get_hdr(p, &h) == 0 && h.busy;
+}
+
+void buf_want_traced(struct pt_proc *p)
+{
+	uint32_t one = 1;
+	struct buf_hdr h;
+	if (get_hdr(p, &h) == 0)
+		pt_write(p, BUF_HDR + offsetof(struct buf_hdr, traced_next), &one, 4);
+}
+
+void buf_poke(pid_t tid)
+{
+	static uint32_t one = 1;
+	if (!buf_on || !tid)
+		return;
+	/* A process without the buffer has nothing mapped there: EFAULT. */
+	struct iovec l = { &one, 4 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, traced_next)), 4 };
+	uint32_t magic = 0;
+	struct iovec ml = { &magic, 4 }, mr = { (void *)BUF_HDR, 4 };
+	int saved = errno;	/* a signal handler's calls leave errno alone */
+	if (process_vm_readv(tid, &ml, 1, &mr, 1, 0) == 4 && magic == BUF_MAGIC)
+		process_vm_writev(tid, &l, 1, &r, 1, 0);
+	errno = saved;
+}
+
+/* Growing scratch for a rebuilt payload. */
+struct pbuf {
+	uint8_t *b;
+	size_t len, cap;
+};
+
+static void pb_put(struct pbuf *pb, const void *p, size_t n)
+{
+	if (pb->len + n > pb->cap) {
+		pb->cap = (pb->len + n) * 2;
+		pb->b = xrealloc(pb->b, pb->cap);
+	}
+	memcpy(pb->b + pb->len, p, n);
+	pb->len += n;
+}
+
+static void pb_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
+{
+	struct pbuf *pb = ctx;
+	uint16_t t[2] = { IT_ARG, (uint16_t)arg };
+	uint32_t l = 8 + len;
+	pb_put(pb, t, 4);
+	pb_put(pb, &l, 4);
+	pb_put(pb, &full, 8);
+	pb_put(pb, data, len);
+}
+
+void buf_drain(struct pt_proc *p, int held,
+	       void (*put)(void *ctx, const uint8_t *payload, size_t len), void *ctx)
+{
+	static uint8_t *data;
+	static size_t cap;
+	static struct pbuf pb;
+	struct buf_hdr h;
+	if (get_hdr(p, &h) < 0 || h.busy)
+		return;
+	if (h.used > BUF_DATA_SIZE)
+		die(EXIT_TRACE, "thread %d: corrupt syscall buffer (%llu bytes used)", p->pid,
+		    (unsigned long long)h.used);
+	if (h.used > cap) {
+		cap = BUF_DATA_SIZE;
+		data = xrealloc(data, cap);
+	}
+	if (h.used && pt_read(p, BUF_DATA, data, h.used) != (ssize_t)h.used)
+		die(EXIT_TRACE, "cannot read the syscall buffer of thread %d", p->pid);
+	for (size_t off = 0; off < h.used;) {
+		uint32_t size;
+		memcpy(&size, data + off, 4);
+		uint8_t *pl = data + off + BUF_ENT_HDR;
+		if (size < 64 || off + BUF_ENT_HDR + size > h.used)
+			die(EXIT_TRACE, "thread %d: corrupt syscall buffer entry at %zu", p->pid, off);
+		uint16_t nr, flags;
+		memcpy(&nr, pl, 2);
+		memcpy(&flags, pl + 2, 2);
+		const struct sys_entry *e = sys_lookup(nr);
+		if (!e)
+			die(EXIT_TRACE, "thread %d: syscall buffer entry for unknown call %u", p->pid, nr);
+		memset(pl + 2, 0, 2);
+		if (flags & ENT_REC_INPUTS) {
+			/* Only the program's own code ran since: its mappings
+			 * are as they were at the call. */
+			uint64_t a[6];
+			memcpy(a, pl + 8, sizeof a);
+			pb.len = 0;
+			pb_put(&pb, pl, 64);
+			cap_inputs(p, e, a, pb_arg, &pb);
+			pb_put(&pb, pl + 64, size - 64);
+			put(ctx, pb.b, pb.len);
+		} else {
+			put(ctx, pl, size);
+		}
+		off += (BUF_ENT_HDR + size + 7) & ~(size_t)7;
+	}
+	/* The thread is stopped and no other of its process runs. */
+	h.used = 0;
+	h.count = 0;
+	h.traced_next = held > 0;
+	put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4);
+	put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
+}
+
+/* Whether reads (and writes, *w) of the file at fd of p can neither block
+ * nor, for writes, reach rec's stdout or stderr (replay re-emits those). */
+static int fd_safe(struct pt_proc *p, int fd, int *w)
+{
+	char path[64];
+	struct stat st;
+	*w = 0;
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", p->pid, fd);
+	if (stat(path, &st) < 0)
+		return 0;
+	int chr = S_ISCHR(st.st_mode) && major(st.st_rdev) == 1;
+	unsigned mi = minor(st.st_rdev);
+	/* Not /dev/urandom: its long reads come back short now and then
+	 * when untraced (a pending-signal check between pages). */
+	if (!S_ISREG(st.st_mode) && !(chr && (mi == 3 || mi == 5 || mi == 7)))
+		return 0;
+	*w = 1;
+	/* /dev/null keeps nothing: replay need not write it again. */
+	for (int s = 1; s <= 2 && !(chr && mi == 3); s++)
+		if (have_out[s] && out[s].st_dev == st.st_dev && out[s].st_ino == st.st_ino)
+			*w = 0;
+	return 1;
+}
+
+static void set_fd(struct buf_hdr *h, struct pt_proc *p, long fd)
+{
+	if (fd < 0 || fd >= BUF_NFD)
+		return;
+	int w, r = fd_safe(p, fd, &w);
+	h->fd_read[fd / 8] = (h->fd_read[fd / 8] & ~(1 << fd % 8)) | r << fd % 8;
+	h->fd_write[fd / 8] = (h->fd_write[fd / 8] & ~(1 << fd % 8)) | w << fd % 8;
+}
+
+static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
+{
+	char path[64];
+	memset(h->fd_read, 0, sizeof h->fd_read);
+	memset(h->fd_write, 0, sizeof h->fd_write);
+	snprintf(path, sizeof path, "/proc/%d/fd", p->pid);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			set_fd(h, p, atol(de->d_name));
+	if (d)
+		closedir(d);
+}
+
+void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
+{
+	struct buf_hdr h;
+	if (!buf_on)
+		return;
+	if (nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0) {
+		/* The library's page is ready: buffering starts. */
+		if (pt_read(p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC)
+			return;
+		scan_fds(&h, p);
+		h.mode = 1;
+		put_settings(p, &h);
+		return;
+	}
+	if (ret < 0)
+		return;
+	switch (nr) {
+	case SYS_open: case SYS_openat: case SYS_openat2: case SYS_creat:
+	case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_close: case SYS_close_range:
+	case SYS_fcntl: case SYS_mmap: case SYS_seccomp: case SYS_prctl:
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
+		break;
+	default:
+		return;
+	}
+	if (get_hdr(p, &h) < 0)
+		return;
+	switch (nr) {
+	case SYS_fcntl:
+		if (a[1] != F_DUPFD && a[1] != F_DUPFD_CLOEXEC)
+			return;
+		/* fall through */
+	case SYS_open: case SYS_openat: case SYS_openat2: case SYS_creat: case SYS_dup:
+	case SYS_dup2: case SYS_dup3:
+		set_fd(&h, p, ret);
+		break;
+	case SYS_close:
+		set_fd(&h, p, a[0]);
+		break;
+	case SYS_close_range:
+		scan_fds(&h, p);
+		break;
+	case SYS_fork:
+		return;
+	case SYS_vfork: case SYS_clone: case SYS_clone3: {
+		uint64_t flags = nr == SYS_vfork ? CLONE_VM | CLONE_VFORK : a[0];
+		if (nr == SYS_clone3 && pt_read(p, a[0], &flags, 8) != 8)
+			flags = CLONE_VM;
+		if (!(flags & CLONE_VM) && (flags & CLONE_FILES)) {
+			/* Two buffers behind one descriptor table: each
+			 * would miss the other's closes. Both stop. */
+			uint32_t zero = 0;
+			struct iovec l = { &zero, 4 },
+				     r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, mode)), 4 };
+			process_vm_writev(ret, &l, 1, &r, 1, 0);
+			h.mode = 0;
+			break;
+		}
+		if (!(flags & CLONE_VM) || (flags & CLONE_FILES))
+			return;
+		/* A vfork child shares the buffer but not the descriptors:
+		 * the parent looks again once it runs. Two tables behind one
+		 * buffer, both running, cannot be described. */
+		if (flags & CLONE_VFORK)
+			scan_fds(&h, p);
+		else
+			h.mode = 0;
+		break;
+	}
+	case SYS_mmap:
+		if (!(a[3] & MAP_ANONYMOUS) && (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE)
+			h.nowrite = 1;	/* rec saves such mappings after each write */
+		else
+			return;
+		break;
+	case SYS_seccomp:
+	case SYS_prctl:
+		/* The program's own filter would see the untraced calls. */
+		if (nr == SYS_prctl && a[0] != PR_SET_SECCOMP)
+			return;
+		h.mode = 0;
+		break;
+	}
+	put_settings(p, &h);
+}

@@ -1,0 +1,48 @@
+/* bufdrain.h: rec's side of syscall buffering: preloading librewind-buf.so,
+ * keeping its header (mode, fd sets, flags) up to date, and moving the
+ * calls it logged into the trace at the thread's next stop. */
+#ifndef REWIND_BUFDRAIN_H
+#define REWIND_BUFDRAIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "pt.h"
+
+/* Decide whether this recording buffers (not with REWIND_NO_BUFFER=1, nor
+ * when the library is not found next to rec or under PREFIX/lib/rewind)
+ * and return the environment for the program: envp, or a copy with the
+ * library first in LD_PRELOAD. Sets pt_untraced_ip when buffering. */
+char **buf_setup(char **envp);
+
+/* rec --probe's line on syscall buffering. */
+void buf_probe_print(FILE *f);
+
+/* Whether buf_setup() turned buffering on. */
+extern int buf_on;
+
+/* The thread p, which was running the program's code, stopped: move the
+ * calls its process logged into the trace, one put() per call (the
+ * payload of a TR_SYSCALL record), and set the header's traced_next to
+ * held (a held signal waits for a traced call). Does nothing while the
+ * library is in the middle of a call (buf_busy()). */
+void buf_drain(struct pt_proc *p, int held,
+	       void (*put)(void *ctx, const uint8_t *payload, size_t len), void *ctx);
+
+/* Whether the library of p's process is between an untraced call and the
+ * end of its entry: a preemption there could not be replayed. */
+int buf_busy(struct pt_proc *p);
+
+/* Ask that p's next buffered call be traced (a signal is held for it). */
+void buf_want_traced(struct pt_proc *p);
+
+/* The same for thread tid, from a signal handler. */
+void buf_poke(pid_t tid);
+
+/* After traced call nr of thread p returned ret: register a new buffer
+ * (the library's mprotect of its page), keep the fd sets in step with
+ * the descriptors, and turn buffering off where it cannot be exact. */
+void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
+
+#endif
