@@ -73,6 +73,15 @@ static long untraced(long nr, long a0, long a1, long a2, long a3, long a4, long 
 	return ret;
 }
 
+/* An ASan runtime dies at start unless it is the first library loaded,
+ * and this one is preloaded before it. ASan asks the program for its
+ * default options through this weak symbol, before it checks: the check
+ * is turned off (ASAN_OPTIONS and a program's own definition still win). */
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
+{
+	return "verify_asan_link_order=0";
+}
+
 __attribute__((constructor)) static void rwbuf_init(void)
 {
 	libc_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");

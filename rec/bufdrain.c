@@ -4,6 +4,7 @@
 #include "bufdrain.h"
 #include "bufabi.h"
 #include "cap.h"
+#include "emu.h"
 #include "sys.h"
 #include "trace.h"
 #include "util.h"
@@ -55,15 +56,28 @@ static int find_lib(char *path, size_t len)
 	return -1;
 }
 
+/* Buffering is still experimental (see rec(1)): on only when asked for
+ * with REWIND_BUFFER, and REWIND_NO_BUFFER wins. */
+static int env_set(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0");
+}
+
+static int wanted(void)
+{
+	return env_set("REWIND_BUFFER") && !env_set("REWIND_NO_BUFFER");
+}
+
 void buf_probe_print(FILE *f)
 {
 	char lib[PATH_MAX];
-	const char *no = getenv("REWIND_NO_BUFFER");
 	if (find_lib(lib, sizeof lib) < 0)
 		fprintf(f, "syscall buffering: missing: no %s next to rec or in ../lib/rewind: "
 			   "every syscall is a ptrace stop\n", LIBNAME);
-	else if (no && *no && strcmp(no, "0"))
-		fprintf(f, "syscall buffering: off (REWIND_NO_BUFFER): every syscall is a ptrace stop\n");
+	else if (!wanted())
+		fprintf(f, "syscall buffering: off (experimental; REWIND_BUFFER=1 turns it on): "
+			   "every syscall is a ptrace stop\n");
 	else
 		fprintf(f, "syscall buffering: present: %s makes the common calls without a stop\n", lib);
 }
@@ -71,8 +85,7 @@ void buf_probe_print(FILE *f)
 char **buf_setup(char **envp)
 {
 	static char lib[PATH_MAX];
-	const char *no = getenv("REWIND_NO_BUFFER");
-	if ((no && *no && strcmp(no, "0")) || find_lib(lib, sizeof lib) < 0)
+	if (!wanted() || find_lib(lib, sizeof lib) < 0)
 		return envp;
 	for (int fd = 1; fd <= 2; fd++)
 		have_out[fd] = fstat(fd, &out[fd]) == 0;
@@ -250,7 +263,9 @@ static int fd_safe(struct pt_proc *p, int fd, int *w)
 	 * when untraced (a pending-signal check between pages). */
 	if (!S_ISREG(st.st_mode) && !(chr && (mi == 3 || mi == 5 || mi == 7)))
 		return 0;
-	*w = 1;
+	/* A write to an emulated file is recorded as a patch of it (emu.c),
+	 * which only a traced call gets. */
+	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino));
 	/* /dev/null keeps nothing: replay need not write it again. */
 	for (int s = 1; s <= 2 && !(chr && mi == 3); s++)
 		if (have_out[s] && out[s].st_dev == st.st_dev && out[s].st_ino == st.st_ino)
@@ -280,6 +295,15 @@ static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
 			set_fd(h, p, atol(de->d_name));
 	if (d)
 		closedir(d);
+}
+
+void buf_nowrite(struct pt_proc *p)
+{
+	struct buf_hdr h;
+	if (get_hdr(p, &h) < 0 || h.nowrite)
+		return;
+	h.nowrite = 1;
+	put_settings(p, &h);
 }
 
 void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)

@@ -35,6 +35,11 @@ static struct emu *find(dev_t dev, ino_t ino)
 	return NULL;
 }
 
+int emu_is(dev_t dev, ino_t ino)
+{
+	return find(dev, ino) != NULL;
+}
+
 int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int writable)
 {
 	uint64_t end = ((uint64_t)st->st_size + 4095) & ~4095ull;

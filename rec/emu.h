@@ -36,4 +36,8 @@ int emu_changes(long nr);
  * none, -1 (why set) when a changed file cannot be read. */
 int emu_outside(struct trace_writer *w, int busy, char *why, size_t len);
 
+/* Whether the file dev, ino is emulated (mapped so that its changes are
+ * recorded as IT_FPATCH): writes to it must be traced calls. */
+int emu_is(dev_t dev, ino_t ino);
+
 #endif

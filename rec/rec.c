@@ -1119,6 +1119,10 @@ static void syscall_exit(void)
 			path[n > 0 ? n : 0] = 0;
 			int wr = fd_writable(a[4]);
 			if (emu_map(&cur->p, a, &fst, wr)) {
+				/* Any process may have the file open: none
+				 * writes without a stop from now on. */
+				for (int i = 0; i < R.ntasks; i++)
+					buf_nowrite(&R.tasks[i]->p);
 				/* Its bytes now, hashed afresh (stores through a
 				 * mapping need not change the mtime), and copied:
 				 * they change. */
