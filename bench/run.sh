@@ -8,9 +8,6 @@ set -u
 : "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
 RUNS=${BENCH_RUNS:-3}
 export LC_ALL=C
-# The rec and replay columns use the experimental syscall buffering; the
-# "nb" ones run without it (REWIND_NO_BUFFER wins), the default.
-export REWIND_BUFFER=1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -456,11 +456,16 @@ IMPL ssize_t impl_getrandom(void *b, size_t n, unsigned flags)
  * may pass on as unset arguments or padding. */
 __asm__(".text\n"
 	"wrap_common:\n"
+	"\t.cfi_startproc\n"	/* unwind information, for replay --stack */
 	"\tpush %rbx\n"
+	"\t.cfi_adjust_cfa_offset 8\n"
+	"\t.cfi_rel_offset %rbx, 0\n"
 	"\tmov %rsp, %rbx\n"
+	"\t.cfi_def_cfa_register %rbx\n"
 	"\tand $-16, %rsp\n"
 	"\tcall *%rax\n"
 	"\tmov %rbx, %rsp\n"
+	"\t.cfi_def_cfa_register %rsp\n"
 	"\tmov %rax, %r11\n"
 	"\tlea -512(%rbx), %rdi\n"
 	"\txor %eax, %eax\n"
@@ -468,6 +473,8 @@ __asm__(".text\n"
 	"\trep stosq\n"
 	"\tmov %r11, %rax\n"
 	"\tpop %rbx\n"
+	"\t.cfi_adjust_cfa_offset -8\n"
+	"\t.cfi_restore %rbx\n"
 	"\txor %ecx, %ecx\n"
 	"\txor %edx, %edx\n"
 	"\txor %esi, %esi\n"
@@ -476,7 +483,8 @@ __asm__(".text\n"
 	"\txor %r9d, %r9d\n"
 	"\txor %r10d, %r10d\n"
 	"\txor %r11d, %r11d\n"
-	"\tret\n");
+	"\tret\n"
+	"\t.cfi_endproc\n");
 #define WRAP(name) \
 	__asm__(".globl " #name "\n.type " #name ", @function\n" #name ":\n" \
 		"\tlea impl_" #name "(%rip), %rax\n\tjmp wrap_common\n.size " #name ", .-" #name "\n")

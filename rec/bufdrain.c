@@ -56,8 +56,7 @@ static int find_lib(char *path, size_t len)
 	return -1;
 }
 
-/* Buffering is still experimental (see rec(1)): on only when asked for
- * with REWIND_BUFFER, and REWIND_NO_BUFFER wins. */
+/* Buffering is on unless REWIND_NO_BUFFER says otherwise. */
 static int env_set(const char *name)
 {
 	const char *v = getenv(name);
@@ -66,7 +65,7 @@ static int env_set(const char *name)
 
 static int wanted(void)
 {
-	return env_set("REWIND_BUFFER") && !env_set("REWIND_NO_BUFFER");
+	return !env_set("REWIND_NO_BUFFER");
 }
 
 void buf_probe_print(FILE *f)
@@ -76,8 +75,8 @@ void buf_probe_print(FILE *f)
 		fprintf(f, "syscall buffering: missing: no %s next to rec or in ../lib/rewind: "
 			   "every syscall is a ptrace stop\n", LIBNAME);
 	else if (!wanted())
-		fprintf(f, "syscall buffering: off (experimental; REWIND_BUFFER=1 turns it on): "
-			   "every syscall is a ptrace stop\n");
+		fprintf(f, "syscall buffering: switched off (REWIND_NO_BUFFER): every syscall is a "
+			   "ptrace stop\n");
 	else
 		fprintf(f, "syscall buffering: present: %s makes the common calls without a stop\n", lib);
 }

@@ -10,8 +10,8 @@
 #include <sys/types.h>
 #include "pt.h"
 
-/* Decide whether this recording buffers (only with REWIND_BUFFER=1 and
- * not REWIND_NO_BUFFER=1, while buffering is experimental; not when the library is not found next to rec or under PREFIX/lib/rewind)
+/* Decide whether this recording buffers (not with REWIND_NO_BUFFER=1, nor
+ * when the library is not found next to rec or under PREFIX/lib/rewind)
  * and return the environment for the program: envp, or a copy with the
  * library first in LD_PRELOAD. Sets pt_untraced_ip when buffering. */
 char **buf_setup(char **envp);

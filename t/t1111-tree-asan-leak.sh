@@ -27,7 +27,9 @@ test_expect_success 'the helper'"'"'s ptrace calls are in the trace; rec did not
 	run_tool tdump "$trace" >dump &&
 	grep -E " syscall ptrace\(16, " dump &&
 	grep -E " syscall ptrace\(17, " dump &&
-	test $(grep -c " sched_yield(" dump) -lt 100
+	# How often the helper yields while the threads settle depends on
+	# timing (0 to a few hundred here); the old livelock made millions.
+	test $(grep -c " sched_yield(" dump) -lt 5000
 '
 test_expect_success 'with three threads blocked in read meanwhile' '
 	RR_EXPECT=1 rec_replay_cmp env ASAN_OPTIONS=detect_leaks=1 "$T/leak-asan" 3 &&

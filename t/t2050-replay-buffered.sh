@@ -9,9 +9,6 @@
 require_tprog bufcalls
 [ -n "${REWIND_NO_BUFFER:-}" ] && [ "$REWIND_NO_BUFFER" != 0 ] &&
 	skip_all 'REWIND_NO_BUFFER is set'
-# Buffering is experimental and off unless asked for.
-REWIND_BUFFER=1
-export REWIND_BUFFER
 
 # buffered DUMP: how many calls of the trace's JSON dump were buffered.
 buffered () {
