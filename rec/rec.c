@@ -1409,8 +1409,7 @@ static int do_signal(int sig)
 		if (tr->pwait)
 			wake_tracer(tr, 0);
 		else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
-			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid))
-		{
+			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid)) {
 			/* Inside the kernel's wait4 since before it traced:
 			 * our SIGSTOP interrupts it, and its end becomes the
 			 * stop's report (the SIGSTOP is rec's, never seen). */
