@@ -375,17 +375,27 @@ static void exec_reap(struct engine *e)
 		struct eng_task *o = &e->tasks[i];
 		if (o == me || o->rtgid != me->rtgid || o->state == ET_GONE)
 			continue;
-		if (!o->doomed)
-			diverge(e, "thread %u lives on after thread %u's execve", o->rtid, me->rtid);
 		if (o->rtid != o->rtgid) {
 			int st;
 			while (waitpid(o->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
 				;
-			if (st != o->want)
+			if (o->doomed && st != o->want)
 				diverge(e, "expected thread %u to end with status 0x%x, got 0x%x",
 					o->rtid, o->want, st);
 			o->status = st;
+			if (!o->doomed) {
+				/* rec saw its end only after the execve's: its
+				 * record comes later, and checks the status. */
+				o->doomed = 2;
+				if (o->p.memfd >= 0)
+					close(o->p.memfd);
+				o->p.memfd = -1;
+				continue;
+			}
 		} else {
+			if (!o->doomed)
+				diverge(e, "thread %u lives on after thread %u's execve", o->rtid,
+					me->rtid);
 			e->p.pid = o->p.pid;	/* where the exec's stops come from */
 			me->rtid = me->rtgid;
 			o->status = o->want;
@@ -1214,6 +1224,15 @@ static int replay_task_exit(struct engine *e, int final)
 {
 	struct eng_task *t = cur_task(e);
 	int want = (int)get32(e->cur.p), st = t->status;
+	if (t->doomed == 2) {	/* reaped at its sibling's execve */
+		t->doomed = 0;
+		t->state = ET_GONE;
+		if (t->status != want)
+			diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want,
+				t->status);
+		e->status = t->status;
+		return ENG_EVENT;
+	}
 	if (!final && t->state != ET_GONE && sibling_execs(e, t)) {
 		/* Killed by that execve, which replay performs at its end:
 		 * the thread dies there. */

@@ -81,6 +81,7 @@ struct task {
 	siginfo_t psi;
 	int pwait;		/* parked at a wait4 for a stop of a tracee */
 	int kicked;		/* its wait4 in the kernel was interrupted for one */
+	int dirty;		/* its tracer changed its registers or memory */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter), for the calls that
@@ -790,12 +791,15 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 	return t;
 }
 
+static void record_dirty(struct task *t);
+
 static void drop_task(struct task *t)
 {
 	for (int i = 0; i < R.ntasks; i++) {
 		if (R.tasks[i]->parent == t)
 			R.tasks[i]->parent = NULL;
 		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
+			record_dirty(R.tasks[i]);
 			R.tasks[i]->tracer = NULL;
 			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
 			if (R.tasks[i]->psig && R.tasks[i]->state == T_READY)
@@ -1214,10 +1218,27 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
  * gives them back without a tracer of its own. The subset: what
  * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
  * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops, CONT and KILL; the rest is
- * refused by name. */
+ * child's TRACEME with its signal stops, CONT, KILL, POKE* and SETREGS
+ * (the changes recorded as the tracee's state); the rest is refused by
+ * name. */
 
 static void record_signal(int sig, int flags, const siginfo_t *si);
+static void record_state(struct user_regs_struct *regs);
+
+/* What t's tracer changed in it, recorded as its state before it runs
+ * again, so that replay makes the same changes. */
+static void record_dirty(struct task *t)
+{
+	if (!t->dirty)
+		return;
+	struct task *me = cur;
+	struct user_regs_struct regs;
+	cur = t;
+	pt_getregs(&t->p, &regs);
+	record_state(&regs);
+	cur = me;
+	t->dirty = 0;
+}
 
 static const char *ptrace_name(uint64_t req)
 {
@@ -1381,6 +1402,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal");
+		record_dirty(t);
 		if (data) {
 			/* Delivered now: recorded where replay raises it. */
 			struct task *me = cur;
@@ -1421,6 +1443,26 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, " beyond the general registers");
 		tracee_regs(t, &r);
 		return emu_put(data, (uint8_t *)&r + addr, 8);
+	case PTRACE_POKETEXT:
+	case PTRACE_POKEDATA:
+	case PTRACE_POKEUSER:
+	case PTRACE_SETREGS:
+		/* Made on the thread at its stop now, and recorded as its
+		 * state when it goes on (record_dirty). */
+		if (t->state != T_READY)
+			ptrace_refuse(req, " of a thread blocked in a call");
+		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= sizeof r))
+			ptrace_refuse(req, " beyond the general registers");
+		t->dirty = 1;
+		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA)
+			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
+		pt_getregs(&t->p, &r);
+		if (req == PTRACE_POKEUSER)
+			memcpy((uint8_t *)&r + addr, &data, 8);
+		else if (pt_read(&cur->p, data, &r, sizeof r) != sizeof r)
+			return -EFAULT;
+		pt_setregs(&t->p, &r);
+		return 0;
 	}
 	ptrace_refuse(req, "");
 }
@@ -1652,9 +1694,9 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_end(&R.w);
 }
 
-/* cur was stopped by our SIGSTOP between syscalls: record its state
- * there, which replay makes again, then deliver what it held. */
-static void preempted(struct user_regs_struct *regs)
+/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
+ * process's memory by blocks): replay makes the state so there. */
+static void record_state(struct user_regs_struct *regs)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
@@ -1678,6 +1720,13 @@ static void preempted(struct user_regs_struct *regs)
 		}
 	tw_end(&R.w);
 	pos_free(&ps);
+}
+
+/* cur was stopped by our SIGSTOP between syscalls: record its state
+ * there, which replay makes again, then deliver what it held. */
+static void preempted(struct user_regs_struct *regs)
+{
+	record_state(regs);
 	if (cur->nstash) {
 		/* Delivered here: replay raises it at the same place. */
 		siginfo_t si = cur->stash[0];
@@ -1760,8 +1809,7 @@ static int do_signal(int sig)
 		if (tr->pwait)
 			wake_tracer(tr, 0);
 		else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
-			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid))
-		{
+			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid)) {
 			/* Inside the kernel's wait4 since before it traced:
 			 * our SIGSTOP interrupts it, and its end becomes the
 			 * stop's report (the SIGSTOP is rec's, never seen). */

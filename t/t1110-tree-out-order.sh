@@ -17,11 +17,13 @@ for i in 1 2 3; do
 		rm -rf tr.$i &&
 		{ run_tool rec -o tr.$i "$T/outorder" 100000 2>rec.err; echo $? >rec.status; } |
 			{ sleep 0.3; cat; } >rec.out &&
+		cat rec.err && cut -c1-40 rec.out &&
 		check_status rec.status 0 &&
 		test $(wc -l <rec.out) = 4 &&
 		head -n 1 rec.out | grep -Eq "^r [0-9a-f]{8} [a-z]+$" &&
 		test $(head -n 1 rec.out | wc -c) = 100000 &&
 		run_tool replay tr.$i >replay.out 2>replay.err &&
+		cat replay.err &&
 		test_cmp_bytes rec.out replay.out
 	'
 done

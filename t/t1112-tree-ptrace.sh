@@ -2,8 +2,9 @@
 # t1112-tree-ptrace.sh: a program that ptraces its own child (attach,
 # wait for the stop, PEEKDATA, GETREGS, attach to itself, detach; or the
 # child's PTRACE_TRACEME, its signal stops seen by the parent's wait4 and
-# continued with PTRACE_CONT) records and replays; a ptrace request rec
-# does not emulate is refused at once, by name, in one line.
+# continued with PTRACE_CONT; POKEDATA and SETREGS on it) records and
+# replays; a ptrace request rec does not emulate is refused at once, by
+# name, in one line.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog pattach forker
 
@@ -29,10 +30,18 @@ test_expect_success 'PTRACE_TRACEME: the stops reach the parent, record and repl
 	grep -qx "child got signal 10" rec.out &&
 	grep -Eqx "child exited ([0-9]+) \(want \1\)" rec.out
 '
-test_expect_success 'PTRACE_POKEDATA: one line naming it, status 125, at once' '
-	rec_prog "$T/pattach" poke &&
+test_expect_success 'PTRACE_POKEDATA and SETREGS on a stopped child: record and replay' '
+	differs_natively "$T/pattach" poke &&
+	rec_replay_cmp "$T/pattach" poke &&
+	v=$(sed -nE "s/^parent poked ([0-9a-f]{16}): 0 0 0$/\1/p" rec.out) &&
+	test -n "$v" &&
+	grep -qx "child sees $v" rec.out &&
+	grep -qx "child exited 0" rec.out
+'
+test_expect_success 'PTRACE_SINGLESTEP: one line naming it, status 125, at once' '
+	rec_prog "$T/pattach" step &&
 	check_status rec.status 125 &&
-	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_POKEDATA, which rewind cannot record yet; the trace .* ends before it$"
+	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_SINGLESTEP, which rewind cannot record yet; the trace .* ends before it$"
 '
 test_expect_success 'the trace up to the refusal replays' '
 	run_tool replay "$trace" >/dev/null 2>rp.err

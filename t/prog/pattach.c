@@ -4,8 +4,9 @@
  * PTRACE_PEEKDATA and the registers with PTRACE_GETREGS, tries to attach
  * to itself (EPERM), detaches and lets the child finish. With "traceme"
  * the child asks for PTRACE_TRACEME and stops itself, and the parent
- * sees the stops and continues it; with "poke" the parent writes into
- * its stopped child with PTRACE_POKEDATA (which rec refuses). */
+ * sees the stops and continues it; with "poke" the parent changes its
+ * stopped child with PTRACE_POKEDATA and PTRACE_SETREGS; with "step" it
+ * single-steps it (which rec refuses). */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -55,6 +56,42 @@ static int traceme(void)
 	return 0;
 }
 
+/* The child stops itself; the parent writes a new number into it with
+ * PTRACE_POKEDATA, gives its registers back with PTRACE_SETREGS (rax
+ * set to what raise returns anyway) and continues it: the child prints
+ * the new number. With step, PTRACE_SINGLESTEP instead. */
+static int poke(int step)
+{
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+			_exit(100);
+		raise(SIGSTOP);
+		printf("child sees %016llx\n", (unsigned long long)secret);
+		fflush(stdout);
+		_exit(0);
+	}
+	int st;
+	waitpid(c, &st, 0);
+	if (step) {
+		ptrace(PTRACE_SINGLESTEP, c, 0, 0);
+		return 1;
+	}
+	uint64_t v = ~secret;
+	struct user_regs_struct r;
+	long rc1 = ptrace(PTRACE_POKEDATA, c, (void *)&secret, (void *)v);
+	long rc2 = ptrace(PTRACE_GETREGS, c, 0, &r);
+	r.rax = 0;
+	long rc3 = ptrace(PTRACE_SETREGS, c, 0, &r);
+	printf("parent poked %016llx: %ld %ld %ld\n", (unsigned long long)v, rc1, rc2, rc3);
+	fflush(stdout);
+	ptrace(PTRACE_CONT, c, 0, 0);
+	waitpid(c, &st, 0);
+	printf("child exited %d\n", WEXITSTATUS(st));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int p[2], q[2];
@@ -63,18 +100,10 @@ int main(int argc, char **argv)
 		return 2;
 	if (argc > 1 && !strcmp(argv[1], "traceme"))
 		return traceme();
-	if (argc > 1 && !strcmp(argv[1], "poke")) {
-		pid_t c = fork();
-		if (c == 0) {
-			ptrace(PTRACE_TRACEME, 0, 0, 0);
-			raise(SIGSTOP);
-			_exit(0);
-		}
-		int st;
-		waitpid(c, &st, 0);
-		ptrace(PTRACE_POKEDATA, c, (void *)&secret, 0);
-		return 0;
-	}
+	if (argc > 1 && !strcmp(argv[1], "poke"))
+		return poke(0);
+	if (argc > 1 && !strcmp(argv[1], "step"))
+		return poke(1);
 	fflush(stdout);
 	pid_t c = fork();
 	if (c == 0) {
