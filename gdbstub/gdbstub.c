@@ -24,6 +24,11 @@ static uint64_t emitted;	/* output of events up to here was shown */
 static int running;		/* gdb waits for a stop reply: O packets allowed */
 static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
 static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
+/* The thread an s or bs with Hc 0 or -1 steps: the one gdb last named (Hg,
+ * or T when it checks the thread it is about to step), else the one that
+ * stopped. A stop after gdb stepped another thread by name (stepping it
+ * over a breakpoint) leaves it: gdb then steps the one the user chose. */
+static uint32_t upick;
 static uint64_t last_event;	/* the trace's last record (its exit) */
 
 static const char usage_line[] =
@@ -142,8 +147,11 @@ static void move(int (*fn)(struct timeline *, struct why *))
 	struct why w;
 	running = 1;
 	ticking(1);
-	T.step_tid = fn == tl_step || fn == tl_rstep ? gstep : 0;
+	int over = gstep != 0;
+	T.step_tid = fn == tl_step || fn == tl_rstep ? (gstep ? gstep : upick ? upick : T.ran) : 0;
 	int k = fn(&T, &w);
+	if (!over || (fn != tl_step && fn != tl_rstep))
+		upick = T.ran;
 	ticking(0);
 	tl_flush(&T);
 	tl_show(&T, fn == tl_cont ? "cont" : fn == tl_step ? "step" : fn == tl_rcont ? "rcont" : "rstep");
@@ -390,8 +398,11 @@ static void vcont(const char *p)
 			return;
 		}
 	}
+	uint32_t hc = gstep;	/* vCont names its threads: Hc stays as gdb set it */
 	gstep = which ? which : T.ran;
 	move(step ? tl_step : tl_cont);
+	gstep = hc;
+	upick = T.ran;
 }
 
 /* Is tid a live thread of the debugged process? */
@@ -466,16 +477,12 @@ static int serve(void)
 			move(tl_cont);
 			break;
 		case 's': case 'S':
-			if (!gstep)
-				gstep = T.ran;
 			move(tl_step);
 			break;
 		case 'b':
 			if (pkt[1] == 'c') {
 				move(tl_rcont);
 			} else if (pkt[1] == 's') {
-				if (!gstep)
-					gstep = T.ran;
 				move(tl_rstep);
 			}
 			else
@@ -490,12 +497,14 @@ static int serve(void)
 				break;
 			}
 			if (pkt[1] == 'g')
-				gsel = thread_arg(pkt + 2) ? thread_arg(pkt + 2) : T.ran;
+				gsel = upick = thread_arg(pkt + 2) ? thread_arg(pkt + 2) : T.ran;
 			else if (pkt[1] == 'c')
 				gstep = thread_arg(pkt + 2);
 			rsp_send_str(&conn, "OK");
 			break;
 		case 'T':
+			if (alive(thread_arg(pkt + 1)))
+				upick = thread_arg(pkt + 1);
 			rsp_send_str(&conn, alive(thread_arg(pkt + 1)) ? "OK" : "E01");
 			break;
 		case 'k':
