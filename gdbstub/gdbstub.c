@@ -148,6 +148,7 @@ static void move(int (*fn)(struct timeline *, struct why *))
 	running = 1;
 	ticking(1);
 	int over = gstep != 0;
+	uint64_t from = T.here.ev;
 	T.step_tid = fn == tl_step || fn == tl_rstep ? (gstep ? gstep : upick ? upick : T.ran) : 0;
 	int k = fn(&T, &w);
 	if (!over || (fn != tl_step && fn != tl_rstep))
@@ -161,6 +162,11 @@ static void move(int (*fn)(struct timeline *, struct why *))
 		rsp_console(&conn, msg, n);
 		w.why = WHY_STEP;
 	}
+	/* Say so when a continue passed stretches nothing could stop in. */
+	char gap[300];
+	int ng = fn == tl_cont || fn == tl_rcont ? tl_gaps(&T, from, T.here.ev, gap, sizeof gap) : 0;
+	if (ng && (T.user.nbp || T.user.nwp))
+		rsp_console(&conn, gap, ng);
 	running = 0;
 	stop_reply(&w);
 }

@@ -289,6 +289,50 @@ static void int3_scrub_new(struct timeline *t)
  * the watch module's own (a fault on a protected page, a count by stops
  * that does not signal) are gone through here; res 0 is a failure
  * (t->msg). */
+/* Remember the event just replayed if it preempted a thread of the
+ * debugged process (once: windows are replayed again and again). */
+static void note_gap(struct timeline *t)
+{
+	const struct trace_rec *c = &t->e.cur;
+	struct eng_task *k = eng_task_of(&t->e, c->tid);
+	if (c->kind != TR_PREEMPT || !k || k->rtgid != t->pid)
+		return;
+	for (int i = t->ngaps; i-- > 0;)
+		if (t->gaps[i].ev == c->event)
+			return;
+	if (t->ngaps == t->capgaps) {
+		t->capgaps = t->capgaps ? 2 * t->capgaps : 16;
+		t->gaps = xrealloc(t->gaps, t->capgaps * sizeof *t->gaps);
+	}
+	t->gaps[t->ngaps].ev = c->event;
+	t->gaps[t->ngaps++].tid = c->tid;
+}
+
+int tl_gaps(struct timeline *t, uint64_t a, uint64_t b, char *buf, size_t size)
+{
+	if (a == UINT64_MAX || b == UINT64_MAX)	/* lost its place */
+		return 0;
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	int n = 0, best = -1;
+	for (int i = 0; i < t->ngaps; i++) {
+		uint64_t ev = t->gaps[i].ev;
+		if (ev <= lo || ev > hi)
+			continue;
+		n++;
+		if (best < 0 || (a < b ? ev < t->gaps[best].ev : ev > t->gaps[best].ev))
+			best = i;
+	}
+	if (!n)
+		return 0;
+	int len = snprintf(buf, size, "rewind: thread %u was not re-executed up to event %llu "
+			   "(preempted; its state was set): a breakpoint or watchpoint there cannot stop",
+			   t->gaps[best].tid, (unsigned long long)t->gaps[best].ev);
+	if (n > 1)
+		len += snprintf(buf + len, size - len, " (and %d more such stretches passed)", n - 1);
+	len += snprintf(buf + len, size - len, "\n");
+	return len < (int)size ? len : (int)size - 1;
+}
+
 static void resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
 {
 	struct engine *e = &t->e;
@@ -328,6 +372,8 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		/* The int3 at rip is out while the thread leaves it: a step. */
 		int st = my ? watch_step(&t->w, (first && step) || in_bps(&armed, rip)) : step;
 		ti->res = eng_resume(e, st);
+		if (ti->res == ENG_EVENT)
+			note_gap(t);
 		if (ti->res == ENG_EVENT) {	/* the event may have remapped code */
 			for (int k = t->ins.n - 1; k >= 0; k--)
 				int3_there(t, k);
@@ -969,6 +1015,7 @@ void tl_close(struct timeline *t)
 		pos_free(&t->hits[i]);
 	free(t->hits);
 	free(t->hitwhy);
+	free(t->gaps);
 	pos_free(&t->here);
 	watch_free(&t->w);
 	eng_close(&t->e);

@@ -93,6 +93,10 @@ struct timeline {
 	uint32_t ran;		/* the thread of the process that ran last */
 	uint32_t step_tid;	/* the thread tl_step and tl_rstep move (0: any) */
 	int seen;		/* threads and processes made so far */
+	/* The preemptions of the debugged process replayed so far (event,
+	 * thread): their stretches were set, not re-executed (tl_gaps). */
+	struct { uint64_t ev; uint32_t tid; } *gaps;
+	int ngaps, capgaps;
 };
 
 /* Open the trace and replay up to its first event; with ev > 1, start
@@ -128,6 +132,13 @@ void tl_flush(struct timeline *t);
 
 /* With REWIND_TLDEBUG set, print the place to stderr. */
 void tl_show(struct timeline *t, const char *what);
+
+/* A move from event a to event b (either way round) passed stretches that
+ * ended in a preemption of the debugged process: replay set their state
+ * instead of running them, so nothing armed could stop there. Writes one
+ * line naming the nearest to a (thread, event) and how many there were
+ * into buf; returns its length, 0 if none. */
+int tl_gaps(struct timeline *t, uint64_t a, uint64_t b, char *buf, size_t size);
 
 /* Registers as the program sees them: of the thread that runs now, or of
  * thread tid (as recorded). Returns the thread's pid in this run, or -1

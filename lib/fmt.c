@@ -890,7 +890,7 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 		if (it.tag == IT_HASHES)
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				mem += get64(it.p + k + 8);
-	sn_printf(b, "at %#llx (state: registers, %llu KiB of memory hashed)",
+	sn_printf(b, "at %#llx (not re-executed: replay sets its state: registers, %llu KiB of memory hashed)",
 		  (unsigned long long)rip, (unsigned long long)mem / 1024);
 	if (js)
 		sn_printf(js, ",\"rip\":%llu", (unsigned long long)rip);

@@ -1,0 +1,58 @@
+#!/bin/bash
+# t8031-gdb-preempt-gap.sh: spin.c's spinner is preempted (no syscall in its
+# loop), and replay sets its state instead of running that stretch, so a
+# breakpoint in the loop cannot stop there: a continue and a
+# reverse-continue that pass it say so on gdb's console, naming the thread
+# and the event; tdump says the stretch is not re-executed.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog spin
+require_gdb
+
+src=$TEST_DIR/prog/spin.c
+line=$(grep -n 'while (!atomic_load(&flag))' "$src" | tail -n 1 | cut -d: -f1)
+tr=$scratch/trace.1
+
+test_expect_success 'spin prints something else each native run' '
+	differs_natively "$T/spin"
+'
+test_expect_success 'record spin (preempted); replay matches; tdump says so' '
+	rec_replay_cmp "$T/spin" &&
+	test "$trace" = "$tr" &&
+	run_tool tdump "$tr" >dump &&
+	grep -E "^[0-9]+ [0-9]+ preempt at 0x[0-9a-f]+ \(not re-executed: replay sets its state" dump >pre &&
+	test -s pre
+'
+test_expect_success 'gdb: a breakpoint in the spin loop, continue to the end and back' '
+	cat >a.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $tr
+	break spin.c:$line
+	echo @@ fwd\n
+	continue
+	continue
+	continue
+	echo @@ back\n
+	reverse-continue
+	reverse-continue
+	reverse-continue
+	echo @@ end\n
+	END
+	gdb_run "$T/spin" a.gdb
+	not_signalled $? &&
+	grep -q "^@@ end" gdb.out
+'
+# The line names a preemption of the spinner tdump lists.
+gap_re () {
+	echo "^rewind: thread $2 was not re-executed up to event $1 \(preempted; its state was set\): a breakpoint or watchpoint there cannot stop"
+}
+test_expect_success 'continue said once which stretch it could not stop in' '
+	read ev tid rest <pre &&
+	gdb_section fwd gdb.out | grep -Ec "$(gap_re $ev $tid)" >n &&
+	test $(cat n) = 1
+'
+test_expect_success 'reverse-continue said so too' '
+	read ev tid rest <pre &&
+	gdb_section back gdb.out | grep -Ec "$(gap_re $ev $tid)" >n &&
+	test $(cat n) = 1
+'
+test_done
