@@ -24,10 +24,11 @@ static uint64_t emitted;	/* output of events up to here was shown */
 static int running;		/* gdb waits for a stop reply: O packets allowed */
 static uint32_t gsel;		/* the thread gdb reads registers of (Hg) */
 static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
-/* The thread an s or bs with Hc 0 or -1 steps: the one gdb last named (Hg,
- * or T when it checks the thread it is about to step), else the one that
- * stopped. A stop after gdb stepped another thread by name (stepping it
- * over a breakpoint) leaves it: gdb then steps the one the user chose. */
+/* The thread an s or bs with Hc 0 or -1 steps: the one gdb last checked
+ * with T (thread N does, and so does gdb before it steps a thread it
+ * switched back to), else the one that stopped. Not Hg: info threads
+ * reads every thread's registers. A stop after gdb stepped another thread
+ * by name (over a breakpoint) leaves it: gdb then steps the user's. */
 static uint32_t upick;
 static uint64_t last_event;	/* the trace's last record (its exit) */
 
@@ -503,7 +504,7 @@ static int serve(void)
 				break;
 			}
 			if (pkt[1] == 'g')
-				gsel = upick = thread_arg(pkt + 2) ? thread_arg(pkt + 2) : T.ran;
+				gsel = thread_arg(pkt + 2) ? thread_arg(pkt + 2) : T.ran;
 			else if (pkt[1] == 'c')
 				gstep = thread_arg(pkt + 2);
 			rsp_send_str(&conn, "OK");

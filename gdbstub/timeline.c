@@ -1478,6 +1478,11 @@ int tl_rstep(struct timeline *t, struct why *w)
 	int k = back1(t, &from, &target);
 	if (k == 0)
 		k = go_to(t, &target);
+	/* The place is before the stepped thread's instruction, which may
+	 * come first in its stretch: the thread that ran last is another. */
+	struct eng_task *st = t->step_tid ? eng_task_of(&t->e, t->step_tid) : NULL;
+	if (k == 0 && st && st->rtgid == t->pid)
+		t->ran = t->step_tid;
 	if (k != 0 && go_to(t, &from) < 0)
 		k = -1;
 	if (k == 1)
