@@ -5,6 +5,7 @@
 #include "bufabi.h"
 #include "cap.h"
 #include "emu.h"
+#include "outs.h"
 #include "sys.h"
 #include "trace.h"
 #include "util.h"
@@ -30,8 +31,6 @@
 #define ENT_REC_INPUTS 1	/* as in buf/rwbuf.c */
 
 int buf_on;
-static struct stat out[3];	/* rec's stdout and stderr */
-static int have_out[3];
 
 /* The library next to rec, or in ../lib/rewind from it (make install). */
 static int find_lib(char *path, size_t len)
@@ -86,8 +85,6 @@ char **buf_setup(char **envp)
 	static char lib[PATH_MAX];
 	if (!wanted() || find_lib(lib, sizeof lib) < 0)
 		return envp;
-	for (int fd = 1; fd <= 2; fd++)
-		have_out[fd] = fstat(fd, &out[fd]) == 0;
 	int n = 0, at = -1;
 	while (envp[n]) {
 		if (!strncmp(envp[n], "LD_PRELOAD=", 11))
@@ -263,12 +260,9 @@ static int fd_safe(struct pt_proc *p, int fd, int *w)
 	if (!S_ISREG(st.st_mode) && !(chr && (mi == 3 || mi == 5 || mi == 7)))
 		return 0;
 	/* A write to an emulated file is recorded as a patch of it (emu.c),
-	 * which only a traced call gets. */
-	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino));
-	/* /dev/null keeps nothing: replay need not write it again. */
-	for (int s = 1; s <= 2 && !(chr && mi == 3); s++)
-		if (have_out[s] && out[s].st_dev == st.st_dev && out[s].st_ino == st.st_ino)
-			*w = 0;
+	 * and one to rec's stdout or stderr as output replay prints again
+	 * (even on /dev/null): only traced calls get those. */
+	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd);
 	return 1;
 }
 

@@ -5,6 +5,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "emu.h"
+#include "outs.h"
 #include "pos.h"
 #include "probe.h"
 #include "pt.h"
@@ -19,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <linux/kcmp.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -100,8 +100,6 @@ static struct {
 	pid_t root;		/* the recorded program's first process */
 	int root_status;
 	uint64_t seq;
-	struct stat out[3];	/* rec's stdout and stderr, to know the program's writes to them */
-	int have_out[3];
 	int chaos;
 	uint64_t seed, rng;
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
@@ -642,36 +640,10 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
-/* /dev/null, /dev/zero and the like: every open of one is the same
- * inode, so the inode does not tell the program's own opens from rec's
- * stdout or stderr. */
-static int null_dev(const struct stat *st)
-{
-	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1;
-}
-
-/* Whether rec's fd mine and the program's fd are one open file
- * description (kcmp), as when the program inherited or dup'ed it. */
-static int same_open_file(int mine, uint64_t fd)
-{
-	return syscall(SYS_kcmp, getpid(), cur->p.pid, KCMP_FILE, mine, fd) == 0;
-}
-
-/* 1 or 2 when the program's fd is rec's stdout or stderr (the same
- * file; for a device like /dev/null, the same open file), else 0. */
+/* 1 or 2 when the program's fd is rec's stdout or stderr, else 0. */
 static int out_kind(uint64_t fd)
 {
-	char path[64];
-	struct stat st;
-	snprintf(path, sizeof path, "/proc/%d/fd/%d", cur->p.pid, (int)fd);
-	if (fd > INT32_MAX || stat(path, &st) < 0)
-		return 0;
-	int k = 0;
-	for (int s = 2; s >= 1; s--)
-		if (R.have_out[s] && R.out[s].st_dev == st.st_dev && R.out[s].st_ino == st.st_ino &&
-		    (!k || (int)fd == s) && (!null_dev(&st) || same_open_file(s, fd)))
-			k = s;
-	return k;
+	return outs_kind(cur->p.pid, fd);
 }
 
 /* Where the ret bytes a copying call (sendfile, copy_file_range) took
@@ -2066,8 +2038,7 @@ int main(int argc, char **argv)
 		R.rng = R.seed * 0x9e3779b97f4a7c15ull + 1;
 	}
 
-	for (int fd = 1; fd <= 2; fd++)
-		R.have_out[fd] = fstat(fd, &R.out[fd]) == 0;
+	outs_init();
 	/* What rec was started with ignored stays so for the program (which
 	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
 	 * SIGHUP for rec too (nohup). */

@@ -102,4 +102,13 @@ if test_have_prereq RDRAND; then
 else
 	test_skip 'a buffered write that differs at replay is a divergence' 'no rdrand'
 fi
+# rec's stdout on /dev/null: a write to it is still the program's output,
+# which replay prints, so it is never buffered (a separate open of
+# /dev/null may be).
+test_expect_success 'with stdout on /dev/null, a direct write to it is replayed as output' '
+	run_tool rec -o c-null sh -c "echo direct \$\$; echo junk >/dev/null" >/dev/null 2>&1 &&
+	run_tool replay c-null >null.out 2>null.err &&
+	grep -qx "direct [0-9]*" null.out && test $(wc -l <null.out) = 1 &&
+	test ! -s null.err
+'
 test_done
