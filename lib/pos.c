@@ -34,8 +34,7 @@ struct pm_scan_arg {
 /* The pagemap of p for scans, or -1 when the kernel has no PAGEMAP_SCAN. */
 static int scan_open(pid_t pid)
 {
-	const char *no = getenv("REWIND_NO_PAGEMAP_SCAN");
-	if (no && *no && strcmp(no, "0"))
+	if (env_flag("REWIND_NO_PAGEMAP_SCAN"))
 		return -1;
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/pagemap", pid);

@@ -2,6 +2,7 @@
  * kernel features a tracer can rely on here; environment variables switch
  * features off so that every fallback can be tested on any machine. */
 #include "probe.h"
+#include "util.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -232,18 +233,12 @@ static int probe_run(enum probe_feature f)
 	}
 }
 
-static int env_on(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v && strcmp(v, "0");
-}
-
 /* Perf breakpoints are debug registers too: switching those off
  * switches both off. */
 static int switched_off(enum probe_feature f)
 {
-	return env_on(feat[f].env) ||
-	       (f == PROBE_PERF_BP && env_on(feat[PROBE_DEBUGREGS].env));
+	return env_flag(feat[f].env) ||
+	       (f == PROBE_PERF_BP && env_flag(feat[PROBE_DEBUGREGS].env));
 }
 
 static int works(enum probe_feature f)
@@ -273,7 +268,7 @@ void probe_print(FILE *out)
 		const char *state = !w ? "missing" : off ? "switched off" : "present";
 		fprintf(out, "%s: %s", feat[f].name, state);
 		if (off && w)
-			fprintf(out, " (%s)", env_on(feat[f].env) ? feat[f].env : feat[PROBE_DEBUGREGS].env);
+			fprintf(out, " (%s)", env_flag(feat[f].env) ? feat[f].env : feat[PROBE_DEBUGREGS].env);
 		fprintf(out, ": %s\n", w && !off ? feat[f].yes : feat[f].no);
 	}
 }

@@ -145,6 +145,12 @@ const char *trace_pick(const char *arg)
 	return buf;
 }
 
+int env_flag(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0");
+}
+
 long long parse_num(const char *s)
 {
 	char *end;

@@ -33,6 +33,10 @@ const char *trace_home(void);
  * there is no latest-trace, or it points to a trace that is gone. */
 const char *trace_pick(const char *arg);
 
+/* Whether environment variable name is set to anything but "" or "0":
+ * how every REWIND_NO_* switch is read. */
+int env_flag(const char *name);
+
 /* Parse a non-negative decimal number; -1 if it is not one. */
 long long parse_num(const char *s);
 

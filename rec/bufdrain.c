@@ -56,15 +56,9 @@ static int find_lib(char *path, size_t len)
 }
 
 /* Buffering is on unless REWIND_NO_BUFFER says otherwise. */
-static int env_set(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v && strcmp(v, "0");
-}
-
 static int wanted(void)
 {
-	return !env_set("REWIND_NO_BUFFER");
+	return !env_flag("REWIND_NO_BUFFER");
 }
 
 void buf_probe_print(FILE *f)

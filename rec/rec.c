@@ -102,6 +102,7 @@ static struct {
 	uint64_t seq;
 	int chaos;
 	uint64_t seed, rng;
+	int tsc_way;		/* how rdtsc is made to stop (enum tsc_way) */
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
 	int nfcache;
 } R;
@@ -1829,7 +1830,7 @@ static void record_start(void)
 	begin(TR_START, 0);
 	tw_put64(&R.w, ts.tv_sec * 1000000000ull + ts.tv_nsec);
 	tw_put32(&R.w, cur->p.pid);
-	tw_put32(&R.w, tsc_choose(-1));	/* how rdtsc was made to stop */
+	tw_put32(&R.w, R.tsc_way);	/* how rdtsc was made to stop */
 	char cwd[4096] = "";
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
@@ -2052,7 +2053,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if (!sigismember(ign, SIGHUP))
 		sigaction(SIGHUP, &sa, NULL);
-	tsc_choose(-1);
+	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
 	root->tgid = R.root = root->p.pid;

@@ -307,8 +307,7 @@ int main(int argc, char **argv)
 		e.mapped = mapped;
 	/* Nothing looks at the program between events (--stack does): runs
 	 * of buffered calls are answered inside it (not past --to's event). */
-	const char *nobuf = getenv("REWIND_NO_BUFFER");
-	e.batch = !opt_stack && (!nobuf || !*nobuf || !strcmp(nobuf, "0"));
+	e.batch = !opt_stack && !env_flag("REWIND_NO_BUFFER");
 	e.limit = to > 0 ? (uint64_t)to : 0;
 	if (to == 0) {
 		printf("-- stopped after event 0 --\n");
