@@ -30,6 +30,7 @@ static void on_usr1(int sig)
  * each stop, suppresses SIGSTOP and passes SIGUSR1 on. */
 static int traceme(void)
 {
+	printf("secret %016llx\n", (unsigned long long)secret);
 	fflush(stdout);
 	pid_t c = fork();
 	if (c == 0) {
