@@ -295,7 +295,7 @@ static void note_gap(struct timeline *t)
 {
 	const struct trace_rec *c = &t->e.cur;
 	struct eng_task *k = eng_task_of(&t->e, c->tid);
-	if (c->kind != TR_PREEMPT || !k || k->rtgid != t->pid)
+	if (c->kind != TR_PREEMPT || !k || k->rtgid != t->pid || t->e.preempt_how == RM_FOUND)
 		return;
 	for (int i = t->ngaps; i-- > 0;)
 		if (t->gaps[i].ev == c->event)
@@ -305,6 +305,8 @@ static void note_gap(struct timeline *t)
 		t->gaps = xrealloc(t->gaps, t->capgaps * sizeof *t->gaps);
 	}
 	t->gaps[t->ngaps].ev = c->event;
+	t->gaps[t->ngaps].how = t->e.preempt_how;
+	t->gaps[t->ngaps].rip = get64(c->p);
 	t->gaps[t->ngaps++].tid = c->tid;
 }
 
@@ -324,9 +326,16 @@ int tl_gaps(struct timeline *t, uint64_t a, uint64_t b, char *buf, size_t size)
 	}
 	if (!n)
 		return 0;
+	char why[160];
+	if (t->gaps[best].how == RM_GAVEUP)
+		snprintf(why, sizeof why, "preempted at 0x%llx, a place not found again within %llu "
+			 "arrivals there (REWIND_REEXEC_BUDGET); its state was set",
+			 (unsigned long long)t->gaps[best].rip, (unsigned long long)rematch_budget());
+	else
+		snprintf(why, sizeof why, "preempted; its state was set");
 	int len = snprintf(buf, size, "rewind: thread %u was not re-executed up to event %llu "
-			   "(preempted; its state was set): a breakpoint or watchpoint there cannot stop",
-			   t->gaps[best].tid, (unsigned long long)t->gaps[best].ev);
+			   "(%s): a breakpoint or watchpoint there cannot stop",
+			   t->gaps[best].tid, (unsigned long long)t->gaps[best].ev, why);
 	if (n > 1)
 		len += snprintf(buf + len, size - len, " (and %d more such stretches passed)", n - 1);
 	len += snprintf(buf + len, size - len, "\n");
@@ -343,9 +352,13 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	int my = mine(t);
 	memset(ti, 0, sizeof *ti);
 	if (my) {
-		uint64_t a[WATCH_NCOUNT];
+		uint64_t a[WATCH_NCOUNT + 1];
 		armed = *s;
-		for (int i = 0, n = watch_bps(&t->w, a, WATCH_NCOUNT); i < n; i++)
+		int n = watch_bps(&t->w, a, WATCH_NCOUNT);
+		/* The place of a preemption the thread runs to (engine.h). */
+		if ((a[n] = eng_rematch_rip(e)))
+			n++;
+		for (int i = 0; i < n; i++)
 			if (!in_bps(&armed, a[i]) && armed.nbp < TL_MAXBP)
 				armed.bp[armed.nbp++] = a[i];
 		t->ran = e->tasks[e->ti].rtid;
@@ -973,6 +986,9 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 		die(EXIT_TRACE, "%s: the program did not start", dir);
 	t->here.ev = t->first = t->e.cur.event;
 	t->pid = t->e.tasks[0].rtgid;
+	/* Breakpoints and watchpoints inside preempted stretches stop,
+	 * unless REWIND_NO_REEXEC=1 asks for the states to be set. */
+	t->e.reexec = env_flag("REWIND_NO_REEXEC") ? 0 : t->pid;
 	t->ran = t->e.tasks[0].rtid;
 	t->seen = t->e.ntasks;
 	snprintf(t->exe, sizeof t->exe, "%s", t->e.exe);
@@ -991,6 +1007,8 @@ int tl_follow(struct timeline *t, uint32_t pid)
 		return -1;
 	}
 	t->pid = pid;
+	if (t->e.reexec)
+		t->e.reexec = pid;
 	struct pos p = { .ev = at };
 	if (go_to(t, &p) < 0)
 		return -1;

@@ -93,9 +93,10 @@ struct timeline {
 	uint32_t ran;		/* the thread of the process that ran last */
 	uint32_t step_tid;	/* the thread tl_step and tl_rstep move (0: any) */
 	int seen;		/* threads and processes made so far */
-	/* The preemptions of the debugged process replayed so far (event,
-	 * thread): their stretches were set, not re-executed (tl_gaps). */
-	struct { uint64_t ev; uint32_t tid; } *gaps;
+	/* The preemptions of the debugged process replayed so far whose
+	 * stretches were set, not re-executed (tl_gaps): event, thread,
+	 * how (RM_SET or RM_GAVEUP), and the recorded rip. */
+	struct { uint64_t ev, rip; uint32_t tid; int how; } *gaps;
 	int ngaps, capgaps;
 };
 

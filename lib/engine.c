@@ -1348,6 +1348,7 @@ static int dispatch(struct engine *e, int k)
 	if (debug)
 		fprintf(stderr, "[eng] event %llu tid %u kind %d stop %d pid %d\n",
 			(unsigned long long)e->cur.event, e->cur.tid, e->cur.kind, k, e->p.pid);
+	memset(&e->rm, 0, sizeof e->rm);	/* a new stretch begins */
 	switch (e->cur.kind) {
 	case TR_SYSCALL:
 		replay_syscall(e, k);
@@ -1397,8 +1398,19 @@ int eng_resume(struct engine *e, int step)
 		}
 		switch_task(e, i);
 	}
+	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
+	if (rerun) {
+		int m = rematch_check(&e->p, nx, &e->rm);
+		e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
+		if (m) {	/* there again, or given up: its state is set */
+			load_next(e);
+			return dispatch(e, -1);
+		}
+	} else if (kind == TR_PREEMPT) {
+		e->preempt_how = RM_SET;
+	}
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
-			    (kind != TR_EXIT || e->ntasks > 1))) {
+			    (kind != TR_EXIT || e->ntasks > 1) && !rerun)) {
 		load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
 	}
@@ -1441,11 +1453,42 @@ int eng_resume(struct engine *e, int step)
 			pt_resume(&e->p, RESUME_STEP, 0);
 			continue;
 		}
+		if (rerun) {
+			struct user_regs_struct r;
+			pt_getregs(&e->p, &r);
+			rematch_stopped(&e->rm, nx, &e->trap, &r);
+		}
 		return ENG_TRAP;
 	}
 	e->status = st;
+	if (rerun && k == PS_SECCOMP) {
+		/* A call where the recorded run made none: this stretch is
+		 * not the recorded one after all (code that behaves
+		 * otherwise under a debugger). Its state is set there. */
+		e->preempt_how = RM_GAVEUP;
+		load_next(e);
+		return dispatch(e, -1);
+	}
+	if (rerun) {
+		load_next(e);
+		diverge(e, "thread %u stopped (%s) on its way to the place it was preempted at",
+			cur_task(e)->rtid, describe_stop(e, k, st));
+	}
 	load_next(e);
 	return dispatch(e, k);
+}
+
+uint64_t eng_rematch_rip(struct engine *e)
+{
+	if (!e->reexec || !e->debug || !e->started || e->done)
+		return 0;
+	const struct trace_rec *nx = peek_next(e, 1);
+	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
+		return 0;
+	int i = find_task(e, nx->tid);
+	if (i < 0 || e->tasks[i].rtgid != e->reexec || e->tasks[i].state != ET_STOPPED)
+		return 0;
+	return rematch_rip(nx);
 }
 
 int eng_step(struct engine *e)
@@ -1757,6 +1800,7 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	if (e->held)
 		copy_rec(&s->ahead, &s->aheadbuf, &e->ahead);
 	s->held = e->held;
+	s->rm = e->rm;
 	s->done = e->done;
 	s->status = e->status;
 	s->tsclen = tsc_export(e->tasks[0].rtgid, &s->tsc);
@@ -1795,6 +1839,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	e->done = s->done;
 	e->status = s->status;
 	e->held = s->held;
+	e->rm = s->rm;
 	put_rec(&e->cur, &e->curbuf, &e->curcap, &s->cur);
 	if (s->held)
 		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);

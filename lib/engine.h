@@ -9,6 +9,7 @@
 #include <sys/user.h>
 #include "emufs.h"
 #include "pt.h"
+#include "rematch.h"
 #include "trace.h"
 
 /* A thread of the replayed tree. The engine's own p, stop, pending_sig,
@@ -90,6 +91,15 @@ struct engine {
 	 * eng_resume() returns the event after such a run. */
 	int batch;
 	uint64_t limit;
+	/* With debug set: the preemptions of process reexec (as recorded;
+	 * 0: none) are re-executed instead of set. The thread runs on (its
+	 * SIGTRAPs end eng_resume() as ENG_TRAP), and the caller arms an
+	 * int3 at eng_rematch_rip(); the event is replayed when the thread
+	 * is at the recorded place again (rematch.h), or its state set when
+	 * the search gives up. */
+	uint32_t reexec;
+	struct rematch rm;	/* that search (cleared at every event) */
+	int preempt_how;	/* RM_*: how the last preemption was replayed */
 };
 
 /* Open the trace in dir and check its start record. Dies with status 125
@@ -114,6 +124,10 @@ enum {
  * and ends with ENG_EVENT, the call's effects done. */
 int eng_resume(struct engine *e, int step);
 
+/* When the next event is a preemption that eng_resume() re-executes (see
+ * e->reexec), its recorded rip; else 0. */
+uint64_t eng_rematch_rip(struct engine *e);
+
 /* The next event, read ahead (NULL if the stream ends). */
 const struct trace_rec *eng_peek(struct engine *e);
 
@@ -126,6 +140,7 @@ struct eng_snap {
 	struct trace_rec cur, ahead;
 	uint8_t *curbuf, *aheadbuf;
 	int held, done, status;
+	struct rematch rm;
 	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
 	size_t tsclen;
 	struct emufs_saved files;	/* the emulated files' bytes then */

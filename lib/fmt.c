@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fmt.h"
+#include "rematch.h"
 #include "sys.h"
 #include "trace.h"
 #include "util.h"
@@ -890,10 +891,12 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 		if (it.tag == IT_HASHES)
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				mem += get64(it.p + k + 8);
-	sn_printf(b, "at %#llx (not re-executed: replay sets its state: registers, %llu KiB of memory hashed)",
-		  (unsigned long long)rip, (unsigned long long)mem / 1024);
+	int ran = rematch_ran(rec);
+	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed)", (unsigned long long)rip,
+		  ran ? "replay sets its state, gdbstub runs the thread to it" :
+		  "not re-executed: replay sets its state", (unsigned long long)mem / 1024);
 	if (js)
-		sn_printf(js, ",\"rip\":%llu", (unsigned long long)rip);
+		sn_printf(js, ",\"rip\":%llu,\"ran\":%s", (unsigned long long)rip, ran ? "true" : "false");
 	return "preempt";
 }
 

@@ -329,3 +329,62 @@ int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_s
 	}
 	return 0;
 }
+
+/* Is [a, b) of p all zeros? */
+static int zero_pages_are(struct pt_proc *p, uint64_t a, uint64_t b)
+{
+	static uint8_t buf[POS_BLOCK];
+	for (; a < b; a += POS_BLOCK) {
+		uint64_t len = b - a < POS_BLOCK ? b - a : POS_BLOCK;
+		read_block(p, a, len, buf);
+		if (!all_zero(buf, len))
+			return 0;
+	}
+	return 1;
+}
+
+/* Is the zero run [lo, hi) of p so? Only its present or swapped pages
+ * can hold anything else. */
+static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi)
+{
+	struct pm_region r[64];
+	int fd = scan_open(p->pid), same = 1;
+	if (fd < 0)
+		return hi - lo <= READ_ALL_MAX && zero_pages_are(p, lo, hi);
+	for (uint64_t at = lo, next; same && at < hi; at = next) {
+		int k = scan(fd, at, hi, r, 64, &next);
+		if (k < 0)
+			same = 0;
+		for (int i = 0; same && i < k; i++)
+			same = zero_pages_are(p, r[i].start, r[i].end);
+		if (next <= at)
+			break;
+	}
+	close(fd);
+	return same;
+}
+
+int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, int *first)
+{
+	static uint8_t buf[POS_BLOCK];
+	/* The block that differed last time is likely to differ again. */
+	for (int j = -1; j < nb; j++) {
+		int i = j < 0 ? *first : j;
+		if (i < 0 || i >= nb || (j >= 0 && j == *first))
+			continue;
+		int same;
+		if (b[i].hash == POS_ZERO)
+			same = zero_range_is(p, b[i].addr, b[i].addr + b[i].len);
+		else if (b[i].len > POS_BLOCK)
+			same = 0;
+		else {
+			read_block(p, b[i].addr, b[i].len, buf);
+			same = hash_of(buf, b[i].len) == b[i].hash;
+		}
+		if (!same) {
+			*first = i;
+			return 0;
+		}
+	}
+	return 1;
+}

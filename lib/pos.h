@@ -48,4 +48,9 @@ void pos_store_free(struct pos_store *s);
 int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_store *s,
 	      char *why, size_t wlen);
 
+/* Does p's memory hold the recorded blocks b[0..nb) (each block's hash,
+ * each zero run zeros)? Starts with block *first (the one that differed
+ * last time, -1 for none) and leaves in it the one that differs now. */
+int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, int *first);
+
 #endif

@@ -28,11 +28,16 @@ enum trace_kind {
 			   TRF_ENTRY) came earlier, other threads ran between */
 	TR_TASKEXIT = 7, /* i32 wait status, u32 0: a thread or process other
 			   than the recorded program's first ended */
-	TR_PREEMPT = 8,	/* u64 rip, u64 0; items IT_REGS, IT_XSTATE,
+	TR_PREEMPT = 8,	/* u64 rip, u64 TRP_*; items IT_REGS, IT_XSTATE,
 			   IT_HASHES, IT_BLOCK: the thread was stopped there,
 			   between syscalls, so that another could run or a
 			   signal be delivered; replay makes this state */
 };
+
+/* TR_PREEMPT's second field. */
+#define TRP_RAN 1	/* rec stopped the thread where it ran (not a state a
+			   tracer in the program gave it): a debugger may
+			   re-execute the stretch to find the place */
 
 /* TR_SYSCALL record flags. */
 #define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */

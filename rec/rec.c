@@ -1196,7 +1196,7 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
  * name. */
 
 static void record_signal(int sig, int flags, const siginfo_t *si);
-static void record_state(struct user_regs_struct *regs);
+static void record_state(struct user_regs_struct *regs, uint64_t flags);
 
 /* What t's tracer changed in it, recorded as its state before it runs
  * again, so that replay makes the same changes. */
@@ -1208,7 +1208,7 @@ static void record_dirty(struct task *t)
 	struct user_regs_struct regs;
 	cur = t;
 	pt_getregs(&t->p, &regs);
-	record_state(&regs);
+	record_state(&regs, 0);
 	cur = me;
 	t->dirty = 0;
 }
@@ -1668,8 +1668,9 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 }
 
 /* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks): replay makes the state so there. */
-static void record_state(struct user_regs_struct *regs)
+ * process's memory by blocks; flags TRP_*): replay makes the state so
+ * there. */
+static void record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
@@ -1682,7 +1683,7 @@ static void record_state(struct user_regs_struct *regs)
 			       strerror(errno));
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
-	tw_put64(&R.w, 0);
+	tw_put64(&R.w, flags);
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
@@ -1699,7 +1700,7 @@ static void record_state(struct user_regs_struct *regs)
  * there, which replay makes again, then deliver what it held. */
 static void preempted(struct user_regs_struct *regs)
 {
-	record_state(regs);
+	record_state(regs, TRP_RAN);
 	if (cur->nstash) {
 		/* Delivered here: replay raises it at the same place. */
 		siginfo_t si = cur->stash[0];

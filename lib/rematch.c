@@ -1,0 +1,111 @@
+/* rematch.c: compares a thread re-executing a preempted stretch with the
+ * state rec recorded where it stopped it (see rematch.h). */
+#include "rematch.h"
+#include "pos.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EFLAGS_RF 0x10000	/* resume flag: set by the kernel after some traps */
+#define XSAVE_HDR 512		/* the XSAVE header: which components are in use */
+#define XSAVE_HDR_LEN 64
+
+int rematch_ran(const struct trace_rec *pre)
+{
+	return pre->kind == TR_PREEMPT && pre->size >= trace_fixed_size(TR_PREEMPT) &&
+	       (get64(pre->p + 8) & TRP_RAN);
+}
+
+uint64_t rematch_rip(const struct trace_rec *pre)
+{
+	return get64(pre->p);
+}
+
+uint64_t rematch_budget(void)
+{
+	static long long v = -1;
+	if (v < 0) {
+		const char *s = getenv("REWIND_REEXEC_BUDGET");
+		v = s ? parse_num(s) : -1;
+		if (v < 0)
+			v = REMATCH_ARRIVALS;
+	}
+	return v;
+}
+
+/* Is p's FP/vector state the recorded XSAVE area x? The header says
+ * which components are in their initial state, which the kernel shows as
+ * their initial values all the same: the values are compared, not it. */
+static int xstate_same(struct pt_proc *p, const uint8_t *x, size_t len)
+{
+	static uint8_t buf[65536];
+	ssize_t n = pt_getxstate(p, buf, sizeof buf);
+	if (n < 0 || (size_t)n != len)
+		return 0;
+	if (len <= XSAVE_HDR)
+		return !memcmp(buf, x, len);
+	return !memcmp(buf, x, XSAVE_HDR) &&
+	       (len <= XSAVE_HDR + XSAVE_HDR_LEN ||
+		!memcmp(buf + XSAVE_HDR + XSAVE_HDR_LEN, x + XSAVE_HDR + XSAVE_HDR_LEN,
+			len - XSAVE_HDR - XSAVE_HDR_LEN));
+}
+
+/* Compare p with the state pre records: registers first (cheap), then
+ * FP/vector state, then memory (all of it: counted in m). */
+static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m)
+{
+	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	while (trace_item(pre, &off, &it) > 0) {
+		if (it.tag == IT_REGS)
+			regs = it;
+		else if (it.tag == IT_XSTATE)
+			xs = it;
+		else if (it.tag == IT_HASHES)
+			hashes = it;
+	}
+	struct user_regs_struct r, want;
+	if (regs.len != sizeof want || hashes.len % 24)
+		return 0;
+	memcpy(&want, regs.p, sizeof want);
+	pt_getregs(p, &r);
+	/* orig_rax is no state of the program's: the kernel's note of how
+	 * it entered (an interrupt here, an int3 there). */
+	r.orig_rax = want.orig_rax;
+	r.eflags &= ~EFLAGS_RF;
+	want.eflags &= ~EFLAGS_RF;
+	if (memcmp(&r, &want, sizeof r) || !xstate_same(p, xs.p, xs.len))
+		return 0;
+	m->compares++;
+	struct pos_block *b = xmalloc(hashes.len + 1);
+	memcpy(b, hashes.p, hashes.len);
+	int same = pos_same(p, b, hashes.len / 24, &m->differ);
+	free(b);
+	return same;
+}
+
+int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m)
+{
+	struct user_regs_struct r;
+	pt_getregs(p, &r);
+	if (r.rip != rematch_rip(pre))
+		return 0;
+	if (m->checked != m->arrivals + 1) {
+		if (!m->checked)
+			m->differ = -1;
+		m->same = state_same(p, pre, m);
+		m->checked = m->arrivals + 1;
+	}
+	if (!m->same && (m->arrivals >= rematch_budget() || m->compares >= REMATCH_MEMCMPS))
+		return -1;
+	return m->same;
+}
+
+void rematch_stopped(struct rematch *m, const struct trace_rec *pre, const siginfo_t *si,
+		     const struct user_regs_struct *r)
+{
+	uint64_t at = si->si_code == SI_KERNEL ? r->rip - 1 : r->rip;
+	if (at == rematch_rip(pre))
+		m->arrivals++;
+}

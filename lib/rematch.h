@@ -1,0 +1,60 @@
+/* rematch.h: finding again, under a debugger, the place where rec
+ * preempted a thread. The thread re-executes its stretch; each time it is
+ * at the recorded rip its state is compared with the recorded one, and
+ * the first equal state is that place (an equal state has the same
+ * future, even in a loop whose state repeats). */
+#ifndef REWIND_REMATCH_H
+#define REWIND_REMATCH_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/user.h>
+#include "pt.h"
+#include "trace.h"
+
+/* How far a search goes before it gives up (replay then sets the
+ * recorded state, as without re-execution): arrivals at the recorded rip
+ * (REWIND_REEXEC_BUDGET overrides), and comparisons of all memory (made
+ * only when registers and FP state are equal). */
+#define REMATCH_ARRIVALS 10000
+#define REMATCH_MEMCMPS 1000
+
+/* Where the search for the end of the current stretch is. It is part of
+ * the replay's state (checkpoints keep it, every event clears it), so
+ * that a search gives up at the same place each time it is made. */
+struct rematch {
+	uint64_t arrivals;	/* at the recorded rip since the stretch began */
+	uint64_t compares;	/* of memory */
+	uint64_t checked;	/* 1 + arrivals at the last check; 0: none */
+	int same;		/* that check's answer */
+	int differ;		/* the memory block that differed last (-1: none) */
+};
+
+/* How the last preemption replayed was reached. */
+enum { RM_SET, RM_FOUND, RM_GAVEUP };
+
+/* May the place of preemption record pre be searched for: did rec stop
+ * the thread where it ran (rather than record a state that a tracer in
+ * the program gave it)? */
+int rematch_ran(const struct trace_rec *pre);
+
+/* The recorded rip of pre. */
+uint64_t rematch_rip(const struct trace_rec *pre);
+
+/* The thread p is stopped before running on toward pre's place: is this
+ * that place? Returns 1 when p is at pre's rip with the recorded
+ * registers (but orig_rax and the resume flag), FP/vector state and
+ * memory; 0 if not; -1 if not and the budget is spent. Checks an arrival
+ * once (m). */
+int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m);
+
+/* The thread stopped with SIGTRAP si, registers r, on its way to pre's
+ * place: count it in m if it arrived at pre's rip (an int3 there, or a
+ * step or watchpoint that ended there). */
+void rematch_stopped(struct rematch *m, const struct trace_rec *pre, const siginfo_t *si,
+		     const struct user_regs_struct *r);
+
+/* The arrivals a search may take (REMATCH_ARRIVALS or the environment's). */
+uint64_t rematch_budget(void);
+
+#endif
