@@ -295,7 +295,10 @@ static void note_gap(struct timeline *t)
 {
 	const struct trace_rec *c = &t->e.cur;
 	struct eng_task *k = eng_task_of(&t->e, c->tid);
-	if (c->kind != TR_PREEMPT || !k || k->rtgid != t->pid || t->e.preempt_how == RM_FOUND)
+	/* With re-execution on, a stretch is set without a search only
+	 * when nothing was armed that could stop in it. */
+	if (c->kind != TR_PREEMPT || !k || k->rtgid != t->pid || t->e.preempt_how == RM_FOUND ||
+	    (t->reexec && t->e.preempt_how == RM_SET))
 		return;
 	for (int i = t->ngaps; i-- > 0;)
 		if (t->gaps[i].ev == c->event)
@@ -354,8 +357,16 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 	if (my) {
 		uint64_t a[WATCH_NCOUNT + 1];
 		armed = *s;
-		int n = watch_bps(&t->w, a, WATCH_NCOUNT);
-		/* The place of a preemption the thread runs to (engine.h). */
+		int n = watch_bps(&t->w, a, WATCH_NCOUNT), counting = 0;
+		for (int i = 0; i < WATCH_NCOUNT; i++)
+			counting |= t->w.c[i].used;
+		/* A preempted stretch is run again only when something could
+		 * stop in it: it ends in the same state either way. Every
+		 * move inside an event's interval arms something or steps, so
+		 * the places inside a stretch are always reached the same
+		 * way. The thread then runs to the preemption's place, an
+		 * int3 hidden from gdb (engine.h). */
+		e->reexec = t->reexec && (step || n || s->nbp || s->nwp || counting) ? t->pid : 0;
 		if ((a[n] = eng_rematch_rip(e)))
 			n++;
 		for (int i = 0; i < n; i++)
@@ -367,6 +378,7 @@ static void resume(struct timeline *t, const struct stopset *s, int step, struct
 		 * may share (a vfork child runs in its parent's). */
 		tl_flush(t);
 		s = &none;
+		e->reexec = 0;
 	}
 	for (int first = 1;; first = 0) {
 		uint64_t rip = rip_now(t);
@@ -988,7 +1000,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	t->pid = t->e.tasks[0].rtgid;
 	/* Breakpoints and watchpoints inside preempted stretches stop,
 	 * unless REWIND_NO_REEXEC=1 asks for the states to be set. */
-	t->e.reexec = env_flag("REWIND_NO_REEXEC") ? 0 : t->pid;
+	t->reexec = !env_flag("REWIND_NO_REEXEC");
 	t->ran = t->e.tasks[0].rtid;
 	t->seen = t->e.ntasks;
 	snprintf(t->exe, sizeof t->exe, "%s", t->e.exe);
@@ -1007,8 +1019,6 @@ int tl_follow(struct timeline *t, uint32_t pid)
 		return -1;
 	}
 	t->pid = pid;
-	if (t->e.reexec)
-		t->e.reexec = pid;
 	struct pos p = { .ev = at };
 	if (go_to(t, &p) < 0)
 		return -1;

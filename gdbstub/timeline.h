@@ -98,6 +98,7 @@ struct timeline {
 	 * how (RM_SET or RM_GAVEUP), and the recorded rip. */
 	struct { uint64_t ev, rip; uint32_t tid; int how; } *gaps;
 	int ngaps, capgaps;
+	int reexec;		/* run preempted stretches (not REWIND_NO_REEXEC=1) */
 };
 
 /* Open the trace and replay up to its first event; with ev > 1, start
