@@ -1268,9 +1268,10 @@ static int replay_task_exit(struct engine *e, int final)
  * FP/vector state, and every block of writable memory whose hash
  * differs. Everything the thread computed there is in that state, so the
  * run goes on from it exactly. */
+static struct pos_store store;	/* the preemptions' blocks so far, by hash */
+
 static void replay_preempt(struct engine *e)
 {
-	static struct pos_store store;	/* blocks of this trace, by hash */
 	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
 	size_t off = trace_fixed_size(TR_PREEMPT);
 	int k;
@@ -1400,7 +1401,12 @@ int eng_resume(struct engine *e, int step)
 	}
 	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
 	if (rerun) {
-		int m = rematch_check(&e->p, nx, &e->rm);
+		pid_t tids[64];
+		int n = 0;
+		for (int i = 0; i < e->ntasks && n < 64; i++)
+			if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
+				tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
+		int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
 		e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
 		if (m) {	/* there again, or given up: its state is set */
 			load_next(e);

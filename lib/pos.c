@@ -330,14 +330,39 @@ int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_s
 	return 0;
 }
 
-/* Is [a, b) of p all zeros? */
-static int zero_pages_are(struct pt_proc *p, uint64_t a, uint64_t b)
+/* Are the bytes buf of [addr, addr + len) those of want (NULL: zeros),
+ * but in the ranges skip? */
+static int bytes_same(const uint8_t *buf, const uint8_t *want, uint64_t addr, uint64_t len,
+		      const uint64_t (*skip)[2], int nskip)
+{
+	for (uint64_t a = addr, end = addr + len; a < end;) {
+		uint64_t next = end;
+		int in = 0;
+		for (int k = 0; k < nskip; k++) {
+			if (skip[k][0] <= a && a < skip[k][1]) {
+				in = 1;
+				next = skip[k][1] < next ? skip[k][1] : next;
+			} else if (skip[k][0] > a && skip[k][0] < next) {
+				next = skip[k][0];
+			}
+		}
+		if (!in && (want ? memcmp(buf + (a - addr), want + (a - addr), next - a) != 0 :
+			    !all_zero(buf + (a - addr), next - a)))
+			return 0;
+		a = next;
+	}
+	return 1;
+}
+
+/* Is [a, b) of p all zeros (but in the ranges skip)? */
+static int zero_pages_are(struct pt_proc *p, uint64_t a, uint64_t b, const uint64_t (*skip)[2],
+			  int nskip)
 {
 	static uint8_t buf[POS_BLOCK];
 	for (; a < b; a += POS_BLOCK) {
 		uint64_t len = b - a < POS_BLOCK ? b - a : POS_BLOCK;
 		read_block(p, a, len, buf);
-		if (!all_zero(buf, len))
+		if (!bytes_same(buf, NULL, a, len, skip, nskip))
 			return 0;
 	}
 	return 1;
@@ -345,18 +370,19 @@ static int zero_pages_are(struct pt_proc *p, uint64_t a, uint64_t b)
 
 /* Is the zero run [lo, hi) of p so? Only its present or swapped pages
  * can hold anything else. */
-static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi)
+static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi, const uint64_t (*skip)[2],
+			 int nskip)
 {
 	struct pm_region r[64];
 	int fd = scan_open(p->pid), same = 1;
 	if (fd < 0)
-		return hi - lo <= READ_ALL_MAX && zero_pages_are(p, lo, hi);
+		return hi - lo <= READ_ALL_MAX && zero_pages_are(p, lo, hi, skip, nskip);
 	for (uint64_t at = lo, next; same && at < hi; at = next) {
 		int k = scan(fd, at, hi, r, 64, &next);
 		if (k < 0)
 			same = 0;
 		for (int i = 0; same && i < k; i++)
-			same = zero_pages_are(p, r[i].start, r[i].end);
+			same = zero_pages_are(p, r[i].start, r[i].end, skip, nskip);
 		if (next <= at)
 			break;
 	}
@@ -364,7 +390,36 @@ static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi)
 	return same;
 }
 
-int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, int *first)
+const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t len)
+{
+	if (!s->cap)
+		return NULL;
+	size_t k = slot_of(s, hash);
+	return s->slot[k].data && s->slot[k].len == len ? s->slot[k].data : NULL;
+}
+
+/* Are the bytes of block b in buf (p's now) the recorded ones, but in
+ * the ranges skip? Where they differ by hash, those compared need the
+ * recorded bytes (s, or zeros). */
+static int block_same(const struct pos_block *b, const uint8_t *buf, const struct pos_store *s,
+		      const uint64_t (*skip)[2], int nskip)
+{
+	if (hash_of(buf, b->len) == b->hash)
+		return 1;
+	int partial = 0;
+	for (int k = 0; k < nskip; k++)
+		partial |= skip[k][0] < b->addr + b->len && skip[k][1] > b->addr;
+	if (!partial)
+		return 0;
+	static const uint8_t zeros[POS_BLOCK];
+	const uint8_t *want = pos_store_get(s, b->hash, b->len);
+	if (!want && hash_of(zeros, b->len) == b->hash)
+		want = zeros;
+	return want && bytes_same(buf, want, b->addr, b->len, skip, nskip);
+}
+
+int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, const struct pos_store *s,
+	     const uint64_t (*skip)[2], int nskip, int *first)
 {
 	static uint8_t buf[POS_BLOCK];
 	/* The block that differed last time is likely to differ again. */
@@ -374,12 +429,12 @@ int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, int *first)
 			continue;
 		int same;
 		if (b[i].hash == POS_ZERO)
-			same = zero_range_is(p, b[i].addr, b[i].addr + b[i].len);
+			same = zero_range_is(p, b[i].addr, b[i].addr + b[i].len, skip, nskip);
 		else if (b[i].len > POS_BLOCK)
 			same = 0;
 		else {
 			read_block(p, b[i].addr, b[i].len, buf);
-			same = hash_of(buf, b[i].len) == b[i].hash;
+			same = block_same(&b[i], buf, s, skip, nskip);
 		}
 		if (!same) {
 			*first = i;

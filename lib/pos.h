@@ -48,9 +48,16 @@ void pos_store_free(struct pos_store *s);
 int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_store *s,
 	      char *why, size_t wlen);
 
+/* The recorded bytes of the block with this hash and length, or NULL. */
+const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t len);
+
 /* Does p's memory hold the recorded blocks b[0..nb) (each block's hash,
- * each zero run zeros)? Starts with block *first (the one that differed
- * last time, -1 for none) and leaves in it the one that differs now. */
-int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, int *first);
+ * each zero run zeros), but in the ranges skip[0..nskip) ({from, to})?
+ * A block that overlaps those is compared byte by byte with its bytes
+ * in s (unequal when they are not there). Starts with block *first (the
+ * one that differed last time, -1 for none) and leaves in it the one
+ * that differs now. */
+int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, const struct pos_store *s,
+	     const uint64_t (*skip)[2], int nskip, int *first);
 
 #endif

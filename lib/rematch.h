@@ -12,11 +12,13 @@
 #include "pt.h"
 #include "trace.h"
 
+struct pos_store;	/* pos.h */
+
 /* How far a search goes before it gives up (replay then sets the
  * recorded state, as without re-execution): arrivals at the recorded rip
  * (REWIND_REEXEC_BUDGET overrides), and comparisons of all memory (made
  * only when registers and FP state are equal). */
-#define REMATCH_ARRIVALS 10000
+#define REMATCH_ARRIVALS 1000
 #define REMATCH_MEMCMPS 1000
 
 /* Where the search for the end of the current stretch is. It is part of
@@ -45,8 +47,14 @@ uint64_t rematch_rip(const struct trace_rec *pre);
  * that place? Returns 1 when p is at pre's rip with the recorded
  * registers (but orig_rax and the resume flag), FP/vector state and
  * memory; 0 if not; -1 if not and the budget is spent. Checks an arrival
- * once (m). */
-int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m);
+ * once (m). The recorded bytes of memory blocks are in store (pre's own
+ * are added). The stacks of the threads tids[0..n) of p's process below
+ * their stack pointers (and red zones) are not compared: what lies there
+ * is dead, and differs where a library took other paths in the
+ * recording (the syscall buffer's) than in the replay; the state set
+ * afterwards makes those bytes the recorded ones too. */
+int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m,
+		  struct pos_store *store, const pid_t *tids, int n);
 
 /* The thread stopped with SIGTRAP si, registers r, on its way to pre's
  * place: count it in m if it arrived at pre's rip (an int3 there, or a
