@@ -7,6 +7,7 @@ set -u
 : "${REWIND_BIN:?set REWIND_BIN to the directory holding rec and replay}"
 : "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
 RUNS=${BENCH_RUNS:-3}
+bsrc=$(cd "$(dirname "$0")" && pwd)	# the bench sources (the run cds away)
 export LC_ALL=C
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX") || exit 1
@@ -132,7 +133,7 @@ command -v gdb >/dev/null 2>&1 || { echo "bench: no gdb; reverse execution not m
 nat=$(median "$(secs "$REWIND_BPROG/watched")" "$(secs "$REWIND_BPROG/watched")" "$(secs "$REWIND_BPROG/watched")")
 rm -rf "$tmp/tr.watched"
 "$REWIND_BIN/rec" -o "$tmp/tr.watched" -- "$REWIND_BPROG/watched" >/dev/null 2>&1
-line=$(grep -n 'return 0;' "$(dirname "$0")/prog/watched.c" 2>/dev/null | cut -d: -f1)
+line=$(grep -n 'return 0;' "$bsrc/prog/watched.c" 2>/dev/null | cut -d: -f1)
 # rev.gdb MODE: the session, with the stub's REWIND_NO_DEBUGREGS=MODE (1:
 # watchpoints by page protection and counts by stops, as on a machine
 # whose debug registers never fire).
@@ -170,4 +171,38 @@ grep -h '^T ' rev.0.out | while read -r tag rest; do
 done
 for mode in 0 1; do
 	grep -h '^checkpoints' rev.$mode.out | sed 's/^/live /'
+done
+
+# Preempted stretches in gdb: spin.c (a spinner, state repeating, and main
+# computing between writes) and tcompute.c (two threads computing, state
+# never repeating), each continued to its last line with a breakpoint
+# there and back: with the stretches re-executed to find the preemptions'
+# places (the default) and with their states set (REWIND_NO_REEXEC=1).
+echo
+printf 'preempted stretches in gdb (continue to the end with a breakpoint set, and back)\n'
+printf '%-30s %9s %9s %12s %12s\n' workload preempts "set s" "re-exec s" "given up"
+for p in spin tcompute; do
+	rm -rf "$tmp/tr.pre.$p"
+	"$REWIND_BIN/rec" -o "$tmp/tr.pre.$p" -- "$REWIND_BPROG/$p" >/dev/null 2>&1
+	npre=$("$REWIND_BIN/tdump" "$tmp/tr.pre.$p" | grep -c ' preempt ')
+	line=$(grep -n 'printf("%llu' "$bsrc/prog/$p.c" | cut -d: -f1)
+	for mode in 1 0; do
+		cat >pre.$mode.gdb <<GDB
+set pagination off
+python import time
+python t0 = time.time()
+target remote | env REWIND_NO_REEXEC=$mode $REWIND_BIN/gdbstub $tmp/tr.pre.$p
+break $p.c:$line
+continue
+reverse-continue
+python print("T %.3f" % (time.time() - t0))
+GDB
+		timeout 900 gdb -batch -nx -x pre.$mode.gdb "$REWIND_BPROG/$p" >pre.$mode.out 2>&1
+	done
+	set_s=$(sed -n 's/^T //p' pre.1.out)
+	re_s=$(sed -n 's/^T //p' pre.0.out)
+	# The forward line names the first stretch given up, and how many more.
+	gave=$(grep -m 1 'not found again' pre.0.out | sed 's/.*(and \([0-9]*\) more such.*/\1/')
+	case $gave in "") gave=0 ;; *[!0-9]*) gave=1 ;; *) gave=$((gave + 1)) ;; esac
+	printf '%-30s %9s %9s %12s %12s\n' "$p.c" "$npre" "${set_s:-fail}" "${re_s:-fail}" "$gave"
 done

@@ -1,7 +1,8 @@
 /* pos.h: a thread's state where rec stopped it between syscalls (to let
  * another thread run or deliver a signal): registers, FP/vector state and
- * the process's writable memory in hashed blocks. Replay does not search
- * for that place; it makes the state so, writing the blocks that differ. */
+ * the process's writable memory in hashed blocks. Replay makes the state
+ * so, writing the blocks that differ (gdbstub first runs the thread to the
+ * place, found by comparing with them: rematch.h). */
 #ifndef REWIND_POS_H
 #define REWIND_POS_H
 
