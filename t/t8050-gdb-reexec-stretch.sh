@@ -96,6 +96,30 @@ test_expect_success 'gdb: and backwards from the end' '
 	cell 31 >want &&
 	test_cmp_bytes want got
 '
+test_expect_success 'gdb: stepi and reverse-stepi in the stretch' '
+	cat >c.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $tr
+	break prework.c:$round if i == 30
+	continue
+	echo @@ steps\n
+	print \$pc
+	stepi
+	stepi
+	reverse-stepi
+	reverse-stepi
+	print \$pc
+	print i
+	print cell
+	echo @@ end\n
+	END
+	gdb_run "$T/prework" c.gdb
+	not_signalled $? &&
+	grep -q "^@@ end" gdb.out &&
+	gdb_values steps >got &&
+	{ read a; read b; read c; read d; } <got &&
+	test "$a" = "$b" && test "$c" = 30 && test "$d" = $(cell 30)
+'
 test_expect_success 'REWIND_NO_REEXEC=1: the state is set, nothing stops, the console says so' '
 	REWIND_NO_REEXEC=1 gdb_run "$T/prework" a.gdb
 	not_signalled $? &&
