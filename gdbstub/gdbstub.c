@@ -164,7 +164,7 @@ static void move(int (*fn)(struct timeline *, struct why *))
 		w.why = WHY_STEP;
 	}
 	/* Say so when a continue passed stretches nothing could stop in. */
-	char gap[300];
+	char gap[600];
 	int ng = fn == tl_cont || fn == tl_rcont ? tl_gaps(&T, from, T.here.ev, gap, sizeof gap) : 0;
 	if (ng && (T.user.nbp || T.user.nwp))
 		rsp_console(&conn, gap, ng);

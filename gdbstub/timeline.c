@@ -329,11 +329,15 @@ int tl_gaps(struct timeline *t, uint64_t a, uint64_t b, char *buf, size_t size)
 	}
 	if (!n)
 		return 0;
-	char why[160];
+	char why[240];
 	if (t->gaps[best].how == RM_GAVEUP)
 		snprintf(why, sizeof why, "preempted at 0x%llx, a place not found again within %llu "
 			 "arrivals there (REWIND_REEXEC_BUDGET); its state was set",
 			 (unsigned long long)t->gaps[best].rip, (unsigned long long)rematch_budget());
+	else if (t->gaps[best].how == RM_PASSED)
+		snprintf(why, sizeof why, "preempted at 0x%llx, passed without a match up to a "
+			 "system call; its state was set there, and stops in the stretch may have come "
+			 "too early", (unsigned long long)t->gaps[best].rip);
 	else
 		snprintf(why, sizeof why, "preempted; its state was set");
 	int len = snprintf(buf, size, "rewind: thread %u was not re-executed up to event %llu "

@@ -1468,10 +1468,11 @@ int eng_resume(struct engine *e, int step)
 	}
 	e->status = st;
 	if (rerun && k == PS_SECCOMP) {
-		/* A call where the recorded run made none: this stretch is
-		 * not the recorded one after all (code that behaves
-		 * otherwise under a debugger). Its state is set there. */
-		e->preempt_how = RM_GAVEUP;
+		/* A call where the recorded run made none: the place was
+		 * passed without being found (a state that differed from the
+		 * recorded one in bytes the program does not read). Its
+		 * state is set there. */
+		e->preempt_how = RM_PASSED;
 		load_next(e);
 		return dispatch(e, -1);
 	}

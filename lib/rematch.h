@@ -32,8 +32,11 @@ struct rematch {
 	int differ;		/* the memory block that differed last (-1: none) */
 };
 
-/* How the last preemption replayed was reached. */
-enum { RM_SET, RM_FOUND, RM_GAVEUP };
+/* How the last preemption replayed was reached: set without a search,
+ * found, set when the search gave up, or set when the thread made a
+ * system call first (it ran past the place: what stopped after it in
+ * this stretch came too early). */
+enum { RM_SET, RM_FOUND, RM_GAVEUP, RM_PASSED };
 
 /* May the place of preemption record pre be searched for: did rec stop
  * the thread where it ran (rather than record a state that a tracer in
