@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -701,6 +702,167 @@ IMPL int impl_uname(struct utsname *u)
 	return out_call(SYS_uname, (long)u, 0, 0, 0, (uint64_t)u, 390, 0, 0);
 }
 
+/* getcwd into the caller's buffer; the rest (allocating, or a directory
+ * the kernel cannot name) goes to libc, which asks the kernel again. */
+static void *libc_getcwd, *libc_realpath, *libc_faccessat;
+
+IMPL char *impl_getcwd(char *b, size_t n)
+{
+	char *(*f)(char *, size_t) = next(&libc_getcwd, "getcwd");
+	if (!b || !n)
+		return f ? f(b, n) : (errno = ENOSYS, (char *)0);
+	long r = out_call(SYS_getcwd, (long)b, n, 0, 0, (uint64_t)b, n, 1, 0);
+	if (r > 0 && b[0] == '/')
+		return b;
+	if ((r >= 0 || errno == ENAMETOOLONG) && f)
+		return f(b, n);
+	return 0;
+}
+
+static size_t slen(const char *p)
+{
+	size_t n = 0;
+	while (p[n])
+		n++;
+	return n;
+}
+
+/* Whether the rest of the name (end) asks for a directory: a trailing
+ * slash, or "." or ".." after one (glibc's rule). */
+static int wants_dir(const char *end)
+{
+	while (*end == '/') {
+		while (*end == '/')
+			end++;
+		char c = *end++;
+		if (c == 0)
+			return 1;
+		if (c != '.')
+			return 0;
+		if (!*end || (*end == '.' && (!end[1] || end[1] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
+static char *realpath_libc(const char *name, char *resolved)
+{
+	char *(*f)(const char *, char *) = next(&libc_realpath, "realpath");
+	return f ? f(name, resolved) : (errno = ENOSYS, (char *)0);
+}
+
+/* realpath and canonicalize_file_name: glibc 2.36's algorithm (stdlib/
+ * canonicalize.c: a readlink a component), whose readlink and getcwd
+ * calls are internal to libc and so each a stop; here they are this
+ * library's. Its buffers are glibc's first ones (1 KiB): where glibc
+ * would grow one, the whole call is left to libc instead. */
+IMPL char *impl_realpath(const char *name, char *resolved)
+{
+	char rname[1024], extra[1024], link[1024];
+	const char *start, *end;
+	char *dest;
+	int links = 0, failed = 1;
+	if (!name) {
+		errno = EINVAL;
+		return 0;
+	}
+	if (!name[0]) {
+		errno = ENOENT;
+		return 0;
+	}
+	if (name[0] != '/') {
+		if (!getcwd(rname, sizeof rname)) {
+			if (errno == ERANGE)
+				return realpath_libc(name, resolved);
+			dest = rname;
+			goto error;
+		}
+		dest = rname + slen(rname);
+	} else {
+		dest = rname;
+		*dest++ = '/';
+	}
+	for (start = name; *start; start = end) {
+		while (*start == '/')
+			start++;
+		for (end = start; *end && *end != '/'; end++)
+			;
+		long len = end - start;
+		if (len == 0)
+			break;
+		if (len == 1 && start[0] == '.')
+			continue;
+		if (len == 2 && start[0] == '.' && start[1] == '.') {
+			if (dest > rname + 1)
+				for (--dest; dest > rname && dest[-1] != '/'; --dest)
+					;
+			continue;
+		}
+		if (dest[-1] != '/')
+			*dest++ = '/';
+		if (rname + sizeof rname - dest < len + 2)
+			return realpath_libc(name, resolved);
+		copy(dest, start, len);
+		dest += len;
+		*dest = 0;
+		ssize_t n = readlink(rname, link, sizeof link - 1);
+		if (n >= (ssize_t)sizeof link - 1)
+			return realpath_libc(name, resolved);
+		if (n >= 0) {
+			if (++links > 40) {	/* glibc's __eloop_threshold */
+				errno = ELOOP;
+				goto error;
+			}
+			link[n] = 0;
+			size_t rest = slen(end);
+			if (sizeof extra <= rest + n)
+				return realpath_libc(name, resolved);
+			/* end may point into extra: move the rest first. */
+			for (size_t i = rest + 1; i-- > 0;)
+				extra[n + i] = end[i];
+			copy(extra, link, n);
+			end = extra;
+			if (link[0] == '/') {
+				dest = rname;
+				*dest++ = '/';
+			} else if (dest > rname + 1) {
+				for (--dest; dest > rname && dest[-1] != '/'; --dest)
+					;
+			}
+		} else if (wants_dir(end)) {
+			int (*f)(int, const char *, int, int) = next(&libc_faccessat, "faccessat");
+			dest[0] = '/';
+			dest[1] = 0;
+			if (!f || f(AT_FDCWD, rname, F_OK, AT_EACCESS) != 0)
+				goto error;
+		} else if (errno != EINVAL) {
+			goto error;
+		}
+	}
+	if (dest > rname + 1 && dest[-1] == '/')
+		--dest;
+	failed = 0;
+error:
+	*dest++ = 0;
+	if (resolved) {
+		/* The part resolved, after a missing or forbidden one. */
+		if (!failed || errno == ENOENT || errno == EACCES)
+			copy(resolved, rname, dest - rname);
+		return failed ? 0 : resolved;
+	}
+	if (failed)
+		return 0;
+	char *r = malloc(dest - rname);
+	if (r)
+		copy(r, rname, dest - rname);
+	return r;
+}
+
+IMPL char *impl_canonicalize_file_name(const char *name)
+{
+	return impl_realpath(name, 0);
+}
+
 /* The exported names: each enters its impl_ function through
  * wrap_common, which afterwards zeroes the caller-saved registers (but
  * rax) and the 512 bytes of stack below the caller's: whichever way a call
@@ -777,6 +939,9 @@ WRAP(getgid);
 WRAP(getegid);
 WRAP(sysinfo);
 WRAP(uname);
+WRAP(getcwd);
+WRAP(realpath);
+WRAP(canonicalize_file_name);
 /* The names glibc also exports for them. */
 ALIAS(pread64, pread);
 ALIAS(pwrite64, pwrite);

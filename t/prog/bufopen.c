@@ -1,7 +1,8 @@
 /* bufopen.c: makes the calls rec's library takes without a stop since it
  * also opens and closes files: read-only opens of files and directories
  * (and ones that fail), close, fcntl flag reads and dups, sigaction that
- * only asks, isatty and TCGETS, readlink, the ids, uname and sysinfo; and
+ * only asks, isatty and TCGETS, readlink, realpath, getcwd, the ids, uname
+ * and sysinfo; and
  * opens that must stay traced (a FIFO, /dev/null, a file it creates).
  * It prints what they gave, with a clock reading that differs run to run.
  * Usage: bufopen DIR (a scratch directory) */
@@ -10,6 +11,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -88,6 +90,11 @@ int main(int argc, char **argv)
 	printf("readlink: %.*s\n", (int)(r > 0 ? r : 0), got);
 	r = readlinkat(AT_FDCWD, path, got, sizeof got);
 	printf("readlinkat of a file: %zd %s\n", r, strerror(errno));
+	char real[4096];
+	char *rp = realpath(link, real);
+	printf("realpath of the link: %s %s\n", rp ? "ok" : strerror(errno), strrchr(real, '/'));
+	rp = realpath("../.", real);
+	printf("realpath of ../.: %s\n", rp && !strcmp(rp, real) ? "ok" : strerror(errno));
 
 	struct sigaction sa = { 0 }, old;
 	sa.sa_handler = on_usr1;
