@@ -702,6 +702,18 @@ IMPL int impl_uname(struct utsname *u)
 	return out_call(SYS_uname, (long)u, 0, 0, 0, (uint64_t)u, 390, 0, 0);
 }
 
+/* getdents64 of a directory (or a regular file, which fails): rwdir.c's
+ * readdir calls it. */
+IMPL ssize_t impl_getdents64(int fd, void *b, size_t n)
+{
+	long r;
+	if (answered(SYS_getdents64, I32(fd), (long)b, n, 0, &r))
+		return ret_errno(r);
+	if (!hdr || !bit(hdr->fd_close, fd) || n > BUF_DATA_SIZE / 4 || !can(16 + n))
+		return ret_errno(traced(SYS_getdents64, I32(fd), (long)b, n, 0, 0, 0));
+	return out_call(SYS_getdents64, I32(fd), (long)b, n, 0, (uint64_t)b, n, 1, 1);
+}
+
 /* getcwd into the caller's buffer; the rest (allocating, or a directory
  * the kernel cannot name) goes to libc, which asks the kernel again. */
 static void *libc_getcwd, *libc_realpath, *libc_faccessat;
@@ -940,6 +952,7 @@ WRAP(getegid);
 WRAP(sysinfo);
 WRAP(uname);
 WRAP(getcwd);
+WRAP(getdents64);
 WRAP(realpath);
 WRAP(canonicalize_file_name);
 /* The names glibc also exports for them. */

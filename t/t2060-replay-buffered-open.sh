@@ -1,11 +1,11 @@
 #!/bin/bash
 # t2060-replay-buffered-open.sh: read-only opens of files and directories,
 # their closes, fcntl flag reads and dups, sigaction that only asks,
-# isatty, readlink, realpath's calls, the ids, uname and sysinfo go
-# without a stop under rec (buffered), replay byte for byte whether
-# replay answers them in the process or traced, and under gdbstub; the
-# opens that could wait or create (a FIFO, /dev/null, O_CREAT) stay
-# traced; a file opened without a stop can be mapped.
+# isatty, readlink, the calls of realpath and of directory streams, the
+# ids, uname and sysinfo go without a stop under rec (buffered), replay
+# byte for byte whether replay answers them in the process or traced, and
+# under gdbstub; the opens that could wait or create (a FIFO, /dev/null,
+# O_CREAT) stay traced; a file opened without a stop can be mapped.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog bufopen
 
@@ -26,6 +26,8 @@ test_expect_success 'opens, closes, fcntl, sigaction, readlink...: recorded and 
 	grep -q "^readlink: target-[0-9]*$" rec.out &&
 	grep -q "^realpath of the link: No such file or directory /target-[0-9]*$" rec.out &&
 	grep -q "^realpath of ../.: ok$" rec.out &&
+	grep -q "^dir: \. \.\. data fifo link; after seekdir one; again 5, readdir_r 5, cloexec 1$" rec.out &&
+	grep -q "^opendir of a file: NULL Not a directory$" rec.out &&
 	run_tool tdump --json "$trace" >dump.json &&
 	echo "$trace" >trace.path
 '
@@ -43,6 +45,7 @@ test_expect_success 'they were buffered' '
 	test $(count dump.json ioctl) -ge 2 &&
 	test $(count dump.json readlink) -ge 3 &&
 	test $(count dump.json getcwd) -ge 2 &&
+	test $(count dump.json getdents64) -ge 4 &&
 	test $(count dump.json readlinkat) = 1 &&
 	test $(count dump.json getuid) = 1 &&
 	test $(count dump.json uname) = 1 &&

@@ -1,11 +1,12 @@
 /* bufopen.c: makes the calls rec's library takes without a stop since it
  * also opens and closes files: read-only opens of files and directories
  * (and ones that fail), close, fcntl flag reads and dups, sigaction that
- * only asks, isatty and TCGETS, readlink, realpath, getcwd, the ids, uname
- * and sysinfo; and
+ * only asks, isatty and TCGETS, readlink, realpath, getcwd, directory
+ * streams, the ids, uname and sysinfo; and
  * opens that must stay traced (a FIFO, /dev/null, a file it creates).
  * It prints what they gave, with a clock reading that differs run to run.
  * Usage: bufopen DIR (a scratch directory) */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -95,6 +96,44 @@ int main(int argc, char **argv)
 	printf("realpath of the link: %s %s\n", rp ? "ok" : strerror(errno), strrchr(real, '/'));
 	rp = realpath("../.", real);
 	printf("realpath of ../.: %s\n", rp && !strcmp(rp, real) ? "ok" : strerror(errno));
+
+	/* Directory streams: the entries of DIR, sorted, and going back. */
+	DIR *dp = opendir(argv[1]);
+	struct dirent *de;
+	char names[16][256];
+	long pos[16];
+	int ne = 0;
+	while (dp && (de = readdir(dp)) && ne < 16) {
+		pos[ne] = telldir(dp);
+		snprintf(names[ne++], 256, "%s", de->d_name);
+	}
+	qsort(names, ne, 256, (int (*)(const void *, const void *))strcmp);
+	printf("dir:");
+	for (int i = 0; i < ne; i++)
+		printf(" %s", names[i]);
+	seekdir(dp, pos[0]);
+	de = readdir(dp);
+	int again = 0;
+	rewinddir(dp);
+	while (readdir(dp))
+		again++;
+	int dfd = dup(dirfd(dp));
+	closedir(dp);
+	lseek(dfd, 0, SEEK_SET);
+	DIR *d2 = fdopendir(dfd);
+	struct dirent ent, *res;
+	int viar = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	while (d2 && readdir_r(d2, &ent, &res) == 0 && res)
+		viar++;
+#pragma GCC diagnostic pop
+	printf("; after seekdir %s; again %d, readdir_r %d, cloexec %d\n", de ? "one" : "none",
+	       again, viar, fcntl(dfd, F_GETFD));
+	closedir(d2);
+	errno = 0;
+	dp = opendir(path);
+	printf("opendir of a file: %s %s\n", dp ? "opened" : "NULL", strerror(errno));
 
 	struct sigaction sa = { 0 }, old;
 	sa.sa_handler = on_usr1;
