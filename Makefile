@@ -48,11 +48,14 @@ $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 
 # The syscall-buffering library rec preloads into the program: never
 # sanitized (it runs inside the program), no red zone (it calls its
-# untraced syscall instruction from inline asm), only its wrappers exported.
-$(BUFLIB): buf/rwbuf.c lib/bufabi.h
+# untraced syscall instruction from inline asm), only its wrappers exported,
+# two segments and no RELRO (each mmap and mprotect the loader makes for it
+# is a stop, in every process started).
+$(BUFLIB): buf/*.c lib/bufabi.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -fPIC -shared \
-	  -mno-red-zone -mgeneral-regs-only -fvisibility=hidden -fno-stack-protector -o $@ $<
+	  -mno-red-zone -mgeneral-regs-only -fvisibility=hidden -fno-stack-protector \
+	  -Wl,-z,noseparate-code -Wl,-z,norelro -o $@ $(filter %.c,$^)
 
 # Test and bench programs are plain programs, never sanitized: they are
 # what gets recorded.

@@ -17,10 +17,15 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -341,11 +346,21 @@ IMPL int impl_fstat(int fd, struct stat *st)
 	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0, 0);
 }
 
+/* The path of a call, saved as rec saves a string argument: whole, up to
+ * 4095 bytes. Only once the kernel read it (any answer but EFAULT). */
+static void path_item(struct ent *e, int argi, const char *path)
+{
+	size_t len = 0;
+	while (len < 4095 && path[len])
+		len++;
+	item(e, IT_ARG, argi, len, path, len);
+}
+
 /* A call with a path (argument argi) and an output of out bytes at
- * out_addr when it succeeds. A lookup may wait for a network file
- * system; these are local here. */
+ * out_addr when it succeeds (with obuf, ret bytes up to out). A lookup
+ * may wait for a network file system; these are local here. */
 static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, const char *path,
-		      uint64_t out_addr, size_t out)
+		      uint64_t out_addr, size_t out, int obuf)
 {
 	long r;
 	if (answered_str(nr, a0, a1, a2, a3, argi, &r))
@@ -353,26 +368,21 @@ static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, con
 	if (!can(16 + 4096 + 16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
 	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
-	/* Any answer but EFAULT means the kernel read the whole string
-	 * (rec saves at most 4095 bytes of it, as here). */
 	int known = ret != -EFAULT;
 	struct ent e;
 	begin(&e, nr, known ? 0 : ENT_REC_INPUTS, a0, a1, a2, a3, ret);
-	if (known) {
-		size_t len = 0;
-		while (len < 4095 && path[len])
-			len++;
-		item(&e, IT_ARG, argi, len, path, len);
-	}
-	if (ret >= 0 && out_addr && out)
-		item(&e, IT_MEM, 0, out_addr, (const void *)out_addr, out);
+	if (known)
+		path_item(&e, argi, path);
+	size_t n = obuf ? (ret > 0 ? ((size_t)ret < out ? (size_t)ret : out) : 0) : out;
+	if (ret >= 0 && out_addr && n)
+		item(&e, IT_MEM, 0, out_addr, (const void *)out_addr, n);
 	end(&e);
 	return ret_errno(ret);
 }
 
 IMPL int impl_fstatat(int dfd, const char *path, struct stat *st, int flags)
 {
-	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st, 144);
+	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st, 144, 0);
 }
 
 IMPL int impl_stat(const char *path, struct stat *st)
@@ -387,7 +397,7 @@ IMPL int impl_lstat(const char *path, struct stat *st)
 
 IMPL int impl_access(const char *path, int mode)
 {
-	return path_call(SYS_access, (long)path, mode, 0, 0, 0, path, 0, 0);
+	return path_call(SYS_access, (long)path, mode, 0, 0, 0, path, 0, 0, 0);
 }
 
 /* The 64-bit names: the same struct on x86-64. */
@@ -446,6 +456,423 @@ IMPL ssize_t impl_getrandom(void *b, size_t n, unsigned flags)
 	if ((flags & GRND_RANDOM) || n > 256)
 		return ret_errno(traced(SYS_getrandom, (long)b, n, flags, 0, 0, 0));
 	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1, 0);
+}
+
+/* libc's own function name, for the traced path of a call this library
+ * leaves to libc (a cancellation point, or a conversion it does). */
+static void *next(void **slot, const char *name)
+{
+	if (!*slot)
+		*slot = dlsym(RTLD_NEXT, name);
+	return *slot;
+}
+
+/* A can() that made no entry after all. */
+static void unbusy(void)
+{
+	__asm__ volatile("" ::: "memory");
+	hdr->busy = 0;
+}
+
+static void set_bit(uint8_t *set, long fd, int v)
+{
+	if (fd >= 0 && fd < BUF_NFD)
+		set[fd / 8] = (set[fd / 8] & ~(1 << fd % 8)) | v << fd % 8;
+}
+
+static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl;
+
+/* An int argument as it reaches the kernel through libc: the upper half
+ * of its register is not defined, and replay compares all of it. Every
+ * int argument this library passes on is zero-extended, to libc too. */
+#define I32(x) ((long)(uint32_t)(x))
+
+static long slow_openat(long dfd, const char *path, long flags, long mode)
+{
+	long (*f)(long, const char *, long, long) = next(&libc_openat, "openat64");
+	if (f)
+		return f(dfd, path, flags, mode);
+	return ret_errno(traced(SYS_openat, dfd, (long)path, flags, mode, 0, 0));
+}
+
+/* Whether the untraced open (made with O_NONBLOCK) gave a regular file
+ * or a directory (*dir), now as the program asked for it. */
+static int plain_file(long fd, int flags, int *dir)
+{
+	struct stat *st = (struct stat *)BUF_SCRATCH;
+	if (untraced(SYS_fstat, fd, (long)st, 0, 0, 0, 0) < 0 ||
+	    !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+		return 0;
+	*dir = S_ISDIR(st->st_mode);
+	if (!(flags & O_NONBLOCK)) {
+		long fl = untraced(SYS_fcntl, fd, F_GETFL, 0, 0, 0, 0);
+		if (fl < 0 || untraced(SYS_fcntl, fd, F_SETFL, fl & ~O_NONBLOCK, 0, 0, 0) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* open and openat, as the one syscall libc makes for them. A read-only
+ * open (nothing created or truncated) of a regular file or a directory
+ * goes untraced: a look at the path first keeps devices, FIFOs and
+ * sockets traced (their opens may wait or do anything), and the open
+ * itself is made with O_NONBLOCK, so that a file that changed in
+ * between cannot hold it up (it is closed and opened again traced). */
+static long open_call(long dfd, const char *path, long flags, long mode)
+{
+	long r;
+	dfd = I32(dfd);
+	flags = I32(flags);
+	if (!(flags & O_CREAT) && (flags & O_TMPFILE) != O_TMPFILE)
+		mode = 0;	/* as libc passes it */
+	if (answered_str(SYS_openat, dfd, (long)path, flags, mode, 1, &r))
+		return ret_errno(r);
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_PATH)) ||
+	    (flags & O_TMPFILE) == O_TMPFILE || !can(16 + 4096 + 16))
+		return slow_openat(dfd, path, flags, mode);
+	struct stat *st = (struct stat *)BUF_SCRATCH;
+	long s = untraced(SYS_newfstatat, dfd, (long)path, (long)st,
+			  flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0, 0, 0);
+	if (s == -EFAULT || (s == 0 && !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))) {
+		unbusy();
+		return slow_openat(dfd, path, flags, mode);
+	}
+	long ret = untraced(SYS_openat, dfd, (long)path, flags | O_NONBLOCK, mode, 0, 0);
+	int dir = 0;
+	if (ret == -EAGAIN || (ret >= 0 && !plain_file(ret, flags, &dir))) {
+		if (ret >= 0)
+			untraced(SYS_close, ret, 0, 0, 0, 0, 0);
+		unbusy();
+		return slow_openat(dfd, path, flags, mode);
+	}
+	if (ret >= 0) {
+		/* As rec's own look at the new descriptor would set them. */
+		set_bit(hdr->fd_read, ret, !dir);
+		set_bit(hdr->fd_write, ret, 0);
+		set_bit(hdr->fd_close, ret, 1);
+	}
+	int known = ret != -EFAULT;
+	struct ent e;
+	begin(&e, SYS_openat, known ? 0 : ENT_REC_INPUTS, dfd, (long)path, flags, mode, ret);
+	if (known)
+		path_item(&e, 1, path);
+	end(&e);
+	return ret_errno(ret);
+}
+
+IMPL int impl_open(const char *path, int flags, long mode)
+{
+	return open_call(AT_FDCWD, path, flags, mode);
+}
+
+IMPL int impl_openat(int dfd, const char *path, int flags, long mode)
+{
+	return open_call(dfd, path, flags, mode);
+}
+
+/* close of a descriptor whose close cannot block. */
+IMPL int impl_close(int fd)
+{
+	long r;
+	if (answered(SYS_close, I32(fd), 0, 0, 0, &r))
+		return ret_errno(r);
+	if (!hdr || !bit(hdr->fd_close, fd) || !can(16)) {
+		long (*f)(long) = next(&libc_close, "close");
+		return f ? f(I32(fd)) : ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
+	}
+	set_bit(hdr->fd_read, fd, 0);
+	set_bit(hdr->fd_write, fd, 0);
+	set_bit(hdr->fd_close, fd, 0);
+	long ret = untraced(SYS_close, I32(fd), 0, 0, 0, 0, 0);
+	struct ent e;
+	begin(&e, SYS_close, 0, I32(fd), 0, 0, 0, ret);
+	end(&e);
+	return ret_errno(ret);
+}
+
+/* fcntl: the flag reads and F_SETFD on any descriptor, and dups (the new
+ * descriptor is what the old one is); the rest goes to libc (F_SETLKW
+ * waits). */
+IMPL int impl_fcntl(int fd, int cmd, long arg)
+{
+	long r;
+	if (cmd != F_GETFD && cmd != F_GETFL && cmd != F_SETFD && cmd != F_DUPFD &&
+	    cmd != F_DUPFD_CLOEXEC) {
+		long (*f)(long, long, long) = next(&libc_fcntl, "fcntl64");
+		return f ? f(I32(fd), I32(cmd), arg) :
+			   ret_errno(traced(SYS_fcntl, I32(fd), I32(cmd), arg, 0, 0, 0));
+	}
+	if (answered(SYS_fcntl, I32(fd), I32(cmd), arg, 0, &r))
+		return ret_errno(r);
+	if (!can(16))
+		return ret_errno(traced(SYS_fcntl, I32(fd), I32(cmd), arg, 0, 0, 0));
+	long ret = untraced(SYS_fcntl, I32(fd), I32(cmd), arg, 0, 0, 0);
+	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
+		set_bit(hdr->fd_read, ret, bit(hdr->fd_read, fd));
+		set_bit(hdr->fd_write, ret, bit(hdr->fd_write, fd));
+		set_bit(hdr->fd_close, ret, bit(hdr->fd_close, fd));
+	}
+	struct ent e;
+	begin(&e, SYS_fcntl, 0, I32(fd), I32(cmd), arg, 0, ret);
+	end(&e);
+	return ret_errno(ret);
+}
+
+/* sigaction that only asks (python asks for every signal at start):
+ * the kernel's answer, turned into libc's struct as libc does (the
+ * rest of the mask, which libc leaves as its stack had it, zeroed).
+ * Setting a handler goes to libc; so do the signals libc keeps for
+ * itself (32, 33) or guards (SIGABRT). */
+IMPL int impl_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	if (act || !oact || sig < 1 || sig > 64 || sig == 32 || sig == 33 || sig == SIGABRT) {
+		int (*f)(int, const struct sigaction *, struct sigaction *) =
+			next(&libc_sigaction, "sigaction");
+		if (f)
+			return f(sig, act, oact);
+		errno = ENOSYS;
+		return -1;
+	}
+	uint64_t k[4];	/* handler, flags, restorer, mask: the kernel's layout */
+	long r = out_call(SYS_rt_sigaction, I32(sig), 0, (long)k, 8, (uint64_t)k, 32, 0, 0);
+	if (r < 0)
+		return r;
+	uint8_t *m = (uint8_t *)&oact->sa_mask;
+	for (size_t i = 8; i < sizeof oact->sa_mask; i++)
+		m[i] = 0;
+	copy(m, &k[3], 8);
+	oact->sa_handler = (void (*)(int))k[0];
+	oact->sa_flags = (int)k[1];
+	oact->sa_restorer = (void (*)(void))k[2];
+	return 0;
+}
+
+/* isatty and ioctl TCGETS: a question about the terminal. */
+IMPL int impl_isatty(int fd)
+{
+	uint64_t t[5];	/* the kernel's termios: 36 bytes */
+	return out_call(SYS_ioctl, I32(fd), TCGETS, (long)t, 0, (uint64_t)t, 36, 0, 0) == 0;
+}
+
+IMPL int impl_ioctl(int fd, unsigned long req, long arg)
+{
+	if (req == TCGETS)
+		return out_call(SYS_ioctl, I32(fd), TCGETS, arg, 0, arg, 36, 0, 0);
+	long (*f)(long, unsigned long, long) = next(&libc_ioctl, "ioctl");
+	return f ? f(I32(fd), req, arg) : ret_errno(traced(SYS_ioctl, I32(fd), req, arg, 0, 0, 0));
+}
+
+IMPL ssize_t impl_readlink(const char *path, char *b, size_t n)
+{
+	return path_call(SYS_readlink, (long)path, (long)b, n, 0, 0, path, (uint64_t)b, n, 1);
+}
+
+IMPL ssize_t impl_readlinkat(int dfd, const char *path, char *b, size_t n)
+{
+	return path_call(SYS_readlinkat, I32(dfd), (long)path, (long)b, n, 1, path, (uint64_t)b, n, 1);
+}
+
+IMPL uid_t impl_getuid(void)
+{
+	return out_call(SYS_getuid, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+IMPL uid_t impl_geteuid(void)
+{
+	return out_call(SYS_geteuid, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+IMPL gid_t impl_getgid(void)
+{
+	return out_call(SYS_getgid, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+IMPL gid_t impl_getegid(void)
+{
+	return out_call(SYS_getegid, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+IMPL int impl_sysinfo(struct sysinfo *si)
+{
+	return out_call(SYS_sysinfo, (long)si, 0, 0, 0, (uint64_t)si, 112, 0, 0);
+}
+
+IMPL int impl_uname(struct utsname *u)
+{
+	return out_call(SYS_uname, (long)u, 0, 0, 0, (uint64_t)u, 390, 0, 0);
+}
+
+/* getdents64 of a directory (or a regular file, which fails): rwdir.c's
+ * readdir calls it. */
+IMPL ssize_t impl_getdents64(int fd, void *b, size_t n)
+{
+	long r;
+	if (answered(SYS_getdents64, I32(fd), (long)b, n, 0, &r))
+		return ret_errno(r);
+	if (!hdr || !bit(hdr->fd_close, fd) || n > BUF_DATA_SIZE / 4 || !can(16 + n))
+		return ret_errno(traced(SYS_getdents64, I32(fd), (long)b, n, 0, 0, 0));
+	return out_call(SYS_getdents64, I32(fd), (long)b, n, 0, (uint64_t)b, n, 1, 1);
+}
+
+/* getcwd into the caller's buffer; the rest (allocating, or a directory
+ * the kernel cannot name) goes to libc, which asks the kernel again. */
+static void *libc_getcwd, *libc_realpath, *libc_faccessat;
+
+IMPL char *impl_getcwd(char *b, size_t n)
+{
+	char *(*f)(char *, size_t) = next(&libc_getcwd, "getcwd");
+	if (!b || !n)
+		return f ? f(b, n) : (errno = ENOSYS, (char *)0);
+	long r = out_call(SYS_getcwd, (long)b, n, 0, 0, (uint64_t)b, n, 1, 0);
+	if (r > 0 && b[0] == '/')
+		return b;
+	if ((r >= 0 || errno == ENAMETOOLONG) && f)
+		return f(b, n);
+	return 0;
+}
+
+static size_t slen(const char *p)
+{
+	size_t n = 0;
+	while (p[n])
+		n++;
+	return n;
+}
+
+/* Whether the rest of the name (end) asks for a directory: a trailing
+ * slash, or "." or ".." after one (glibc's rule). */
+static int wants_dir(const char *end)
+{
+	while (*end == '/') {
+		while (*end == '/')
+			end++;
+		char c = *end++;
+		if (c == 0)
+			return 1;
+		if (c != '.')
+			return 0;
+		if (!*end || (*end == '.' && (!end[1] || end[1] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
+static char *realpath_libc(const char *name, char *resolved)
+{
+	char *(*f)(const char *, char *) = next(&libc_realpath, "realpath");
+	return f ? f(name, resolved) : (errno = ENOSYS, (char *)0);
+}
+
+/* realpath and canonicalize_file_name: glibc 2.36's algorithm (stdlib/
+ * canonicalize.c: a readlink a component), whose readlink and getcwd
+ * calls are internal to libc and so each a stop; here they are this
+ * library's. Its buffers are glibc's first ones (1 KiB): where glibc
+ * would grow one, the whole call is left to libc instead. */
+IMPL char *impl_realpath(const char *name, char *resolved)
+{
+	char rname[1024], extra[1024], link[1024];
+	const char *start, *end;
+	char *dest;
+	int links = 0, failed = 1;
+	if (!name) {
+		errno = EINVAL;
+		return 0;
+	}
+	if (!name[0]) {
+		errno = ENOENT;
+		return 0;
+	}
+	if (name[0] != '/') {
+		if (!getcwd(rname, sizeof rname)) {
+			if (errno == ERANGE)
+				return realpath_libc(name, resolved);
+			dest = rname;
+			goto error;
+		}
+		dest = rname + slen(rname);
+	} else {
+		dest = rname;
+		*dest++ = '/';
+	}
+	for (start = name; *start; start = end) {
+		while (*start == '/')
+			start++;
+		for (end = start; *end && *end != '/'; end++)
+			;
+		long len = end - start;
+		if (len == 0)
+			break;
+		if (len == 1 && start[0] == '.')
+			continue;
+		if (len == 2 && start[0] == '.' && start[1] == '.') {
+			if (dest > rname + 1)
+				for (--dest; dest > rname && dest[-1] != '/'; --dest)
+					;
+			continue;
+		}
+		if (dest[-1] != '/')
+			*dest++ = '/';
+		if (rname + sizeof rname - dest < len + 2)
+			return realpath_libc(name, resolved);
+		copy(dest, start, len);
+		dest += len;
+		*dest = 0;
+		ssize_t n = readlink(rname, link, sizeof link - 1);
+		if (n >= (ssize_t)sizeof link - 1)
+			return realpath_libc(name, resolved);
+		if (n >= 0) {
+			if (++links > 40) {	/* glibc's __eloop_threshold */
+				errno = ELOOP;
+				goto error;
+			}
+			link[n] = 0;
+			size_t rest = slen(end);
+			if (sizeof extra <= rest + n)
+				return realpath_libc(name, resolved);
+			/* end may point into extra: move the rest first. */
+			for (size_t i = rest + 1; i-- > 0;)
+				extra[n + i] = end[i];
+			copy(extra, link, n);
+			end = extra;
+			if (link[0] == '/') {
+				dest = rname;
+				*dest++ = '/';
+			} else if (dest > rname + 1) {
+				for (--dest; dest > rname && dest[-1] != '/'; --dest)
+					;
+			}
+		} else if (wants_dir(end)) {
+			int (*f)(int, const char *, int, int) = next(&libc_faccessat, "faccessat");
+			dest[0] = '/';
+			dest[1] = 0;
+			if (!f || f(AT_FDCWD, rname, F_OK, AT_EACCESS) != 0)
+				goto error;
+		} else if (errno != EINVAL) {
+			goto error;
+		}
+	}
+	if (dest > rname + 1 && dest[-1] == '/')
+		--dest;
+	failed = 0;
+error:
+	*dest++ = 0;
+	if (resolved) {
+		/* The part resolved, after a missing or forbidden one. */
+		if (!failed || errno == ENOENT || errno == EACCES)
+			copy(resolved, rname, dest - rname);
+		return failed ? 0 : resolved;
+	}
+	if (failed)
+		return 0;
+	char *r = malloc(dest - rname);
+	if (r)
+		copy(r, rname, dest - rname);
+	return r;
+}
+
+IMPL char *impl_canonicalize_file_name(const char *name)
+{
+	return impl_realpath(name, 0);
 }
 
 /* The exported names: each enters its impl_ function through
@@ -509,9 +936,36 @@ WRAP(time);
 WRAP(getpid);
 WRAP(gettid);
 WRAP(getrandom);
+WRAP(open);
+WRAP(openat);
+WRAP(close);
+WRAP(fcntl);
+WRAP(sigaction);
+WRAP(isatty);
+WRAP(ioctl);
+WRAP(readlink);
+WRAP(readlinkat);
+WRAP(getuid);
+WRAP(geteuid);
+WRAP(getgid);
+WRAP(getegid);
+WRAP(sysinfo);
+WRAP(uname);
+WRAP(getcwd);
+WRAP(getdents64);
+WRAP(realpath);
+WRAP(canonicalize_file_name);
 /* The names glibc also exports for them. */
 ALIAS(pread64, pread);
 ALIAS(pwrite64, pwrite);
 ALIAS(lseek64, lseek);
 ALIAS(__write, write);
 ALIAS(__read, read);
+ALIAS(open64, open);
+ALIAS(__open, open);
+ALIAS(__open64, open);
+ALIAS(openat64, openat);
+ALIAS(__close, close);
+ALIAS(fcntl64, fcntl);
+ALIAS(__fcntl, fcntl);
+ALIAS(__sigaction, sigaction);

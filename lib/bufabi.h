@@ -19,11 +19,14 @@
 #define BUF_UNTRACED_IP (BUF_ADDR + 2)
 #define BUF_HDR (BUF_ADDR + BUF_PAGE)
 #define BUF_DATA (BUF_ADDR + 2 * BUF_PAGE)
+#define BUF_SCRATCH (BUF_HDR + 2048)	/* the library's own, while busy */
 #define BUF_MAGIC 0x46554257u	/* "WBUF" */
 #define BUF_NFD 1024		/* descriptors the fd sets cover */
 
 /* The header. Under rec (mode 1) the library writes magic, busy, used
- * and count; rec writes mode, traced_next, nowrite and the fd sets.
+ * and count; rec writes mode, traced_next, nowrite and the fd sets,
+ * which the library also keeps up to date across the opens, closes and
+ * dups it makes itself.
  * Under replay the mode is 0 (every call traced) or 2: the engine put
  * count entries (rec's, as in the trace) in the buffer, the library
  * answers the thread's next calls from them in order, each after
@@ -44,6 +47,8 @@ struct buf_hdr {
 	uint8_t fd_read[BUF_NFD / 8];	/* bit set: reads of this fd cannot block */
 	uint8_t fd_write[BUF_NFD / 8];	/* writes can neither block nor reach rec's
 					   stdout or stderr */
+	uint8_t fd_close[BUF_NFD / 8];	/* closing it cannot block (a regular file,
+					   a directory, /dev/null and the like) */
 	uint32_t consumed;	/* replay: entries answered so far */
 	uint32_t pad;
 	uint64_t roff;		/* replay: offset of the next entry to answer */

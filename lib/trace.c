@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +362,8 @@ void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t
 		tw_put(w, data, dlen);
 }
 
+static int tw_submit(struct trace_writer *w);
+
 void tw_end(struct trace_writer *w)
 {
 	uint32_t size = w->len - w->recstart;
@@ -367,33 +371,142 @@ void tw_end(struct trace_writer *w)
 	w->nrec++;
 	w->recstart = (size_t)-1;
 	if (w->len >= TRACE_CHUNK_TARGET)
-		tw_flush(w);
+		tw_submit(w);
 }
 
-int tw_flush(struct trace_writer *w)
+/* Compress the n bytes of nrec records at b, the first numbered first,
+ * and write them as one chunk (one write, so that a killed recorder
+ * leaves whole chunks). */
+static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint32_t nrec,
+		       uint64_t first)
 {
-	if (w->nrec == 0)
-		return 0;
-	/* A record being built stays behind for the next chunk. */
-	size_t open = w->recstart == (size_t)-1 ? 0 : w->len - w->recstart;
-	size_t done = w->len - open;
-	size_t bound = ZSTD_compressBound(done) + TRACE_CHUNK_HDR;
+	size_t bound = ZSTD_compressBound(n) + TRACE_CHUNK_HDR;
 	if (bound > w->ccap) {
 		w->ccap = bound;
 		w->cbuf = xrealloc(w->cbuf, bound);
 	}
-	size_t c = ZSTD_compress2(w->cctx, w->cbuf + TRACE_CHUNK_HDR, w->ccap - TRACE_CHUNK_HDR,
-				  w->buf, done);
+	size_t c = ZSTD_compress2(w->cctx, w->cbuf + TRACE_CHUNK_HDR, w->ccap - TRACE_CHUNK_HDR, b, n);
 	if (ZSTD_isError(c)) {
 		errno = EIO;
 		return -1;
 	}
-	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)done, w->nrec };
+	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)n, nrec };
 	memcpy(w->cbuf, h, 16);
-	memcpy(w->cbuf + 16, &w->first_event, 8);
-	/* One write per chunk, so a killed recorder leaves whole chunks. */
-	int rc = write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR);
-	memmove(w->buf, w->buf + done, open);
+	memcpy(w->cbuf + 16, &first, 8);
+	return write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR);
+}
+
+/* The helper thread: while rec goes on with the program (the other core),
+ * it compresses and writes the chunk handed over; the cctx and cbuf are
+ * its own from its start. */
+struct tw_job {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state;		/* 0 idle, 1 a chunk to write, 2 quit */
+	int err;		/* errno of the first failed chunk */
+	uint8_t *buf;		/* the chunk; then the buffer rec fills next */
+	size_t len, cap;
+	uint32_t nrec;
+	uint64_t first;
+};
+
+static void *tw_worker(void *arg)
+{
+	struct trace_writer *w = arg;
+	struct tw_job *j = w->job;
+	pthread_mutex_lock(&j->mu);
+	for (;;) {
+		while (j->state == 0)
+			pthread_cond_wait(&j->cv, &j->mu);
+		if (j->state == 2)
+			break;
+		pthread_mutex_unlock(&j->mu);
+		int rc = write_chunk(w, j->buf, j->len, j->nrec, j->first);
+		int e = errno;
+		pthread_mutex_lock(&j->mu);
+		if (rc < 0 && !j->err)
+			j->err = e ? e : EIO;
+		j->state = 0;
+		pthread_cond_broadcast(&j->cv);
+	}
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+/* Wait until the helper is idle; returns its error, if any, once. */
+static int tw_wait(struct tw_job *j)
+{
+	pthread_mutex_lock(&j->mu);
+	while (j->state == 1)
+		pthread_cond_wait(&j->cv, &j->mu);
+	int e = j->err;
+	j->err = 0;
+	pthread_mutex_unlock(&j->mu);
+	return e;
+}
+
+/* Start the helper, with every signal blocked: rec's handlers must
+ * interrupt its own waits. Without one, chunks are written in line. */
+static void tw_start(struct trace_writer *w)
+{
+	struct tw_job *j = xmalloc(sizeof *j);
+	memset(j, 0, sizeof *j);
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	w->job = j;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&j->th, NULL, tw_worker, w) != 0) {
+		free(j);
+		w->job = NULL;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Hand the records done to the helper (or write them now); a record
+ * being built stays behind for the next chunk. */
+static int tw_submit(struct trace_writer *w)
+{
+	if (w->nrec == 0)
+		return 0;
+	size_t open = w->recstart == (size_t)-1 ? 0 : w->len - w->recstart;
+	size_t done = w->len - open;
+	int rc = 0;
+	if (!w->job && !env_flag("REWIND_NO_TRACE_THREAD"))
+		tw_start(w);
+	if (!w->job) {
+		rc = write_chunk(w, w->buf, done, w->nrec, w->first_event);
+		memmove(w->buf, w->buf + done, open);
+	} else {
+		struct tw_job *j = w->job;
+		int e = tw_wait(j);
+		if (e) {
+			errno = e;
+			rc = -1;
+		}
+		/* Swap buffers: the helper takes the chunk, rec the one the
+		 * helper wrote last (with the open record copied over). */
+		uint8_t *b = j->buf;
+		size_t cap = j->cap;
+		if (cap < open + TRACE_CHUNK_TARGET) {
+			cap = open + TRACE_CHUNK_TARGET * 2;
+			b = xrealloc(b, cap);
+		}
+		memcpy(b, w->buf + done, open);
+		pthread_mutex_lock(&j->mu);
+		j->buf = w->buf;
+		j->cap = w->cap;
+		j->len = done;
+		j->nrec = w->nrec;
+		j->first = w->first_event;
+		j->state = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+		w->buf = b;
+		w->cap = cap;
+	}
 	w->len = open;
 	if (open) {
 		w->recstart = 0;
@@ -403,9 +516,33 @@ int tw_flush(struct trace_writer *w)
 	return rc;
 }
 
+int tw_flush(struct trace_writer *w)
+{
+	int rc = tw_submit(w);
+	if (w->job) {
+		int e = tw_wait(w->job);
+		if (e && rc == 0) {
+			errno = e;
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
 int tw_close(struct trace_writer *w)
 {
 	int rc = tw_flush(w);
+	struct tw_job *j = w->job;
+	if (j) {
+		pthread_mutex_lock(&j->mu);
+		j->state = 2;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+		pthread_join(j->th, NULL);
+		free(j->buf);
+		free(j);
+		w->job = NULL;
+	}
 	if (close(w->fd) < 0)
 		rc = -1;
 	ZSTD_freeCCtx(w->cctx);

@@ -194,6 +194,8 @@ struct trace_writer {
 	void *cctx;
 	uint8_t *cbuf;
 	size_t ccap;
+	struct tw_job *job;	/* the helper thread that compresses and writes
+				   full chunks while the recording goes on */
 };
 
 int trace_create(struct trace_writer *w, const char *dir);
@@ -206,7 +208,9 @@ void tw_put16(struct trace_writer *w, uint16_t v);
 void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
 	     const void *data, size_t dlen);
 void tw_end(struct trace_writer *w);
-/* Compress and write what is buffered. Returns 0 or -1 (errno set). */
+/* Compress and write what is buffered, and wait until every chunk is
+ * written. Returns 0 or -1 (errno set), also when writing an earlier
+ * chunk failed (tw_end hands full chunks to a helper thread). */
 int tw_flush(struct trace_writer *w);
 int tw_close(struct trace_writer *w);
 

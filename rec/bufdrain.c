@@ -238,17 +238,19 @@ void buf_drain(struct pt_proc *p, int held,
 }
 
 /* Whether reads (and writes, *w) of the file at fd of p can neither block
- * nor, for writes, reach rec's stdout or stderr (replay re-emits those). */
-static int fd_safe(struct pt_proc *p, int fd, int *w)
+ * nor, for writes, reach rec's stdout or stderr (replay re-emits those);
+ * *c: whether closing it cannot block. */
+static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 {
 	char path[64];
 	struct stat st;
-	*w = 0;
+	*w = *c = 0;
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", p->pid, fd);
 	if (stat(path, &st) < 0)
 		return 0;
 	int chr = S_ISCHR(st.st_mode) && major(st.st_rdev) == 1;
 	unsigned mi = minor(st.st_rdev);
+	*c = S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || chr;
 	/* Not /dev/urandom: its long reads come back short now and then
 	 * when untraced (a pending-signal check between pages). */
 	if (!S_ISREG(st.st_mode) && !(chr && (mi == 3 || mi == 5 || mi == 7)))
@@ -260,13 +262,19 @@ static int fd_safe(struct pt_proc *p, int fd, int *w)
 	return 1;
 }
 
+static void set_bit(uint8_t *set, long fd, int v)
+{
+	set[fd / 8] = (set[fd / 8] & ~(1 << fd % 8)) | v << fd % 8;
+}
+
 static void set_fd(struct buf_hdr *h, struct pt_proc *p, long fd)
 {
 	if (fd < 0 || fd >= BUF_NFD)
 		return;
-	int w, r = fd_safe(p, fd, &w);
-	h->fd_read[fd / 8] = (h->fd_read[fd / 8] & ~(1 << fd % 8)) | r << fd % 8;
-	h->fd_write[fd / 8] = (h->fd_write[fd / 8] & ~(1 << fd % 8)) | w << fd % 8;
+	int w, c, r = fd_safe(p, fd, &w, &c);
+	set_bit(h->fd_read, fd, r);
+	set_bit(h->fd_write, fd, w);
+	set_bit(h->fd_close, fd, c);
 }
 
 static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
@@ -274,6 +282,7 @@ static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
 	char path[64];
 	memset(h->fd_read, 0, sizeof h->fd_read);
 	memset(h->fd_write, 0, sizeof h->fd_write);
+	memset(h->fd_close, 0, sizeof h->fd_close);
 	snprintf(path, sizeof path, "/proc/%d/fd", p->pid);
 	DIR *d = opendir(path);
 	struct dirent *de;
