@@ -25,6 +25,12 @@ struct eng_task {
 	uint8_t *entry;		/* the TRF_ENTRY record of the call it is in */
 	size_t entrylen, entrycap;
 	char exe[4200];		/* the file its program was loaded from */
+	/* Kernel state of the thread that replay made and a checkpoint must
+	 * make again (the rest is in registers): the address its clone asked
+	 * the kernel to clear at its end (CLONE_CHILD_CLEARTID), and its
+	 * alternate signal stack (stack_t: sp, flags, size; alt[1] 2,
+	 * SS_DISABLE, when none). */
+	uint64_t ctid, alt[3];
 };
 enum {
 	ET_STOPPED,		/* at a stop, where its last event left it */
@@ -117,31 +123,54 @@ int eng_resume(struct engine *e, int step);
 /* The next event, read ahead (NULL if the stream ends). */
 const struct trace_rec *eng_peek(struct engine *e);
 
-/* A stopped copy of the replay (a fork of the tracee) and what the engine
- * needs to carry on from it. */
+/* A stopped copy of the replay and what the engine needs to carry on
+ * from it. Each process of the tree is copied on its own (a fork copies
+ * one thread): the copy holds its memory and process-wide state; the
+ * state of each of its threads is kept here, and eng_restore() makes the
+ * threads again in a fork of the copy. */
 struct eng_snap {
-	pid_t pid;
-	struct user_regs_struct regs;
+	pid_t pid;		/* the copy of the current thread's process */
+	struct user_regs_struct regs;	/* the current thread's registers */
 	struct trace_pos pos;
 	struct trace_rec cur, ahead;
 	uint8_t *curbuf, *aheadbuf;
 	int held, done, status;
-	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
-	size_t tsclen;
 	struct emufs_saved files;	/* the emulated files' bytes then */
 	struct eng_shm {		/* other shared mappings' bytes then */
 		uint64_t addr, len;
 		uint8_t *data;
+		int proc;		/* of procs[proc] */
 	} *shm;
 	int nshm;
+	struct eng_snap_proc {
+		pid_t pid;		/* its copy, stopped */
+		uint32_t rtgid;
+		struct user_regs_struct regs;	/* of the copy's one thread */
+		uint8_t *tsc;	/* its patched rdtsc places (tsc_export()) */
+		size_t tsclen;
+	} *procs;
+	int nprocs;
+	struct eng_task *tasks;	/* the engine's threads then (entries copied) */
+	struct eng_snap_thread {	/* and the state of each live one */
+		struct user_regs_struct regs;
+		uint64_t mask;	/* blocked signals */
+		uint8_t *xs;	/* FP/SSE/AVX state (XSAVE layout) */
+		size_t xlen;
+	} *th;
+	int ntasks, ti;
+	char exe[4200];
 };
-/* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
- * that cannot be copied (a signal about to be delivered), or its shared
- * mappings (which a fork shares, so s keeps their bytes) hold more than
- * 64 MiB. */
+/* Copy every thread and process of the replay into *s. Returns 0, or -1
+ * when one is at a stop that cannot be copied (a signal about to be
+ * delivered, inside a clone, vfork or execve, on its way out; a process
+ * whose first thread has ended), or the shared mappings (which a fork
+ * shares, so s keeps their bytes) hold more than 64 MiB. */
 int eng_snap(struct engine *e, struct eng_snap *s);
-/* Replace the tracee, and every other thread and process of the replay,
- * by a fork of s (s stays as it is). */
+/* Replace every thread and process of the replay by copies of s's (s
+ * stays as it is): a fork of each process's copy, its other threads
+ * cloned in it, each thread given its registers, FP state, signal mask,
+ * clear-tid address and alternate signal stack; threads that were inside
+ * a call whose end is to come enter it again. */
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
 /* Put back the bytes of the memory that a fork of s shares with the
