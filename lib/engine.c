@@ -1812,6 +1812,18 @@ void eng_snap_undo(struct engine *e, const struct eng_snap *s)
 	}
 }
 
+int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th)
+{
+	if (ptrace(PTRACE_GETREGS, p->pid, 0, &th->regs) < 0)
+		return -1;
+	th->xs = xrealloc(th->xs, 65536);
+	ssize_t xl = pt_getxstate(p, th->xs, 65536);
+	if (xl < 0 || ptrace(PTRACE_GETSIGMASK, p->pid, 8, &th->mask) < 0)
+		return -1;
+	th->xlen = xl;
+	return 0;
+}
+
 /* Can thread k, at its stop (registers r), be copied? */
 static int copyable(struct engine *e, const struct eng_task *k, const struct user_regs_struct *r)
 {
@@ -1827,10 +1839,38 @@ static int copyable(struct engine *e, const struct eng_task *k, const struct use
 	return k->state == ET_STOPPED && !(k->stop == PS_SECCOMP && (int64_t)r->orig_rax != -1);
 }
 
+int eng_can_copy(struct engine *e)
+{
+	if (!e->started || e->done || e->stopping)
+		return 0;
+	save_cur(e);
+	int ok = 1;
+	for (int i = 0; i < e->ntasks && ok; i++) {
+		struct eng_task *k = &e->tasks[i];
+		struct user_regs_struct r;
+		if (k->state == ET_GONE)
+			ok = !k->doomed;	/* its end is still to be checked */
+		else
+			ok = ptrace(PTRACE_GETREGS, k->p.pid, 0, &r) == 0 && copyable(e, k, &r);
+	}
+	/* Two processes that share their memory (a clone with CLONE_VM and
+	 * no CLONE_THREAD) would not share it in the copies. */
+	for (int a = 0; a < e->ntasks && ok; a++)
+		for (int b = a + 1; b < e->ntasks && ok; b++) {
+			struct eng_task *x = &e->tasks[a], *y = &e->tasks[b];
+			if (x->state != ET_GONE && y->state != ET_GONE && x->rtid == x->rtgid &&
+			    y->rtid == y->rtgid &&
+			    syscall(SYS_kcmp, x->p.pid, y->p.pid, 0 /* KCMP_VM */, 0, 0) == 0)
+				ok = 0;
+		}
+	load_cur(e);
+	return ok;
+}
+
 int eng_snap(struct engine *e, struct eng_snap *s)
 {
 	memset(s, 0, sizeof *s);
-	if (!e->started || e->done || e->stopping)
+	if (!eng_can_copy(e))
 		return -1;
 	save_cur(e);
 	int n = e->ntasks;
@@ -1842,29 +1882,13 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	s->ntasks = n;
 	for (int i = 0; i < n; i++) {
 		struct eng_task *k = &e->tasks[i];
-		struct eng_snap_thread *th = &s->th[i];
-		if (k->state == ET_GONE) {
-			if (k->doomed)
-				goto no;	/* its end is still to be checked */
+		if (k->state == ET_GONE)
 			continue;
-		}
-		if (ptrace(PTRACE_GETREGS, k->p.pid, 0, &th->regs) < 0 || !copyable(e, k, &th->regs))
+		if (eng_thread_state(&k->p, &s->th[i]) < 0)
 			goto no;
-		th->xs = xmalloc(65536);
-		ssize_t xl = pt_getxstate(&k->p, th->xs, 65536);
-		if (xl < 0 || ptrace(PTRACE_GETSIGMASK, k->p.pid, 8, &th->mask) < 0)
-			goto no;
-		th->xlen = xl;
 		if (k->rtid == k->rtgid)
 			lead[s->nprocs++] = i;
 	}
-	/* Two processes that share their memory (a clone with CLONE_VM and
-	 * no CLONE_THREAD) would not share it in the copies. */
-	for (int a = 0; a < s->nprocs; a++)
-		for (int b = a + 1; b < s->nprocs; b++)
-			if (syscall(SYS_kcmp, e->tasks[lead[a]].p.pid, e->tasks[lead[b]].p.pid, 0 /* KCMP_VM */,
-				    0, 0) == 0)
-				goto no;
 	if (save_shared(e, s, lead, 64u << 20) < 0)
 		goto no;
 	for (int j = 0; j < s->nprocs; j++) {
@@ -1992,40 +2016,28 @@ static void set_thread(struct eng_task *k, const struct eng_snap_thread *th, int
 	k->how = RESUME_CONT;
 }
 
-void eng_restore(struct engine *e, const struct eng_snap *s)
+void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
+	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th)
 {
-	pid_t *child = xmalloc(s->nprocs * sizeof *child);
-	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc sp = { s->procs[j].pid, -1 };
-		pt_reopen_mem(&sp);
-		child[j] = inject_clone(&sp, &s->procs[j].regs);
-		close(sp.memfd);
-		if (child[j] < 0)
-			die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->procs[j].pid,
-			    strerror(errno));
-	}
 	kill_all(e);
-	eng_snap_undo(e, s);
 	for (int i = 0; i < e->ntasks; i++)
 		free(e->tasks[i].entry);
-	e->tasks = xrealloc(e->tasks, s->ntasks * sizeof *e->tasks);
-	memcpy(e->tasks, s->tasks, s->ntasks * sizeof *e->tasks);
-	e->ntasks = s->ntasks;
-	e->ti = s->ti;
-	for (int i = 0; i < e->ntasks; i++) {
-		struct eng_task *k = &e->tasks[i];
-		k->entry = k->entrylen ? xmalloc(k->entrylen) : NULL;
-		if (k->entrylen)
-			memcpy(k->entry, s->tasks[i].entry, k->entrylen);
-		k->p.memfd = -1;
-	}
-	for (int j = 0; j < s->nprocs; j++) {
-		/* The fork is the process's first thread; the others are
+	free(e->tasks);
+	e->tasks = tasks;
+	e->ntasks = n;
+	e->ti = ti;
+	for (int i = 0; i < n; i++)
+		tasks[i].p.memfd = -1;
+	for (int j = 0; j < nprocs; j++) {
+		/* The copy is the process's first thread; the others are
 		 * cloned in it, then each gets its own state. */
-		struct eng_task *lk = &e->tasks[find_task(e, s->procs[j].rtgid)];
-		lk->p.pid = child[j];
+		int li = find_task(e, rtgid[j]);
+		if (li < 0)
+			die(EXIT_TRACE, "a checkpoint's process %u has no first thread", rtgid[j]);
+		struct eng_task *lk = &e->tasks[li];
+		lk->p.pid = pid[j];
 		pt_reopen_mem(&lk->p);
-		for (int i = 0; i < e->ntasks; i++) {
+		for (int i = 0; i < n; i++) {
 			struct eng_task *k = &e->tasks[i];
 			if (k == lk || k->state == ET_GONE || k->rtgid != lk->rtgid)
 				continue;
@@ -2034,14 +2046,44 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 				die(EXIT_TRACE, "cannot make thread %u of the checkpoint again", k->rtid);
 			pt_reopen_mem(&k->p);
 		}
-		for (int i = 0; i < e->ntasks; i++)
+		for (int i = 0; i < n; i++)
 			if (e->tasks[i].state != ET_GONE && e->tasks[i].rtgid == lk->rtgid)
-				set_thread(&e->tasks[i], &s->th[i], &e->tasks[i] == lk);
-		tsc_import(s->procs[j].rtgid, s->procs[j].tsc, s->procs[j].tsclen);
+				set_thread(&e->tasks[i], &th[i], i == li);
 	}
-	free(child);
+	for (int i = 0; i < n; i++)
+		e->tasks[i].pending_sig = e->tasks[i].raised = 0;
 	load_cur(e);
 	e->stopping = 0;
+}
+
+void eng_restore(struct engine *e, const struct eng_snap *s)
+{
+	pid_t *child = xmalloc(s->nprocs * sizeof *child);
+	uint32_t *rtgid = xmalloc(s->nprocs * sizeof *rtgid);
+	for (int j = 0; j < s->nprocs; j++) {
+		struct pt_proc sp = { s->procs[j].pid, -1 };
+		pt_reopen_mem(&sp);
+		child[j] = inject_clone(&sp, &s->procs[j].regs);
+		close(sp.memfd);
+		if (child[j] < 0)
+			die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->procs[j].pid,
+			    strerror(errno));
+		rtgid[j] = s->procs[j].rtgid;
+	}
+	eng_snap_undo(e, s);
+	struct eng_task *tasks = xmalloc(s->ntasks * sizeof *tasks);
+	memcpy(tasks, s->tasks, s->ntasks * sizeof *tasks);
+	for (int i = 0; i < s->ntasks; i++) {
+		struct eng_task *k = &tasks[i];
+		k->entry = k->entrylen ? xmalloc(k->entrylen) : NULL;
+		if (k->entrylen)
+			memcpy(k->entry, s->tasks[i].entry, k->entrylen);
+	}
+	eng_adopt(e, tasks, s->ntasks, s->ti, rtgid, child, s->nprocs, s->th);
+	for (int j = 0; j < s->nprocs; j++)
+		tsc_import(s->procs[j].rtgid, s->procs[j].tsc, s->procs[j].tsclen);
+	free(child);
+	free(rtgid);
 	e->done = s->done;
 	e->status = s->status;
 	e->held = s->held;
@@ -2051,6 +2093,25 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
 	if (trace_seek(&e->r, &s->pos) < 0)
 		die(EXIT_TRACE, "%s", e->r.err);
+}
+
+pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r)
+{
+	return inject_clone(p, r);
+}
+
+void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r)
+{
+	if (k->state == ET_INCALL) {
+		if (reenter(&k->p, r) < 0)
+			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again",
+			    (unsigned long long)e->cur.event, k->rtid);
+		k->stop = PS_SECCOMP;
+	} else {
+		k->stop = PS_SYSEXIT;
+	}
+	if (k == cur_task(e))
+		e->stop = k->stop;
 }
 
 void eng_snap_free(struct eng_snap *s)

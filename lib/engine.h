@@ -173,6 +173,29 @@ int eng_snap(struct engine *e, struct eng_snap *s);
  * a call whose end is to come enter it again. */
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
+
+/* Whether every thread and process of the replay is at a place where it
+ * can be copied (see eng_snap()). */
+int eng_can_copy(struct engine *e);
+/* The registers, FP state and signal mask of stopped thread p into *th
+ * (th->xs is (re)allocated). Returns 0 or -1. */
+int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th);
+/* Fork the process of stopped thread p (registers r) through an injected
+ * clone: the copy has one thread, with registers r, stopped; it gets no
+ * exit signal. Returns its pid, or -1. */
+pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r);
+/* After calls were injected into thread k (registers r before them,
+ * eng_inject()), put it back where the engine expects it: one inside a
+ * call enters the call again. Dies if it cannot. */
+void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r);
+/* Make the replay's threads those of tasks[n] (malloc'd, with their entry
+ * records; the engine owns them now), ti the current one: kills the
+ * replay's threads and processes, then for each of the nprocs processes
+ * (recorded id rtgid[j]) takes the stopped one-thread process pid[j] as
+ * its first thread, clones its other threads in it, and gives each live
+ * thread i the state th[i] (set_thread). Dies if the kernel refuses. */
+void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
+	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th);
 /* Put back the bytes of the memory that a fork of s shares with the
  * replay (files mapped shared, shared anonymous mappings) as they were
  * at eng_snap(): after something ran in the fork. */
