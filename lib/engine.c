@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 
 #ifndef SS_AUTODISARM
 #define SS_AUTODISARM (1u << 31)
@@ -1860,7 +1861,7 @@ int eng_can_copy(struct engine *e)
 			struct eng_task *x = &e->tasks[a], *y = &e->tasks[b];
 			if (x->state != ET_GONE && y->state != ET_GONE && x->rtid == x->rtgid &&
 			    y->rtid == y->rtgid &&
-			    syscall(SYS_kcmp, x->p.pid, y->p.pid, 0 /* KCMP_VM */, 0, 0) == 0)
+			    syscall(SYS_kcmp, x->p.pid, y->p.pid, KCMP_VM, 0, 0) == 0)
 				ok = 0;
 		}
 	load_cur(e);

@@ -58,7 +58,7 @@ test_expect_success 'gdb sessions, with checkpoints everywhere and with none aft
 	monitor restart 1
 	maint flush register-cache
 	maint flush dcache
-	$(show)
+	$(show counter)
 	$(loop 2 continue)
 	echo @@ stats\n
 	monitor stats
@@ -73,8 +73,8 @@ test_expect_success 'gdb sessions, with checkpoints everywhere and with none aft
 	grep -q "^@@ end" none.out &&
 	grep -q "^@@ end" every.out
 '
-test_expect_success 'a checkpoint is made with five threads about' '
-	test $(gdb_section mark every.out | grep -Ec "^[* ] +[0-9]+ +Thread ") = 5 &&
+test_expect_success 'a checkpoint is made with threads about' '
+	test $(gdb_section mark every.out | grep -Ec "^[* ] +[0-9]+ +Thread ") -ge 2 &&
 	gdb_section mark every.out | grep -q "^Checkpoint 1 at event [0-9]*$" &&
 	gdb_section stats every.out | grep -Eq "^checkpoints ([5-9]|[1-9][0-9]+) "
 '
@@ -96,8 +96,8 @@ test_expect_success 'reverse-stepi stays in the thread, stepi comes back' '
 	test_cmp_bytes a b
 '
 test_expect_success 'monitor restart returns to the checkpoint: the hits after it again' '
-	tail -n 1 fwd.every >want &&
-	head -n 1 restart.every >got &&
+	tail -n 1 fwd.every | awk "{ print \$NF }" >want &&
+	head -n 1 restart.every | awk "{ print \$NF }" >got &&
 	test_cmp_bytes want got &&
 	head -n 2 fwd2.every >want &&
 	tail -n 2 restart.every >got &&
