@@ -42,6 +42,8 @@ struct sb {
 
 static void sb_put(struct sb *b, const void *p, size_t n)
 {
+	if (!n)
+		return;	/* p may be NULL then */
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 4096;
 		b->p = xrealloc(b->p, b->cap);
