@@ -1819,8 +1819,9 @@ int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th)
 		return -1;
 	th->xs = xrealloc(th->xs, 65536);
 	ssize_t xl = pt_getxstate(p, th->xs, 65536);
-	if (xl < 0 || ptrace(PTRACE_GETSIGMASK, p->pid, 8, &th->mask) < 0)
+	if (xl <= 0 || ptrace(PTRACE_GETSIGMASK, p->pid, 8, &th->mask) < 0)
 		return -1;
+	th->xs = xrealloc(th->xs, xl);	/* a few KiB of the 64 asked for */
 	th->xlen = xl;
 	return 0;
 }
@@ -1895,7 +1896,8 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	for (int j = 0; j < s->nprocs; j++) {
 		/* The copy is a fork of the current thread in its process
 		 * (pred_ok() in gdbstub runs it), else of the first thread. */
-		int x = e->tasks[e->ti].rtgid == e->tasks[lead[j]].rtgid ? e->ti : lead[j];
+		int x = e->tasks[e->ti].rtgid == e->tasks[lead[j]].rtgid && e->tasks[e->ti].state != ET_GONE
+				? e->ti : lead[j];
 		struct eng_task *k = &e->tasks[x];
 		struct eng_snap_proc *sp = &s->procs[j];
 		sp->rtgid = k->rtgid;
@@ -1911,7 +1913,7 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 		if (sp->pid < 0)
 			goto no;
 		sp->tsclen = tsc_export(sp->rtgid, &sp->tsc);
-		if (x == e->ti) {
+		if (x == e->ti || (!s->pid && sp->rtgid == e->tasks[e->ti].rtgid)) {
 			s->pid = sp->pid;
 			s->regs = sp->regs;
 		}
