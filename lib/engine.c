@@ -1513,11 +1513,6 @@ static int call_class(const struct trace_rec *rec, int64_t *ret)
 	return s ? s->class : -1;
 }
 
-uint64_t eng_first_clone(const char *dir)
-{
-	return eng_process_start(dir, 0);
-}
-
 uint64_t eng_process_start(const char *dir, uint32_t pid)
 {
 	struct trace_reader r;

@@ -225,11 +225,6 @@ uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev);
 int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 	       const uint64_t a[6], uint64_t *ret, pid_t *child);
 
-/* The first event at which the trace in dir starts a second thread or
- * process (a clone, fork or vfork that succeeded), or 0 if it never
- * does. Dies like eng_open() on a bad trace. */
-uint64_t eng_first_clone(const char *dir);
-
 /* The event after which process pid (as recorded) of the trace in dir
  * runs its program: its first execve that succeeded, else the clone-like
  * call that made it; 0 if no call made it. */
