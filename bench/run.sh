@@ -126,6 +126,24 @@ printf '%-38s %9s\n' "speed-up" "$(ratio "$plain" "$seek")"
 printf '%-38s %9ss\n' "tseek (default --interval 1)" "$ts"
 printf '%-38s %9s\n' "index on disk ($ncp checkpoints)" "$(human "${size:-0}")"
 
+# Seeking in a threaded trace: tticks.c's four threads compute and hand
+# over with sched_yield; checkpoints copy every thread.
+rm -rf "$tmp/tr.tticks"
+"$REWIND_BIN/rec" -o "$tmp/tr.tticks" -- "$REWIND_BPROG/tticks" >/dev/null 2>&1
+last=$("$REWIND_BIN/tdump" "$tmp/tr.tticks" | awk '$3 == "syscall" { e = $1 } END { print e }')
+nat=$(secs "$REWIND_BPROG/tticks")
+plain=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.tticks")
+ts=$(secs "$REWIND_BIN/tseek" "$tmp/tr.tticks")
+seek=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.tticks")
+ncp=$("$REWIND_BIN/tseek" --list "$tmp/tr.tticks" 2>/dev/null | grep -c ' seek/cp-')
+echo
+printf 'seeking in a threaded trace (tticks.c: %ss natively, 4 threads; replay --to %s, the last event)\n' "$nat" "$last"
+printf '%-38s %9s\n' what value
+printf '%-38s %9ss\n' "replay --to, no index" "$plain"
+printf '%-38s %9ss\n' "replay --to, with the index" "$seek"
+printf '%-38s %9s\n' "speed-up" "$(ratio "$plain" "$seek")"
+printf '%-38s %9ss\n' "tseek ($ncp checkpoints)" "$ts"
+
 # Reverse execution in gdb: watched.c computes for about a second without a
 # syscall and writes `watched` every 100000 iterations; gdb runs to the end,
 # watches it and goes backwards. Times are for one gdb command each.
@@ -206,3 +224,31 @@ GDB
 	case $gave in "") gave=0 ;; *[!0-9]*) gave=1 ;; *) gave=$((gave + 1)) ;; esac
 	printf '%-30s %9s %9s %12s %12s\n' "$p.c" "$npre" "${set_s:-fail}" "${re_s:-fail}" "$gave"
 done
+# Reverse execution in a threaded program: threads.c (4 threads, 80,000
+# writes under a mutex); gdb runs to the end, then goes back to the
+# breakpoint's hits. Checkpoints copy every thread.
+rm -rf "$tmp/tr.threads"
+"$REWIND_BIN/rec" -o "$tmp/tr.threads" -- "$REWIND_BPROG/threads" >/dev/null 2>&1
+line=$(grep -n 'total++;' "$(dirname "$0")/prog/threads.c" 2>/dev/null | cut -d: -f1)
+cat >thr.gdb <<GDB
+set pagination off
+python import time
+python def t(name, f): t0 = time.time(); gdb.execute(f, to_string=True); print("T %s %.3f" % (name, time.time() - t0))
+target remote | $REWIND_BIN/gdbstub $tmp/tr.threads
+python t("continue to the end", "continue")
+break threads.c:${line:-21}
+python t("reverse-continue to the last hit", "reverse-continue")
+python t("reverse-continue to the hit before", "reverse-continue")
+python t("reverse-continue once more", "reverse-continue")
+python t("reverse-stepi", "reverse-stepi")
+python t("reverse-stepi again", "reverse-stepi")
+monitor stats
+GDB
+timeout 900 gdb -batch -nx -x thr.gdb "$REWIND_BPROG/threads" >thr.out 2>&1
+echo
+printf 'reverse execution in a threaded program (threads.c: 4 threads, 80,000 writes)\n'
+printf '%-38s %9s\n' command seconds
+grep -h '^T ' thr.out | while read -r tag rest; do
+	printf '%-38s %9s\n' "${rest% *}" "${rest##* }"
+done
+grep -h '^checkpoints' thr.out | sed 's/^/live /'

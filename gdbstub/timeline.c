@@ -485,8 +485,6 @@ static void drop_mark(struct timeline *t, int i)
 /* Fork the replay, with no debug register armed while it runs the fork. */
 static int snap(struct timeline *t, struct eng_snap *s)
 {
-	if (t->e.ntasks > 1)
-		return -1;	/* a fork copies one thread: eng_snap() refuses */
 	watch_disarm(&t->w);
 	tl_flush(t);
 	return eng_snap(&t->e, s);
@@ -1624,11 +1622,9 @@ int tl_checkpoint(struct timeline *t)
 	int id = ++t->nextid;
 	int got = add_mark(t, id);
 	if (got < 0) {
-		snprintf(t->msg, sizeof t->msg, "%s", t->e.ntasks > 1
-			 ? "no checkpoints once the program has made a second thread or process"
-			 : at_end(t) ? "no checkpoint at the end of history: the program is exiting; go back first"
+		snprintf(t->msg, sizeof t->msg, "%s", at_end(t) ? "no checkpoint at the end of history: the program is exiting; go back first"
 			 : t->e.pending_sig || t->e.raised ? "cannot make a checkpoint here (a signal is being delivered); step first"
-			 : "cannot make a checkpoint at this stop; step first");
+			 : "cannot make a checkpoint here (a thread is where no copy can be made: a clone, vfork or execve under way, or on its way out); step or continue first");
 		t->nextid--;
 		return -1;
 	}

@@ -49,6 +49,16 @@ static int copy_bytes(int in, int out, uint64_t n)
 	return 0;
 }
 
+int emufs_new(struct emufs *fs, uint64_t dev, uint64_t ino)
+{
+	int fd = memfd_create("rewind-file", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	fs->f = xrealloc(fs->f, (fs->n + 1) * sizeof *fs->f);
+	fs->f[fs->n] = (struct emufile){ dev, ino, fd };
+	return fs->n++;
+}
+
 int emufs_load(struct emufs *fs, int i, uint64_t dev, uint64_t ino, const char *path, uint64_t size)
 {
 	int in = open(path, O_RDONLY | O_CLOEXEC);

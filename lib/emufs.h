@@ -25,6 +25,10 @@ int emufs_holds(const struct emufs *fs, int i, uint64_t size, uint64_t hash);
  * the file at path. Returns its index, or -1 with errno set. */
 int emufs_load(struct emufs *fs, int i, uint64_t dev, uint64_t ino, const char *path, uint64_t size);
 
+/* A new, empty copy of dev:ino (tseek's checkpoints fill it). Returns
+ * its index, or -1 with errno set. */
+int emufs_new(struct emufs *fs, uint64_t dev, uint64_t ino);
+
 /* Apply an IT_FPATCH item (see trace.h) to its copy, if there is one.
  * Returns 0, or -1 with errno set (a short item: EINVAL). */
 int emufs_patch(struct emufs *fs, const uint8_t *p, size_t len);

@@ -26,6 +26,12 @@ struct eng_task {
 	uint8_t *entry;		/* the TRF_ENTRY record of the call it is in */
 	size_t entrylen, entrycap;
 	char exe[4200];		/* the file its program was loaded from */
+	/* Kernel state of the thread that replay made and a checkpoint must
+	 * make again (the rest is in registers): the address its clone asked
+	 * the kernel to clear at its end (CLONE_CHILD_CLEARTID), and its
+	 * alternate signal stack (stack_t: sp, flags, size; alt[1] 2,
+	 * SS_DISABLE, when none). */
+	uint64_t ctid, alt[3];
 };
 enum {
 	ET_STOPPED,		/* at a stop, where its last event left it */
@@ -131,34 +137,80 @@ uint64_t eng_rematch_rip(struct engine *e);
 /* The next event, read ahead (NULL if the stream ends). */
 const struct trace_rec *eng_peek(struct engine *e);
 
-/* A stopped copy of the replay (a fork of the tracee) and what the engine
- * needs to carry on from it. */
+/* A stopped copy of the replay and what the engine needs to carry on
+ * from it. Each process of the tree is copied on its own (a fork copies
+ * one thread): the copy holds its memory and process-wide state; the
+ * state of each of its threads is kept here, and eng_restore() makes the
+ * threads again in a fork of the copy. */
 struct eng_snap {
-	pid_t pid;
-	struct user_regs_struct regs;
+	pid_t pid;		/* the copy of the current thread's process */
+	struct user_regs_struct regs;	/* the current thread's registers */
 	struct trace_pos pos;
 	struct trace_rec cur, ahead;
 	uint8_t *curbuf, *aheadbuf;
 	int held, done, status;
 	struct rematch rm;
-	uint8_t *tsc;		/* its patched rdtsc places (tsc_export()) */
-	size_t tsclen;
 	struct emufs_saved files;	/* the emulated files' bytes then */
 	struct eng_shm {		/* other shared mappings' bytes then */
 		uint64_t addr, len;
 		uint8_t *data;
+		int proc;		/* of procs[proc] */
 	} *shm;
 	int nshm;
+	struct eng_snap_proc {
+		pid_t pid;		/* its copy, stopped */
+		uint32_t rtgid;
+		struct user_regs_struct regs;	/* of the copy's one thread */
+		uint8_t *tsc;	/* its patched rdtsc places (tsc_export()) */
+		size_t tsclen;
+	} *procs;
+	int nprocs;
+	struct eng_task *tasks;	/* the engine's threads then (entries copied) */
+	struct eng_snap_thread {	/* and the state of each live one */
+		struct user_regs_struct regs;
+		uint64_t mask;	/* blocked signals */
+		uint8_t *xs;	/* FP/SSE/AVX state (XSAVE layout) */
+		size_t xlen;
+	} *th;
+	int ntasks, ti;
+	char exe[4200];
 };
-/* Fork the tracee into *s. Returns 0, or -1 when the tracee is at a stop
- * that cannot be copied (a signal about to be delivered), or its shared
- * mappings (which a fork shares, so s keeps their bytes) hold more than
- * 64 MiB. */
+/* Copy every thread and process of the replay into *s. Returns 0, or -1
+ * when one is at a stop that cannot be copied (a signal about to be
+ * delivered, inside a clone, vfork or execve, on its way out; a process
+ * whose first thread has ended), or the shared mappings (which a fork
+ * shares, so s keeps their bytes) hold more than 64 MiB. */
 int eng_snap(struct engine *e, struct eng_snap *s);
-/* Replace the tracee, and every other thread and process of the replay,
- * by a fork of s (s stays as it is). */
+/* Replace every thread and process of the replay by copies of s's (s
+ * stays as it is): a fork of each process's copy, its other threads
+ * cloned in it, each thread given its registers, FP state, signal mask,
+ * clear-tid address and alternate signal stack; threads that were inside
+ * a call whose end is to come enter it again. */
 void eng_restore(struct engine *e, const struct eng_snap *s);
 void eng_snap_free(struct eng_snap *s);
+
+/* Whether every thread and process of the replay is at a place where it
+ * can be copied (see eng_snap()). */
+int eng_can_copy(struct engine *e);
+/* The registers, FP state and signal mask of stopped thread p into *th
+ * (th->xs is (re)allocated). Returns 0 or -1. */
+int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th);
+/* Fork the process of stopped thread p (registers r) through an injected
+ * clone: the copy has one thread, with registers r, stopped; it gets no
+ * exit signal. Returns its pid, or -1. */
+pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r);
+/* After calls were injected into thread k (registers r before them,
+ * eng_inject()), put it back where the engine expects it: one inside a
+ * call enters the call again. Dies if it cannot. */
+void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r);
+/* Make the replay's threads those of tasks[n] (malloc'd, with their entry
+ * records; the engine owns them now), ti the current one: kills the
+ * replay's threads and processes, then for each of the nprocs processes
+ * (recorded id rtgid[j]) takes the stopped one-thread process pid[j] as
+ * its first thread, clones its other threads in it, and gives each live
+ * thread i the state th[i] (set_thread). Dies if the kernel refuses. */
+void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
+	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th);
 /* Put back the bytes of the memory that a fork of s shares with the
  * replay (files mapped shared, shared anonymous mappings) as they were
  * at eng_snap(): after something ran in the fork. */
@@ -187,11 +239,6 @@ uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev);
  * result (rax), or -1. */
 int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 	       const uint64_t a[6], uint64_t *ret, pid_t *child);
-
-/* The first event at which the trace in dir starts a second thread or
- * process (a clone, fork or vfork that succeeded), or 0 if it never
- * does. Dies like eng_open() on a bad trace. */
-uint64_t eng_first_clone(const char *dir);
 
 /* The event after which process pid (as recorded) of the trace in dir
  * runs its program: its first execve that succeeded, else the clone-like

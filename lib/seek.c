@@ -31,6 +31,7 @@
 #define MAPF_SHARED 1
 #define MAPF_STACK 2
 #define MAPF_HEAP 4
+#define MAPF_EMU 8	/* maps replay's copy of a file: file index and offset */
 #define PAGEREF 40	/* addr, hash1, hash2, offset (u64), clen, 0 (u32) */
 
 /* A growable byte buffer for building files. */
@@ -41,6 +42,8 @@ struct sb {
 
 static void sb_put(struct sb *b, const void *p, size_t n)
 {
+	if (!n)
+		return;	/* p may be NULL then */
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 4096;
 		b->p = xrealloc(b->p, b->cap);
@@ -94,6 +97,8 @@ struct map {
 	uint32_t prot, flags;
 	int special;	/* [vdso], [vvar] and the like: the kernel's own */
 	int vdso;
+	int memfd;	/* a mapping of replay's copy of a file (emufs.h) */
+	uint64_t off, ino;
 };
 
 /* Read pid's mappings; returns their number (malloc'd in *out) or -1. */
@@ -107,10 +112,10 @@ static int read_maps(pid_t pid, struct map **out)
 	int n = 0, cap = 0;
 	struct map *m = NULL;
 	while (fgets(line, sizeof line, f)) {
-		unsigned long long a, b;
+		unsigned long long a, b, off = 0, ino = 0;
 		char perm[8];
 		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s%n", &a, &b, perm, &pos) < 3)
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu%n", &a, &b, perm, &off, &ino, &pos) < 3)
 			continue;
 		char *name = line + pos;
 		while (*name == ' ')
@@ -125,6 +130,9 @@ static int read_maps(pid_t pid, struct map **out)
 		x->prot = (perm[0] == 'r' ? PROT_READ : 0) | (perm[1] == 'w' ? PROT_WRITE : 0) |
 			  (perm[2] == 'x' ? PROT_EXEC : 0);
 		x->flags = perm[3] == 's' ? MAPF_SHARED : 0;
+		x->off = off;
+		x->ino = ino;
+		x->memfd = !strncmp(name, "/memfd:rewind-file", 18);
 		if (!strcmp(name, "[stack]"))
 			x->flags |= MAPF_STACK;
 		else if (!strcmp(name, "[heap]"))
@@ -359,32 +367,47 @@ static void put_rec(struct sb *b, const struct trace_rec *r)
 	sb_put(b, r->p, r->size);
 }
 
-int seek_capture(struct seek_store *s, struct engine *e)
+/* Save one process (its first thread k) into b: the memory map and
+ * every non-zero page, the mm fields, brk and the signal handlers. Returns
+ * 0, or 1 when this is no place for a checkpoint (shared memory between
+ * processes, which separate copies would not share). Dies when the
+ * process cannot be read. */
+static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, int nprocs,
+		    struct sb *b)
 {
-	if (!e->started || e->done || e->pending_sig || e->raised || e->stopping || e->ntasks > 1)
-		return 1;	/* a checkpoint holds one thread of one process */
-	if (e->fs.n)
-		return 1;	/* nor the emulated copies of files mapped shared */
-	struct pt_proc *p = &e->p;
+	struct pt_proc *p = &k->p;
 	pid_t pid = p->pid;
-	struct user_regs_struct r;
-	pt_getregs(p, &r);
-	if (e->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1)
-		return 1;	/* an exit about to run */
-	uint64_t pend = 0, spend = 0, blk = 0, mm[11];
-	if (status_hex(pid, "SigPnd:", &pend) < 0 || status_hex(pid, "ShdPnd:", &spend) < 0 ||
-	    status_hex(pid, "SigBlk:", &blk) < 0 || mm_fields(pid, mm) < 0)
+	uint64_t mm[11], spend = 0;
+	if (status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
 		die(EXIT_TRACE, "/proc/%d: cannot read the replayed process's state", pid);
-	if (pend || spend)
+	if (spend)
 		return 1;	/* a signal the kernel holds: not in a checkpoint */
-	static uint8_t xs[XSTATE_MAX];
-	struct iovec iov = { xs, sizeof xs };
-	if (ptrace(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov) < 0)
-		die(EXIT_TRACE, "ptrace(GETREGSET, NT_X86_XSTATE): %s", strerror(errno));
 	struct map *m;
 	int n = read_maps(pid, &m);
 	if (n < 0)
 		die(EXIT_TRACE, "/proc/%d/maps: %s", pid, strerror(errno));
+	/* Which copy of a file each mapping of one maps. A private mapping
+	 * of a copy shows the copy's later changes in the pages it did not
+	 * write yet, and which those are is not known: no checkpoint. So is
+	 * other memory shared between processes, which separate copies
+	 * would not share. */
+	int *file = xmalloc((n + 1) * sizeof *file);
+	for (int i = 0; i < n; i++) {
+		file[i] = 0;
+		for (int f = 0; m[i].memfd && f < e->fs.n && !file[i]; f++) {
+			struct stat st;
+			if (fstat(e->fs.f[f].fd, &st) == 0 && st.st_ino == m[i].ino)
+				file[i] = f + 1;
+		}
+		if (!m[i].special && (m[i].memfd ? !file[i] || !(m[i].flags & MAPF_SHARED)
+						 : nprocs > 1 && (m[i].flags & MAPF_SHARED))) {
+			free(file);
+			free(m);
+			return 1;
+		}
+	}
+	struct user_regs_struct r;
+	pt_getregs(p, &r);
 	uint64_t vdso, at = vdso_syscall(p, m, n, &vdso), scratch = 0;
 	if (!at)
 		at = r.rip;
@@ -404,21 +427,87 @@ int seek_capture(struct seek_store *s, struct engine *e)
 	for (int sig = 1; sig <= 64 && !bad; sig++) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			continue;
-		uint64_t b[6] = { sig, 0, scratch, 8, 0, 0 };
-		if (eng_inject(p, &r, at, SYS_rt_sigaction, b, &ret, NULL) < 0 || ret != 0 ||
+		uint64_t c[6] = { sig, 0, scratch, 8, 0, 0 };
+		if (eng_inject(p, &r, at, SYS_rt_sigaction, c, &ret, NULL) < 0 || ret != 0 ||
 		    pt_read(p, scratch, act[sig - 1], 32) != 32)
 			bad = 1;
 	}
 	if (scratch)
 		pt_write(p, scratch, save, 32);
-	e->stop = PS_SYSEXIT;	/* where an injected call leaves the tracee */
+	eng_injected(e, k, &r);	/* where an injected call leaves the thread */
 	if (bad) {
 		free(m);
 		die(EXIT_TRACE, "event %llu: cannot read brk and the signal handlers of the replayed process",
 		    (unsigned long long)e->cur.event);
 	}
+	int nm = 0;
+	for (int i = 0; i < n; i++)
+		nm += !m[i].special;
+	sb_32(b, k->rtgid);
+	sb_32(b, nm);
+	sb_put(b, mm, sizeof mm);
+	sb_64(b, vdso);
+	sb_put(b, act, sizeof act);
+	static uint8_t buf[256 * PAGE];
+	for (int i = 0; i < n; i++) {
+		if (m[i].special)
+			continue;
+		sb_64(b, m[i].start);
+		sb_64(b, m[i].end);
+		sb_32(b, m[i].prot);
+		sb_32(b, m[i].flags | (file[i] ? MAPF_EMU : 0));
+		sb_32(b, file[i]);
+		sb_32(b, 0);
+		sb_64(b, m[i].off);
+		size_t count_at = b->len;
+		sb_64(b, 0);
+		uint64_t np = 0;
+		for (uint64_t a0 = m[i].start; a0 < m[i].end && !file[i]; a0 += sizeof buf) {
+			size_t len = m[i].end - a0 < sizeof buf ? m[i].end - a0 : sizeof buf;
+			if (pt_read(p, a0, buf, len) != (ssize_t)len)
+				die(EXIT_TRACE, "event %llu: cannot read the replayed process's memory at 0x%llx",
+				    (unsigned long long)e->cur.event, (unsigned long long)a0);
+			for (size_t o = 0; o < len; o += PAGE)
+				if (!page_zero(buf + o)) {
+					put_page(s, b, a0 + o, buf + o);
+					np++;
+				}
+		}
+		memcpy(b->p + count_at, &np, 8);
+	}
+	free(file);
+	free(m);
+	/* The pages hold patched rdtsc (lib/tsc.h): which places they are. */
+	uint8_t *ts;
+	size_t tl = tsc_export(k->rtgid, &ts);
+	sb_32(b, tl / 16);
+	sb_32(b, 0);
+	sb_put(b, ts, tl);
+	free(ts);
+	return 0;
+}
 
+int seek_capture(struct seek_store *s, struct engine *e)
+{
+	if (!eng_can_copy(e))
+		return 1;	/* a thread where no copy can be made */
+	eng_task_of(e, e->tasks[e->ti].rtid);	/* its p up to date */
+	int n = e->ntasks, nprocs = 0;
+	struct eng_snap_thread *th = xmalloc(n * sizeof *th);
+	memset(th, 0, n * sizeof *th);
+	int rc = 1;
 	struct sb b = { 0 };
+	for (int i = 0; i < n; i++) {
+		struct eng_task *k = &e->tasks[i];
+		uint64_t pend = 0;
+		if (k->state == ET_GONE)
+			continue;
+		nprocs += k->rtid == k->rtgid;
+		if (status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
+			die(EXIT_TRACE, "/proc/%d: cannot read the replayed thread's state", k->p.pid);
+		if (pend)
+			goto out;	/* a signal the kernel holds for it */
+	}
 	file_hdr(&b, SEEK_CP_MAGIC);
 	sb_64(&b, e->cur.event);
 	struct trace_pos pos;
@@ -430,56 +519,68 @@ int seek_capture(struct seek_store *s, struct engine *e)
 	sb_64(&b, pos.rawpos);
 	sb_32(&b, pos.nrec_left);
 	sb_32(&b, pos.ended);
-	sb_put(&b, &r, sizeof r);
-	sb_put(&b, mm, sizeof mm);
-	sb_64(&b, blk);
-	sb_64(&b, vdso);
-	sb_put(&b, act, sizeof act);
-	sb_32(&b, iov.iov_len);
 	sb_32(&b, e->held);
-	sb_put(&b, xs, iov.iov_len);
+	sb_32(&b, n);
+	sb_32(&b, e->ti);
+	sb_32(&b, nprocs);
 	put_rec(&b, &e->cur);
 	if (e->held)
 		put_rec(&b, &e->ahead);
 	sb_32(&b, strlen(e->exe));
 	sb_put(&b, e->exe, strlen(e->exe));
-	int nm = 0;
-	for (int i = 0; i < n; i++)
-		nm += !m[i].special;
-	sb_32(&b, nm);
-	sb_32(&b, 0);
-	static uint8_t buf[256 * PAGE];
+	/* The threads: the engine's view of each, and the state of the
+	 * live ones. */
 	for (int i = 0; i < n; i++) {
-		if (m[i].special)
-			continue;
-		sb_64(&b, m[i].start);
-		sb_64(&b, m[i].end);
-		sb_32(&b, m[i].prot);
-		sb_32(&b, m[i].flags);
+		struct eng_task *k = &e->tasks[i];
+		int live = k->state != ET_GONE;
+		sb_32(&b, k->rtid);
+		sb_32(&b, k->rtgid);
+		sb_32(&b, k->state);
+		sb_32(&b, k->status);
+		sb_64(&b, k->ctid);
+		sb_put(&b, k->alt, sizeof k->alt);
+		sb_32(&b, strlen(k->exe));
+		sb_32(&b, k->entrylen);
+		sb_put(&b, k->exe, strlen(k->exe));
+		sb_put(&b, k->entry, k->entrylen);
+		sb_32(&b, live);
+		sb_32(&b, live ? th[i].xlen : 0);
+		if (live) {
+			sb_put(&b, &th[i].regs, sizeof th[i].regs);
+			sb_64(&b, th[i].mask);
+			sb_put(&b, th[i].xs, th[i].xlen);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		struct eng_task *k = &e->tasks[i];
+		if (k->state != ET_GONE && k->rtid == k->rtgid && put_proc(s, e, k, nprocs, &b))
+			goto out;
+	}
+	/* Replay's copies of the files mapped shared, by page. */
+	sb_32(&b, e->fs.n);
+	sb_32(&b, 0);
+	for (int f = 0; f < e->fs.n; f++) {
+		struct stat st;
+		static uint8_t pg[PAGE];
+		if (fstat(e->fs.f[f].fd, &st) < 0)
+			die(EXIT_TRACE, "replay's copy of a file: %s", strerror(errno));
+		sb_64(&b, e->fs.f[f].dev);
+		sb_64(&b, e->fs.f[f].ino);
+		sb_64(&b, st.st_size);
 		size_t count_at = b.len;
 		sb_64(&b, 0);
 		uint64_t np = 0;
-		for (uint64_t a0 = m[i].start; a0 < m[i].end; a0 += sizeof buf) {
-			size_t len = m[i].end - a0 < sizeof buf ? m[i].end - a0 : sizeof buf;
-			if (pt_read(p, a0, buf, len) != (ssize_t)len)
-				die(EXIT_TRACE, "event %llu: cannot read the replayed process's memory at 0x%llx",
-				    (unsigned long long)e->cur.event, (unsigned long long)a0);
-			for (size_t o = 0; o < len; o += PAGE)
-				if (!page_zero(buf + o)) {
-					put_page(s, &b, a0 + o, buf + o);
-					np++;
-				}
+		for (uint64_t o = 0; o < (uint64_t)st.st_size; o += PAGE) {
+			memset(pg, 0, PAGE);
+			if (pread(e->fs.f[f].fd, pg, PAGE, o) < 0)
+				die(EXIT_TRACE, "replay's copy of a file: %s", strerror(errno));
+			if (!page_zero(pg)) {
+				put_page(s, &b, o, pg);
+				np++;
+			}
 		}
 		memcpy(b.p + count_at, &np, 8);
 	}
-	free(m);
-	/* The pages hold patched rdtsc (lib/tsc.h): which places they are. */
-	uint8_t *ts;
-	size_t tl = tsc_export(e->tasks[0].rtgid, &ts);
-	sb_32(&b, tl / 16);
-	sb_32(&b, 0);
-	sb_put(&b, ts, tl);
-	free(ts);
 	sb_64(&b, sum(b.p, b.len));
 	char path[4400];
 	snprintf(path, sizeof path, "%s/cp-%llu", s->tmp, (unsigned long long)e->cur.event);
@@ -488,8 +589,13 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		s->ents = xrealloc(s->ents, (s->entcap = s->entcap * 2 + 16) * sizeof *s->ents);
 	s->ents[s->nents++] = (struct seek_entry){ e->cur.event, b.len, sum(b.p, b.len) };
 	s->bytes += b.len;
+	rc = 0;
+out:
 	free(b.p);
-	return 0;
+	for (int i = 0; i < n; i++)
+		free(th[i].xs);
+	free(th);
+	return rc;
 }
 
 int seek_finish(struct seek_store *s, uint64_t *bytes)
@@ -630,12 +736,209 @@ static void get_rec(struct rd *r, struct trace_rec *rec, uint8_t **buf, size_t *
 	rec->p = *buf;
 }
 
-/* Run one call in the tracee through the vDSO's syscall instruction. */
-static int call(struct engine *e, const struct user_regs_struct *r, uint64_t at, long nr,
+/* Run one call in process p through the vDSO's syscall instruction. */
+static int call(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t *ret)
 {
 	uint64_t a[6] = { a0, a1, a2, a3, a4, 0 };
-	return eng_inject(&e->p, r, at, nr, a, ret, NULL);
+	return eng_inject(p, r, at, nr, a, ret, NULL);
+}
+
+/* A process of a checkpoint, as read from its file. */
+struct cproc {
+	uint32_t rtgid, nm;
+	struct prctl_mm_map mm;
+	uint64_t vdso;
+	const uint8_t *act;	/* 64 struct sigaction of the kernel, 32 bytes each */
+	size_t maps_at;		/* offset of its maps in the file */
+	const uint8_t *ts;	/* patched rdtsc places, ns of 16 bytes */
+	uint32_t ns;
+};
+
+/* Read a process's part of a checkpoint at r (its pages are only
+ * skipped). Returns 0, or -1 when it is out of bounds. */
+static int get_proc(struct rd *r, struct cproc *c)
+{
+	memset(c, 0, sizeof *c);
+	c->rtgid = rd_32(r);
+	c->nm = rd_32(r);
+	__u64 *mmf[11] = { &c->mm.start_code, &c->mm.end_code, &c->mm.start_data, &c->mm.end_data,
+			   &c->mm.start_brk, &c->mm.brk, &c->mm.start_stack, &c->mm.arg_start,
+			   &c->mm.arg_end, &c->mm.env_start, &c->mm.env_end };
+	for (int i = 0; i < 11; i++)
+		*mmf[i] = rd_64(r);
+	c->mm.exe_fd = -1;
+	c->vdso = rd_64(r);
+	c->act = rd_get(r, 64 * 32);
+	c->maps_at = r->off;
+	for (uint32_t i = 0; i < c->nm && !r->bad; i++) {
+		uint64_t start = rd_64(r), end = rd_64(r);
+		rd_get(r, 24);
+		uint64_t np = rd_64(r);
+		if (end < start || np > (end - start) / PAGE || !rd_get(r, np * PAGEREF))
+			r->bad = 1;
+	}
+	c->ns = rd_32(r);
+	rd_32(r);
+	c->ts = rd_get(r, (size_t)c->ns * 16);
+	return r->bad ? -1 : 0;
+}
+
+/* Read the page stored at off (clen bytes) into pg and check it against
+ * its hash h0, h1. Returns 0 or -1. */
+static int get_page(int pfd, ZSTD_DCtx *dctx, uint64_t off, uint32_t clen, uint64_t h0, uint64_t h1,
+		    uint8_t *pg)
+{
+	static uint8_t cb[PAGE * 2];
+	uint64_t h[2];
+	size_t d;
+	if (clen > sizeof cb || pread(pfd, cb, clen, off) != (ssize_t)clen ||
+	    ZSTD_isError(d = ZSTD_decompressDCtx(dctx, pg, PAGE, cb, clen)) || d != PAGE)
+		return -1;
+	page_hash(pg, h);
+	return h[0] == h0 && h[1] == h1 ? 0 : -1;
+}
+
+/* Make process p (a fork of the freshly started program, registers
+ * base) the checkpoint's process c: its mappings, brk, signal handlers,
+ * pages and vDSO. Returns 0, or -1 with why set. */
+static int shape(struct pt_proc *p, const struct user_regs_struct *base, const uint8_t *b,
+		 const struct cproc *c, const struct emufs *fs, int pfd, ZSTD_DCtx *dctx,
+		 const char *path, const char *ppath, char *why, size_t wlen)
+{
+	struct map *fresh = NULL;
+	int rc = -1;
+	int nf = read_maps(p->pid, &fresh);
+	uint64_t fvdso = 0, at = nf > 0 ? vdso_syscall(p, fresh, nf, &fvdso) : 0, ret;
+	if (nf < 0 || !at || fvdso != c->vdso) {
+		fail(why, wlen, "%s: the vDSO is at 0x%llx here, at 0x%llx in the checkpoint", path,
+		     (unsigned long long)fvdso, (unsigned long long)c->vdso);
+		goto out;
+	}
+	for (int i = 0; i < nf; i++)
+		if (!fresh[i].special &&
+		    (call(p, base, at, SYS_munmap, fresh[i].start, fresh[i].end - fresh[i].start, 0, 0,
+			  0, &ret) < 0 || ret != 0)) {
+			fail(why, wlen, "%s: cannot unmap 0x%llx in the new process", path,
+			     (unsigned long long)fresh[i].start);
+			goto out;
+		}
+	/* Map every range read-write first, to fill it. */
+	struct rd r = { b, c->ts - b, c->maps_at, 0 };
+	uint64_t scratch = 0;
+	for (uint32_t i = 0; i < c->nm; i++) {
+		uint64_t start = rd_64(&r), end = rd_64(&r);
+		rd_32(&r);
+		uint32_t fl = rd_32(&r);
+		rd_get(&r, 16);
+		uint64_t np = rd_64(&r);
+		rd_get(&r, np * PAGEREF);
+		if (fl & MAPF_EMU)
+			continue;	/* mapped below, once there is scratch memory */
+		int flags = MAP_FIXED | MAP_ANONYMOUS | (fl & MAPF_SHARED ? MAP_SHARED : MAP_PRIVATE) |
+			    (fl & MAPF_STACK ? MAP_GROWSDOWN : 0);
+		if (call(p, base, at, SYS_mmap, start, end - start, PROT_READ | PROT_WRITE, flags, -1,
+			 &ret) < 0 || ret != start) {
+			fail(why, wlen, "%s: cannot map 0x%llx-0x%llx in the new process", path,
+			     (unsigned long long)start, (unsigned long long)end);
+			goto out;
+		}
+		if (!scratch)
+			scratch = start;
+	}
+	/* brk and the other mm fields in one call; unlike the single
+	 * PR_SET_MM fields, PR_SET_MM_MAP needs no CAP_SYS_RESOURCE. */
+	if (!scratch || pt_write(p, scratch, &c->mm, sizeof c->mm) < 0 ||
+	    call(p, base, at, SYS_prctl, PR_SET_MM, PR_SET_MM_MAP, scratch, sizeof c->mm, 0, &ret) < 0 ||
+	    ret) {
+		fail(why, wlen, "%s: cannot set brk to 0x%llx: %s", path, (unsigned long long)c->mm.brk,
+		     strerror(-(int64_t)ret));
+		goto out;
+	}
+	/* Signal handlers, through scratch memory that the pages written
+	 * below overwrite (or that is zeroed). */
+	static const uint8_t zero[sizeof c->mm];
+	for (int sig = 1; sig <= 64; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (pt_write(p, scratch, c->act + (sig - 1) * 32, 32) < 0 ||
+		    call(p, base, at, SYS_rt_sigaction, sig, scratch, 0, 8, 0, &ret) < 0 || ret) {
+			fail(why, wlen, "%s: cannot set the handler of signal %d", path, sig);
+			goto out;
+		}
+	}
+	/* Mappings of replay's copies of files: the copy itself, opened
+	 * by the process through /proc, as the engine maps them. */
+	r.off = c->maps_at;
+	for (uint32_t i = 0; i < c->nm; i++) {
+		uint64_t start = rd_64(&r), end = rd_64(&r);
+		rd_32(&r);
+		uint32_t fl = rd_32(&r), f = rd_32(&r);
+		rd_32(&r);
+		uint64_t off = rd_64(&r), np = rd_64(&r), fd = -EIO, cr;
+		rd_get(&r, np * PAGEREF);
+		if (!(fl & MAPF_EMU))
+			continue;
+		char fpath[64];
+		snprintf(fpath, sizeof fpath, "/proc/%d/fd/%d", getpid(), f && f <= (uint32_t)fs->n ? fs->f[f - 1].fd : -1);
+		if (!f || f > (uint32_t)fs->n || pt_write(p, scratch, fpath, strlen(fpath) + 1) < 0 ||
+		    call(p, base, at, SYS_openat, (uint64_t)(int64_t)AT_FDCWD, scratch, O_RDWR | O_CLOEXEC, 0,
+			 0, &fd) < 0 || (int64_t)fd < 0 ||
+		    eng_inject(p, base, at, SYS_mmap,
+			       (uint64_t[6]){ start, end - start, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+					      fd, off },
+			       &ret, NULL) < 0 ||
+		    call(p, base, at, SYS_close, fd, 0, 0, 0, 0, &cr) < 0 || ret != start) {
+			fail(why, wlen, "%s: cannot map replay's copy of a file at 0x%llx", path,
+			     (unsigned long long)start);
+			goto out;
+		}
+	}
+	pt_write(p, scratch, zero, sizeof zero);
+	/* The pages, each checked against its content hash. */
+	static uint8_t pg[PAGE];
+	r.off = c->maps_at;
+	for (uint32_t i = 0; i < c->nm; i++) {
+		rd_get(&r, 40);
+		uint64_t np = rd_64(&r);
+		for (uint64_t k = 0; k < np; k++) {
+			uint64_t addr = rd_64(&r), h0 = rd_64(&r), h1 = rd_64(&r), off = rd_64(&r);
+			uint32_t clen = rd_32(&r);
+			rd_32(&r);
+			if (get_page(pfd, dctx, off, clen, h0, h1, pg) < 0) {
+				fail(why, wlen, "%s: damaged page at offset %llu", ppath,
+				     (unsigned long long)off);
+				goto out;
+			}
+			if (pt_write(p, addr, pg, PAGE) < 0) {
+				fail(why, wlen, "%s: cannot write the page at 0x%llx", path,
+				     (unsigned long long)addr);
+				goto out;
+			}
+		}
+	}
+	r.off = c->maps_at;
+	for (uint32_t i = 0; i < c->nm; i++) {
+		uint64_t start = rd_64(&r), end = rd_64(&r);
+		uint32_t prot = rd_32(&r);
+		rd_get(&r, 20);
+		uint64_t np = rd_64(&r);
+		rd_get(&r, np * PAGEREF);
+		if (prot != (PROT_READ | PROT_WRITE) &&
+		    (call(p, base, at, SYS_mprotect, start, end - start, prot, 0, 0, &ret) < 0 || ret)) {
+			fail(why, wlen, "%s: cannot protect 0x%llx", path, (unsigned long long)start);
+			goto out;
+		}
+	}
+	/* The vDSO is the fresh process's own: its functions become system
+	 * calls, as rec made them in the recorded process (vdso.h). */
+	for (int i = 0; i < nf; i++)
+		if (fresh[i].vdso)
+			vdso_patch(p, fresh[i].start, fresh[i].end - fresh[i].start, NULL, NULL);
+	rc = 0;
+out:
+	free(fresh);
+	return rc;
 }
 
 int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, char *why,
@@ -648,9 +951,14 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	uint8_t *b = slurp(path, &len);
 	if (!b)
 		return fail(why, wlen, "%s: %s", path, strerror(errno));
-	int rc = -1, pfd = -1;
-	struct map *fresh = NULL;
+	int rc = -1, pfd = -1, made = 0;
+	uint32_t n = 0, nprocs = 0;
 	ZSTD_DCtx *dctx = NULL;
+	struct eng_task *tasks = NULL;
+	struct eng_snap_thread *th = NULL;
+	struct cproc *procs = NULL;
+	pid_t *pids = NULL;
+	uint32_t *rtgids = NULL;
 	if (len != ent->size || len < 24 || sum(b, len) != ent->hash ||
 	    get64(b + len - 8) != sum(b, len - 8)) {
 		fail(why, wlen, "%s: damaged (size or checksum mismatch)", path);
@@ -670,170 +978,148 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	pos.rawpos = rd_64(&r);
 	pos.nrec_left = rd_32(&r);
 	pos.ended = rd_32(&r);
-	struct user_regs_struct regs;
-	const uint8_t *q = rd_get(&r, sizeof regs);
-	if (q)
-		memcpy(&regs, q, sizeof regs);
-	struct prctl_mm_map mm = { 0 };
-	__u64 *mmf[11] = { &mm.start_code, &mm.end_code, &mm.start_data, &mm.end_data,
-			   &mm.start_brk, &mm.brk, &mm.start_stack, &mm.arg_start, &mm.arg_end,
-			   &mm.env_start, &mm.env_end };
-	for (int i = 0; i < 11; i++)
-		*mmf[i] = rd_64(&r);
-	mm.exe_fd = -1;
-	uint64_t blk = rd_64(&r), vdso = rd_64(&r);
-	const uint8_t *act = rd_get(&r, 64 * 32);
-	uint32_t xlen = rd_32(&r), held = rd_32(&r);
-	const uint8_t *xs = rd_get(&r, xlen);
+	uint32_t held = rd_32(&r);
+	n = rd_32(&r);
+	uint32_t ti = rd_32(&r);
+	nprocs = rd_32(&r);
 	get_rec(&r, &e->cur, &e->curbuf, &e->curcap);
 	if (held)
 		get_rec(&r, &e->ahead, &e->aheadbuf, &e->aheadcap);
 	uint32_t exelen = rd_32(&r);
 	const uint8_t *exe = rd_get(&r, exelen);
-	uint32_t nm = rd_32(&r);
-	rd_32(&r);
-	if (r.bad || ev != ent->event || e->cur.event != ev || exelen >= sizeof e->exe) {
+	if (r.bad || ev != ent->event || e->cur.event != ev || exelen >= sizeof e->exe || !n ||
+	    n > 100000 || ti >= n || !nprocs || nprocs > n) {
 		fail(why, wlen, "%s: damaged (bad layout)", path);
 		goto out;
 	}
-	size_t maps_at = r.off;
-
-	/* The fresh process: its vDSO must be where the checkpoint's was,
-	 * since no call can move it. */
-	struct pt_proc *p = &e->p;
-	int nf = read_maps(p->pid, &fresh);
-	uint64_t fvdso = 0, at = nf > 0 ? vdso_syscall(p, fresh, nf, &fvdso) : 0;
-	if (nf < 0 || !at || fvdso != vdso) {
-		fail(why, wlen, "%s: the vDSO is at 0x%llx here, at 0x%llx in the checkpoint", path,
-		     (unsigned long long)fvdso, (unsigned long long)vdso);
+	tasks = xmalloc(n * sizeof *tasks);
+	memset(tasks, 0, n * sizeof *tasks);
+	th = xmalloc(n * sizeof *th);
+	memset(th, 0, n * sizeof *th);
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct eng_task *k = &tasks[i];
+		k->rtid = rd_32(&r);
+		k->rtgid = rd_32(&r);
+		k->state = rd_32(&r);
+		k->status = rd_32(&r);
+		k->ctid = rd_64(&r);
+		for (int j = 0; j < 3; j++)
+			k->alt[j] = rd_64(&r);
+		uint32_t el = rd_32(&r);
+		k->entrylen = k->entrycap = rd_32(&r);
+		const uint8_t *q = rd_get(&r, el), *en = rd_get(&r, k->entrylen);
+		uint32_t live = rd_32(&r), xl = rd_32(&r);
+		const uint8_t *rg = live ? rd_get(&r, sizeof th[i].regs) : NULL;
+		uint64_t mask = live ? rd_64(&r) : 0;
+		const uint8_t *xs = rd_get(&r, xl);
+		if (r.bad || el >= sizeof k->exe || k->state > ET_GONE || live != (k->state != ET_GONE) ||
+		    (live && xl == 0)) {
+			r.bad = 1;
+			break;
+		}
+		memcpy(k->exe, q, el);
+		k->entry = k->entrylen ? xmalloc(k->entrylen) : NULL;
+		if (k->entrylen)
+			memcpy(k->entry, en, k->entrylen);
+		if (live) {
+			memcpy(&th[i].regs, rg, sizeof th[i].regs);
+			th[i].mask = mask;
+			th[i].xs = xmalloc(xl);
+			memcpy(th[i].xs, xs, xl);
+			th[i].xlen = xl;
+		}
+	}
+	procs = xmalloc(nprocs * sizeof *procs);
+	for (uint32_t j = 0; j < nprocs && !r.bad; j++)
+		get_proc(&r, &procs[j]);
+	if (r.bad) {
+		fail(why, wlen, "%s: damaged (bad layout)", path);
 		goto out;
 	}
-	struct user_regs_struct base;
-	pt_getregs(p, &base);
-	uint64_t ret;
-	for (int i = 0; i < nf; i++)
-		if (!fresh[i].special &&
-		    (call(e, &base, at, SYS_munmap, fresh[i].start, fresh[i].end - fresh[i].start,
-			  0, 0, 0, &ret) < 0 || ret != 0)) {
-			fail(why, wlen, "%s: cannot unmap 0x%llx in the new process", path,
-			     (unsigned long long)fresh[i].start);
-			goto out;
-		}
-	/* Map every range read-write first, to fill it. */
-	uint64_t scratch = 0;
-	for (uint32_t i = 0; i < nm; i++) {
-		uint64_t start = rd_64(&r), end = rd_64(&r);
-		uint32_t prot = rd_32(&r), fl = rd_32(&r);
-		uint64_t np = rd_64(&r);
-		if (r.bad || np > (end - start) / PAGE || !rd_get(&r, np * PAGEREF)) {
-			fail(why, wlen, "%s: damaged (bad map)", path);
-			goto out;
-		}
-		(void)prot;
-		int flags = MAP_FIXED | MAP_ANONYMOUS | (fl & MAPF_SHARED ? MAP_SHARED : MAP_PRIVATE) |
-			    (fl & MAPF_STACK ? MAP_GROWSDOWN : 0);
-		if (call(e, &base, at, SYS_mmap, start, end - start, PROT_READ | PROT_WRITE, flags,
-			 -1, &ret) < 0 || ret != start) {
-			fail(why, wlen, "%s: cannot map 0x%llx-0x%llx in the new process", path,
-			     (unsigned long long)start, (unsigned long long)end);
-			goto out;
-		}
-		if (!scratch)
-			scratch = start;
-	}
-	/* brk and the other mm fields in one call; unlike the single
-	 * PR_SET_MM fields, PR_SET_MM_MAP needs no CAP_SYS_RESOURCE. */
-	if (!scratch || pt_write(p, scratch, &mm, sizeof mm) < 0 ||
-	    call(e, &base, at, SYS_prctl, PR_SET_MM, PR_SET_MM_MAP, scratch, sizeof mm, 0, &ret) < 0 ||
-	    ret) {
-		fail(why, wlen, "%s: cannot set brk to 0x%llx: %s", path, (unsigned long long)mm.brk,
-		     strerror(-(int64_t)ret));
-		goto out;
-	}
-	/* Signal handlers and mask, through scratch memory that the pages
-	 * written below overwrite (or that is zeroed). */
-	static const uint8_t zero[sizeof mm];
-	for (int sig = 1; sig <= 64 && scratch; sig++) {
-		if (sig == SIGKILL || sig == SIGSTOP)
-			continue;
-		if (pt_write(p, scratch, act + (sig - 1) * 32, 32) < 0 ||
-		    call(e, &base, at, SYS_rt_sigaction, sig, scratch, 0, 8, 0, &ret) < 0 || ret) {
-			fail(why, wlen, "%s: cannot set the handler of signal %d", path, sig);
-			goto out;
-		}
-	}
-	if (!scratch || pt_write(p, scratch, &blk, 8) < 0 ||
-	    call(e, &base, at, SYS_rt_sigprocmask, SIG_SETMASK, scratch, 0, 8, 0, &ret) < 0 || ret ||
-	    pt_write(p, scratch, zero, sizeof zero) < 0) {
-		fail(why, wlen, "%s: cannot set the signal mask", path);
-		goto out;
-	}
-	/* The pages, each checked against its content hash. */
 	pfd = open(ppath, O_RDONLY | O_CLOEXEC);
 	char hdr[16];
 	if (pfd < 0 || pread(pfd, hdr, 16, 0) != 16 || memcmp(hdr, SEEK_PAGES_MAGIC, 8) ||
 	    get32((uint8_t *)hdr + 8) != SEEK_VERSION) {
-		fail(why, wlen, "%s: %s", ppath, pfd < 0 ? strerror(errno) : "not a version 1 page store");
+		fail(why, wlen, "%s: %s", ppath, pfd < 0 ? strerror(errno) : "not a page store of this version");
 		goto out;
 	}
 	dctx = ZSTD_createDCtx();
-	static uint8_t cb[PAGE * 2], pg[PAGE];
-	r.off = maps_at;
-	for (uint32_t i = 0; i < nm; i++) {
-		rd_get(&r, 24);
-		uint64_t np = rd_64(&r);
+	/* Replay's copies of the files mapped shared, made again. */
+	emufs_close(&e->fs);
+	uint32_t nfiles = rd_32(&r);
+	rd_32(&r);
+	for (uint32_t f = 0; f < nfiles; f++) {
+		static uint8_t pg[PAGE];
+		uint64_t dev = rd_64(&r), ino = rd_64(&r), size = rd_64(&r), np = rd_64(&r);
+		int i = r.bad || np > size / PAGE + 1 ? -1 : emufs_new(&e->fs, dev, ino);
+		if (i < 0 || ftruncate(e->fs.f[i].fd, size) < 0) {
+			fail(why, wlen, "%s: cannot make replay's copy of a file", path);
+			goto out;
+		}
 		for (uint64_t k = 0; k < np; k++) {
 			uint64_t addr = rd_64(&r), h0 = rd_64(&r), h1 = rd_64(&r), off = rd_64(&r);
 			uint32_t clen = rd_32(&r);
 			rd_32(&r);
-			uint64_t h[2];
-			size_t d;
-			if (clen > sizeof cb || pread(pfd, cb, clen, off) != (ssize_t)clen ||
-			    ZSTD_isError(d = ZSTD_decompressDCtx(dctx, pg, PAGE, cb, clen)) || d != PAGE ||
-			    (page_hash(pg, h), h[0] != h0 || h[1] != h1)) {
-				fail(why, wlen, "%s: damaged page at offset %llu", ppath,
-				     (unsigned long long)off);
-				goto out;
-			}
-			if (pt_write(p, addr, pg, PAGE) < 0) {
-				fail(why, wlen, "%s: cannot write the page at 0x%llx", path,
-				     (unsigned long long)addr);
+			if (r.bad || get_page(pfd, dctx, off, clen, h0, h1, pg) < 0 || addr >= size ||
+			    pwrite(e->fs.f[i].fd, pg, size - addr < PAGE ? size - addr : PAGE, addr) < 0) {
+				fail(why, wlen, "%s: damaged page at offset %llu", ppath, (unsigned long long)off);
 				goto out;
 			}
 		}
 	}
-	r.off = maps_at;
-	for (uint32_t i = 0; i < nm; i++) {
-		uint64_t start = rd_64(&r), end = rd_64(&r);
-		uint32_t prot = rd_32(&r);
-		rd_32(&r);
-		uint64_t np = rd_64(&r);
-		rd_get(&r, np * PAGEREF);
-		if (prot != (PROT_READ | PROT_WRITE) &&
-		    (call(e, &base, at, SYS_mprotect, start, end - start, prot, 0, 0, &ret) < 0 || ret)) {
-			fail(why, wlen, "%s: cannot protect 0x%llx", path, (unsigned long long)start);
+	if (r.bad) {
+		fail(why, wlen, "%s: damaged (bad layout)", path);
+		goto out;
+	}
+	/* Each process is a fork of the freshly started one, reshaped. */
+	pids = xmalloc(nprocs * sizeof *pids);
+	rtgids = xmalloc(nprocs * sizeof *rtgids);
+	struct user_regs_struct base;
+	pt_getregs(&e->p, &base);
+	for (made = 0; made < (int)nprocs; made++) {
+		struct pt_proc c = { eng_fork(&e->p, &base), -1 };
+		if (c.pid < 0) {
+			fail(why, wlen, "%s: cannot fork the new process: %s", path, strerror(errno));
+			goto out;
+		}
+		pids[made] = c.pid;
+		rtgids[made] = procs[made].rtgid;
+		pt_reopen_mem(&c);
+		int k = shape(&c, &base, b, &procs[made], &e->fs, pfd, dctx, path, ppath, why, wlen);
+		close(c.memfd);
+		if (k < 0) {
+			made++;
 			goto out;
 		}
 	}
-	/* Patched rdtsc places; a checkpoint older than them has none. */
-	uint32_t ns = r.off + 8 <= r.len ? rd_32(&r) : 0;
-	const uint8_t *ts = ns ? (rd_32(&r), rd_get(&r, (size_t)ns * 16)) : NULL;
-	if (ns && !ts) {
-		fail(why, wlen, "%s: damaged (bad rdtsc places)", path);
-		goto out;
+	/* Each process once, with its first thread, and each live thread
+	 * in one of them: eng_adopt() counts on it. */
+	for (uint32_t j = 0; j < nprocs; j++) {
+		uint32_t first = 0;
+		for (uint32_t i = 0; i < n; i++)
+			first += tasks[i].state != ET_GONE && tasks[i].rtid == procs[j].rtgid &&
+				 tasks[i].rtgid == procs[j].rtgid;
+		for (uint32_t i = 0; i < j; i++)
+			first += procs[i].rtgid == procs[j].rtgid ? 2 : 0;
+		if (first != 1) {
+			fail(why, wlen, "%s: damaged (process %u)", path, procs[j].rtgid);
+			goto out;
+		}
 	}
-	tsc_import(e->tasks[0].rtgid, ts, (size_t)ns * 16);
-	/* The vDSO is the fresh process's own: its functions become system
-	 * calls, as rec made them in the recorded process (vdso.h). */
-	for (int i = 0; i < nf; i++)
-		if (fresh[i].vdso)
-			vdso_patch(p, fresh[i].start, fresh[i].end - fresh[i].start, NULL, NULL);
-	struct iovec iov = { (void *)xs, xlen };
-	if (ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0) {
-		fail(why, wlen, "%s: cannot set the FP/SSE/AVX state: %s", path, strerror(errno));
-		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t j = 0;
+		while (j < nprocs && procs[j].rtgid != tasks[i].rtgid)
+			j++;
+		if (tasks[i].state != ET_GONE && j == nprocs) {
+			fail(why, wlen, "%s: damaged (thread %u)", path, tasks[i].rtid);
+			goto out;
+		}
 	}
-	pt_setregs(p, &regs);
+	eng_adopt(e, tasks, n, ti, rtgids, pids, nprocs, th);
+	tasks = NULL;
+	made = 0;
+	for (uint32_t j = 0; j < nprocs; j++)
+		tsc_import(procs[j].rtgid, procs[j].ts, (size_t)procs[j].ns * 16);
 	/* The engine's side: the event replayed last, and the reader just
 	 * after what it had read. */
 	if (trace_seek(&e->r, &pos) < 0) {
@@ -843,14 +1129,26 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	e->held = held;
 	memcpy(e->exe, exe, exelen);
 	e->exe[exelen] = 0;
-	e->stop = PS_SYSEXIT;
-	e->pending_sig = e->raised = e->stopping = e->done = 0;
+	e->done = 0;
 	rc = 0;
 out:
+	for (int j = 0; j < made; j++) {
+		struct pt_proc c = { pids[j], -1 };
+		pt_kill(&c);
+	}
+	if (tasks)
+		for (uint32_t i = 0; i < n; i++)
+			free(tasks[i].entry);
+	free(tasks);
+	for (uint32_t i = 0; th && i < n; i++)
+		free(th[i].xs);
+	free(th);
+	free(procs);
+	free(pids);
+	free(rtgids);
 	if (pfd >= 0)
 		close(pfd);
 	ZSTD_freeDCtx(dctx);
-	free(fresh);
 	free(b);
 	return rc;
 }

@@ -158,10 +158,6 @@ int main(int argc, char **argv)
 					(unsigned long long)e.cur.event, (unsigned long long)taken);
 		}
 	}
-	uint64_t clone = eng_first_clone(dir);
-	if (clone)
-		warnx_("no checkpoints after event %llu, where the program starts a second thread "
-		       "or process (not supported yet)", (unsigned long long)clone);
 	eng_close(&e);
 	uint64_t bytes;
 	int n = seek_finish(s, &bytes);
