@@ -5,6 +5,7 @@
 #include "tsc.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -295,10 +296,28 @@ int pt_setxstate(struct pt_proc *p, const void *buf, size_t len)
 	return ptrace(PTRACE_SETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0 ? -1 : 0;
 }
 
+/* The leader's end is reported only once every other thread of its
+ * group is reaped, and those are ours to reap (traced): each is waited
+ * for by its id, or waitpid(leader) waits for ever. */
 void pt_kill(struct pt_proc *p)
 {
 	int st;
+	char path[64];
 	kill(p->pid, SIGKILL);
-	while (waitpid(p->pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
-		;
+	snprintf(path, sizeof path, "/proc/%d/task", p->pid);
+	for (;;) {
+		pid_t w = waitpid(p->pid, &st, __WALL | WNOHANG);
+		if (w < 0 || (w == p->pid && (WIFEXITED(st) || WIFSIGNALED(st))))
+			return;
+		DIR *d = opendir(path);
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			pid_t tid = atoi(de->d_name);
+			if (tid > 0 && tid != p->pid)
+				waitpid(tid, &st, __WALL | WNOHANG);
+		}
+		if (d)
+			closedir(d);
+		usleep(1000);
+	}
 }
