@@ -1397,8 +1397,15 @@ int eng_resume(struct engine *e, int step)
 		}
 		switch_task(e, i);
 	}
+	/* Killed from outside (kill -9) between two calls: it died somewhere
+	 * in code that makes no call, which replay cannot find again without
+	 * counting; nothing of that stretch reaches the trace or the outside
+	 * (its output goes through calls), so it is killed where it stands,
+	 * after its last recorded call, instead of running on for ever. */
+	int killed = (kind == TR_EXIT || kind == TR_TASKEXIT) && nx->size >= 4 &&
+		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
-			    (kind != TR_EXIT || e->ntasks > 1))) {
+			    (kind != TR_EXIT || e->ntasks > 1 || killed))) {
 		load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
 	}
