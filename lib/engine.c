@@ -1587,6 +1587,11 @@ void eng_close(struct engine *e)
 	trace_close(&e->r);
 	free(e->curbuf);
 	free(e->aheadbuf);
+	for (int i = 0; i < e->ntasks; i++)
+		free(e->tasks[i].entry);
+	free(e->tasks);
+	e->tasks = NULL;
+	e->ntasks = 0;
 }
 
 /* Wait for pid's next stop. */
