@@ -123,6 +123,9 @@ static volatile int slice_ticks = SLICE_TICKS;
 #define HELD_TICKS 20
 static volatile int want_ticks;
 static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
+/* The thread that just gave way (a yield, the end of its timeslice, a
+ * preemption, or --chaos's coin): with --chaos, another runs next. */
+static pid_t gave_way;
 static int ticks_to_flush;
 
 static volatile sig_atomic_t flush_due, term_sig;
@@ -1700,6 +1703,7 @@ static void record_state(struct user_regs_struct *regs)
 static void preempted(struct user_regs_struct *regs)
 {
 	record_state(regs);
+	gave_way = cur->p.pid;
 	if (cur->nstash) {
 		/* Delivered here: replay raises it at the same place. */
 		siginfo_t si = cur->stash[0];
@@ -1805,11 +1809,17 @@ static void schedule(void)
 		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
 	if (!n)
 		return;
-	int pick = R.chaos ? (int)(rnd() % n) : -1;
+	/* The one ready longest never is the one that gave way, but a
+	 * random pick may be: then it would not have given way at all,
+	 * and the switches that bring out races would come half as often. */
+	pid_t skip = R.chaos && n > 1 && find_task(gave_way) &&
+		     find_task(gave_way)->state == T_READY && !find_task(gave_way)->pstop ? gave_way : 0;
+	gave_way = 0;
+	int pick = R.chaos ? (int)(rnd() % (n - !!skip)) : -1;
 	struct task *t = NULL;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *c = R.tasks[i];
-		if (c->state == T_READY && !c->pstop &&
+		if (c->state == T_READY && !c->pstop && c->p.pid != skip &&
 		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
@@ -1983,9 +1993,13 @@ static void await_quick_return(void)
 		if (!find_task(tid))
 			return;
 	}
-	if (t->state != T_READY || (others_ready() && (nr == SYS_sched_yield ||
-	    run_ticks >= slice_ticks || (R.chaos && rnd() % 2))))
+	if (t->state != T_READY)
 		return;
+	if (others_ready() && (nr == SYS_sched_yield || run_ticks >= slice_ticks ||
+			       (R.chaos && rnd() % 2))) {
+		gave_way = tid;
+		return;
+	}
 	t->state = T_RUN;
 	run_tid = tid;
 	int sig = t->sig;
