@@ -8,6 +8,7 @@
 #include "cpu.h"
 #include "files.h"
 #include "fmt.h"
+#include "maps.h"
 #include "pos.h"
 #include "seek.h"
 #include "sys.h"
@@ -535,14 +536,11 @@ static int emu_mapped(struct engine *e, int i)
 	for (int t = 0; t < e->ntasks; t++) {
 		if (e->tasks[t].state == ET_GONE)
 			continue;
-		char path[64], line[4500];
-		snprintf(path, sizeof path, "/proc/%d/maps", t == e->ti ? e->p.pid : e->tasks[t].p.pid);
-		FILE *f = fopen(path, "re");
+		FILE *f = maps_open(t == e->ti ? e->p.pid : e->tasks[t].p.pid);
 		int hit = 0;
-		unsigned long ino;
-		while (f && !hit && fgets(line, sizeof line, f))
-			hit = sscanf(line, "%*s %*s %*s %*s %lu", &ino) == 1 && ino == st.st_ino &&
-			      strstr(line, "/memfd:");
+		struct maps_line m;
+		while (f && !hit && maps_next(f, &m))
+			hit = m.ino == st.st_ino && !strncmp(m.name, "/memfd:", 7);
 		if (f)
 			fclose(f);
 		if (hit)
@@ -1699,16 +1697,13 @@ static int save_shared(struct engine *e, struct eng_snap *s, uint64_t max)
 {
 	if (emufs_save(&e->fs, &s->files, max) < 0)
 		return -1;
-	char path[64], line[4500];
-	snprintf(path, sizeof path, "/proc/%d/maps", e->p.pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = maps_open(e->p.pid);
 	uint64_t total = 0;
 	int ok = f != NULL;
-	while (ok && fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
-		char perm[8];
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[3] != 's' ||
-		    strstr(line, "/memfd:rewind-file"))
+	struct maps_line ml;
+	while (ok && maps_next(f, &ml)) {
+		uint64_t lo = ml.lo, hi = ml.hi;
+		if (ml.perm[3] != 's' || !strncmp(ml.name, "/memfd:rewind-file", 18))
 			continue;
 		if ((total += hi - lo) > max) {
 			ok = 0;

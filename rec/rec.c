@@ -5,6 +5,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "emu.h"
+#include "maps.h"
 #include "outs.h"
 #include "pos.h"
 #include "probe.h"
@@ -538,24 +539,19 @@ static void record_exec(struct user_regs_struct *regs)
 	path[n] = 0;
 	store_file(src, path, IF_EXE, 0, 0);
 
-	char mpath[64], line[4500];
+	char mpath[64];
 	uint64_t stack_top = 0;
 	int have_interp = 0;
 	snprintf(mpath, sizeof mpath, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(mpath, "re");
+	FILE *f = maps_open(cur->p.pid);
 	if (!f)
 		die(EXIT_TRACE, "%s: %s", mpath, strerror(errno));
-	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi, off;
-		int pos = 0;
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off, &pos) < 3 || !pos)
-			continue;
-		char *name = line + pos;
-		name[strcspn(name, "\n")] = 0;
-		if (!strcmp(name, "[stack]"))
-			stack_top = hi;
-		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
-			store_file(interp_src(lo, hi, off, name), name, IF_INTERP, 0, 0);
+	struct maps_line m;
+	while (maps_next(f, &m)) {
+		if (!strcmp(m.name, "[stack]"))
+			stack_top = m.hi;
+		else if (m.name[0] == '/' && strcmp(m.name, path) && !have_interp) {
+			store_file(interp_src(m.lo, m.hi, m.off, m.name), m.name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
 	}
@@ -597,14 +593,16 @@ static void record_exec(struct user_regs_struct *regs)
  * outputs, so replay makes them the same. */
 static void vdso_show(void)
 {
-	char path[64], line[512];
 	uint64_t lo = 0, hi = 0, slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
 	cur->vdso_slot = 0;
-	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+	FILE *f = maps_open(cur->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m))
+		if (!strcmp(m.name, "[vdso]")) {
+			lo = m.lo;
+			hi = m.hi;
 			break;
+		}
 	if (f)
 		fclose(f);
 	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
@@ -629,16 +627,12 @@ static void save_mem(uint64_t from, uint64_t to)
  * anonymous, so save what the pages hold now as kernel output. */
 static void file_pages(uint64_t lo, uint64_t hi)
 {
-	char path[64], line[4500];
-	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f)) {
-		unsigned long a, b, ino;
-		char perm[8];
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &a, &b, perm, &ino) != 4 || !ino ||
-		    perm[3] != 'p' || b <= lo || a >= hi)
+	FILE *f = maps_open(cur->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
+		if (!m.ino || m.perm[3] != 'p' || m.hi <= lo || m.lo >= hi)
 			continue;
-		save_mem(a > lo ? a : lo, b < hi ? b : hi);
+		save_mem(m.lo > lo ? m.lo : lo, m.hi < hi ? m.hi : hi);
 	}
 	if (f)
 		fclose(f);
