@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+static void kill_all(struct engine *e);
 static void diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void diverge(struct engine *e, const char *fmt, ...)
 {
@@ -40,8 +41,11 @@ static void diverge(struct engine *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* Every thread, not only this one: the first thread of a process
+	 * is not reaped while another that ended is not, and waiting for
+	 * it alone would wait for ever. */
 	if (e->started && !e->done)
-		pt_kill(&e->p);
+		kill_all(e);
 	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
 }
 
@@ -927,29 +931,6 @@ static int next_signal_of(struct engine *e, uint32_t tid)
 	return sig;
 }
 
-/* Wait (up to 10 s) until thread tid is a zombie or gone. After its
- * exit_group, the kernel has then sent SIGKILL to the other threads of
- * its process, so none of them runs user code again: one that is
- * resumed to end (a thread that never ran, say) dies at once instead of
- * making a syscall the recording never saw. */
-static void wait_zombie(pid_t tid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", tid);
-	for (int i = 0; i < 10000; i++) {
-		FILE *f = fopen(path, "re");
-		if (!f)
-			return;
-		size_t n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		const char *p = strrchr(buf, ')');
-		if (!p || !p[1] || p[2] == 'Z' || p[2] == 'X')
-			return;
-		usleep(1000);
-	}
-}
-
 /* The signal mask a call installs while it waits (ppoll, pselect6,
  * epoll_pwait, epoll_pwait2), or 0. */
 static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
@@ -1026,8 +1007,14 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			e->how = RESUME_CONT;
 			pt_resume(&e->p, RESUME_CONT, 0);
 			cur_task(e)->state = ET_EXITING;
-			if (sc->nr == SYS_exit_group)
-				wait_zombie(e->p.pid);
+			/* After exit_group the kernel has sent SIGKILL to
+			 * the other threads of its process, so none of them
+			 * runs user code again: one that is resumed to end (a
+			 * thread that never ran, say) dies at once instead of
+			 * making a syscall the recording never saw. After exit
+			 * the kernel has cleared the thread's id for a join
+			 * (CLONE_CHILD_CLEARTID), as rec waited for. */
+			pt_wait_zombie(e->p.pid);
 		}
 		return;
 	}
@@ -1073,6 +1060,15 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			run_call(e, &r);
 			r.orig_rax = sc->nr;
 			r.rax = sc->ret;
+			if (!next_signal_of(e, e->cur.tid)) {
+				/* Interrupted by a signal the program never
+				 * saw (rec's own SIGSTOP, come as it blocked):
+				 * the kernel restarted the call at once, as it
+				 * does when no handler runs. No signal is
+				 * pending here to make it do so: restart it. */
+				r.rip -= 2;
+				r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
+			}
 			pt_setregs(&e->p, &r);
 		}
 		return;
@@ -1260,6 +1256,30 @@ static int replay_task_exit(struct engine *e, int final)
 	return final ? ENG_EXIT : ENG_EVENT;
 }
 
+/* The current thread is at the delivery stop of a signal it is to
+ * take (e->pending_sig), and its preemption comes next: rec saw the
+ * kernel deliver the signal first (the handler's frame built, its mask
+ * set) and stopped the thread after, in the handler. So deliver it now,
+ * with a single step, which stops at the handler's first instruction;
+ * the state then set is the one rec found further on. A signal without
+ * a handler leaves nothing to make. */
+static void deliver_pending(struct engine *e)
+{
+	int sig = e->pending_sig, st;
+	uint64_t caught = 0;
+	e->pending_sig = 0;
+	if (pt_status_hex(e->p.pid, "SigCgt:", &caught) < 0 || !(caught >> (sig - 1) & 1))
+		return;
+	e->how = RESUME_STEP;
+	pt_resume(&e->p, RESUME_STEP, sig);
+	int k = wait_stop(e, &st);
+	e->how = RESUME_CONT;
+	if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
+		diverge(e, "thread %u: expected the handler of signal %d to start, got %s",
+			cur_task(e)->rtid, sig, describe_stop(e, k, st));
+	e->stop = PS_SIGNAL;
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
@@ -1286,6 +1306,8 @@ static void replay_preempt(struct engine *e)
 	}
 	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
+	if (e->pending_sig)
+		deliver_pending(e);
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
 	char why[256];

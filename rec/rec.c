@@ -66,6 +66,8 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	int held_blocked;	/* it blocks every held signal: no preemption
+				   for them until its next syscall */
 	int out;		/* the call sends data to stdout or stderr */
 	struct user_regs_struct entry_regs;	/* at the entry of that call */
 	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
@@ -1193,7 +1195,7 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
  * name. */
 
 static void record_signal(int sig, int flags, const siginfo_t *si);
-static void record_state(struct user_regs_struct *regs);
+static int record_state(struct user_regs_struct *regs);
 
 /* What t's tracer changed in it, recorded as its state before it runs
  * again, so that replay makes the same changes. */
@@ -1563,6 +1565,7 @@ static void syscall_entry(void)
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
 	cur->at_exit = 0;
+	cur->held_blocked = 0;
 	cur->entry_regs = regs;
 	cur->nemu_out = 0;
 	cur->child = 0;
@@ -1586,6 +1589,11 @@ static void syscall_entry(void)
 		tw_end(&R.w);
 		cur->state = T_KERNEL;
 		pt_resume(&cur->p, RESUME_CONT, 0);
+		/* The kernel clears an ending thread's id for a join
+		 * (CLONE_CHILD_CLEARTID) as it goes: no other thread runs
+		 * before, or a join would see it cleared or not by timing. */
+		if (nr == SYS_exit)
+			pt_wait_zombie(cur->p.pid);
 		return;
 	}
 	/* Raise one held signal now: it is delivered when this call ends
@@ -1665,18 +1673,24 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 }
 
 /* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks): replay makes the state so there. */
-static void record_state(struct user_regs_struct *regs)
+ * process's memory by blocks): replay makes the state so there. Returns
+ * -1, having recorded nothing, when cur is being killed. */
+static int record_state(struct user_regs_struct *regs)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
-	if (xlen < 0 || pos_take(&cur->p, &ps) < 0)
+	if (xlen < 0 || pos_take(&cur->p, &ps) < 0) {
+		int e = errno;
+		if (pt_dying(cur->p.pid))
+			return -1;	/* killed from outside: its end comes next */
+		errno = e;
 		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
 			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
 			       "its writable memory is too large to read without PAGEMAP_SCAN" :
 			       strerror(errno));
+	}
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, 0);
@@ -1690,18 +1704,34 @@ static void record_state(struct user_regs_struct *regs)
 		}
 	tw_end(&R.w);
 	pos_free(&ps);
+	return 0;
 }
 
 /* cur was stopped by our SIGSTOP between syscalls: record its state
  * there, which replay makes again, then deliver what it held. */
 static void preempted(struct user_regs_struct *regs)
 {
-	record_state(regs);
 	gave_way = cur->p.pid;
-	if (cur->nstash) {
-		/* Delivered here: replay raises it at the same place. */
-		siginfo_t si = cur->stash[0];
-		memmove(&cur->stash[0], &cur->stash[1], --cur->nstash * sizeof si);
+	if (record_state(regs) < 0) {
+		ready(cur);	/* it dies when resumed */
+		return;
+	}
+	/* The first held signal it does not block now is delivered here,
+	 * and replay raises it at the same place. One it blocked since it
+	 * came (rt_sigprocmask, a handler's mask) waits for the call that
+	 * lets it in, as it would natively: made the stop's signal, the
+	 * kernel would only queue it again, and replay would wait here for
+	 * a delivery that never came (and find the next call instead). */
+	uint64_t blocked = 0;
+	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof blocked, &blocked);
+	int i = 0;
+	while (i < cur->nstash && (blocked >> (cur->stash[i].si_signo - 1) & 1))
+		i++;
+	cur->held_blocked = cur->nstash && i == cur->nstash;
+	if (i < cur->nstash) {
+		siginfo_t si = cur->stash[i];
+		memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
+		cur->nstash--;
 		record_signal(si.si_signo, TRS_ASYNC, &si);
 		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
 		cur->sig = si.si_signo;
@@ -1753,6 +1783,7 @@ static int do_signal(int sig)
 			 * stopped and it is delivered there. */
 			if (i == cur->nstash && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
+			cur->held_blocked = 0;	/* this one came in */
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
@@ -1907,6 +1938,12 @@ static void handle(int st)
 		task_gone(st);
 		return;
 	}
+	/* Killed since it stopped (kill -9 from outside, while rec drained
+	 * its buffer, say): no request reaches it now, and its end is the
+	 * next thing rec sees of it. */
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, cur->p.pid, 0, &r) < 0 && errno == ESRCH)
+		return;
 	if (cur->state == T_NEW && k != PS_SIGNAL)
 		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);
 	int ev = st >> 16;
@@ -2001,6 +2038,15 @@ static void await_quick_return(void)
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
 
+/* When the running thread is stopped (want_ticks): at the end of its
+ * timeslice if another waits, after HELD_TICKS if it holds a signal it
+ * does not block, else never. */
+static void set_want(void)
+{
+	struct task *r = run_tid ? find_task(run_tid) : NULL;
+	want_ticks = others_ready() ? slice_ticks : r && r->nstash && !r->held_blocked ? HELD_TICKS : 0;
+}
+
 int main(int argc, char **argv)
 {
 	progname = "rec";
@@ -2075,8 +2121,10 @@ int main(int argc, char **argv)
 	flush_or_die();		/* readable now, whatever ends rec */
 	syscall_entry();	/* the execve */
 	for (;;) {
-		if (!run_tid)
+		if (!run_tid) {
 			schedule();
+			set_want();	/* it no longer waits itself */
+		}
 		int st;
 		pid_t pid = wait_any(-1, &st, 0);
 		if (!pid)
@@ -2091,7 +2139,6 @@ int main(int argc, char **argv)
 		handle(st);
 		if (was_running && find_task(pid) == cur && cur->state == T_KERNEL)
 			await_quick_return();
-		struct task *r = run_tid ? find_task(run_tid) : NULL;
-		want_ticks = others_ready() ? slice_ticks : r && r->nstash ? HELD_TICKS : 0;
+		set_want();
 	}
 }
