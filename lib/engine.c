@@ -976,6 +976,28 @@ static int suspend_in(struct engine *e, const struct trace_syscall *sc, struct u
 	return 1;
 }
 
+/* The current thread (not the first of its process) was resumed to end
+ * (exit): wait until it is gone, as rec did, since the kernel clears
+ * its id for a join (CLONE_CHILD_CLEARTID) as it goes, and no other
+ * thread may look before. */
+static void reap_exit(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	int st;
+	for (;;) {
+		if (waitpid(e->p.pid, &st, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			break;
+		pt_resume(&e->p, RESUME_CONT, 0);	/* no stop is replayed there */
+	}
+	t->status = st;
+	t->doomed = 2;	/* reaped: its TR_TASKEXIT checks the status */
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -1011,10 +1033,11 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			 * the other threads of its process, so none of them
 			 * runs user code again: one that is resumed to end (a
 			 * thread that never ran, say) dies at once instead of
-			 * making a syscall the recording never saw. After exit
-			 * the kernel has cleared the thread's id for a join
-			 * (CLONE_CHILD_CLEARTID), as rec waited for. */
-			pt_wait_zombie(e->p.pid);
+			 * making a syscall the recording never saw. */
+			if (sc->nr == SYS_exit_group)
+				pt_wait_zombie(e->p.pid);
+			else if (cur_task(e)->rtid != cur_task(e)->rtgid)
+				reap_exit(e);
 		}
 		return;
 	}
@@ -1218,7 +1241,7 @@ static int replay_task_exit(struct engine *e, int final)
 {
 	struct eng_task *t = cur_task(e);
 	int want = (int)get32(e->cur.p), st = t->status;
-	if (t->doomed == 2) {	/* reaped at its sibling's execve */
+	if (t->doomed == 2) {	/* reaped at its end, or at its sibling's execve */
 		t->doomed = 0;
 		t->state = ET_GONE;
 		if (t->status != want)

@@ -1589,11 +1589,6 @@ static void syscall_entry(void)
 		tw_end(&R.w);
 		cur->state = T_KERNEL;
 		pt_resume(&cur->p, RESUME_CONT, 0);
-		/* The kernel clears an ending thread's id for a join
-		 * (CLONE_CHILD_CLEARTID) as it goes: no other thread runs
-		 * before, or a join would see it cleared or not by timing. */
-		if (nr == SYS_exit)
-			pt_wait_zombie(cur->p.pid);
 		return;
 	}
 	/* Raise one held signal now: it is delivered when this call ends
@@ -2012,10 +2007,15 @@ static void await_quick_return(void)
 	struct task *t = cur;
 	if (t->pwait)
 		return;		/* until a tracee of it stops */
-	for (int i = 0; (t->out || i < 40) && t->state == T_KERNEL; i++) {
+	/* The kernel clears an ending thread's id for a join
+	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
+	 * or a join would find it cleared or not by timing. (The first
+	 * thread's end is not reported while others live.) */
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid);
+	for (int i = 0; (hold || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
-		if (wait_any(tid, &st, R.ntasks > 1 && !t->out) == 0) {
+		if (wait_any(tid, &st, R.ntasks > 1 && !hold) == 0) {
 			sched_yield();
 			continue;
 		}
