@@ -2,6 +2,7 @@
  * plus counted moves after it; checkpoints are forks of the replay; going
  * backwards is going forwards again from an earlier checkpoint. */
 #include "timeline.h"
+#include "maps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -592,19 +593,16 @@ static void add_hit(struct timeline *t, const struct move *pre, const struct mov
 
 static uint64_t mem_hash(struct timeline *t)
 {
-	char path[64], line[512];
 	watch_disarm(&t->w);	/* the program's own protection shows in the maps */
-	snprintf(path, sizeof path, "/proc/%d/maps", t->e.p.pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = maps_open(t->e.p.pid);
 	uint64_t h = HASH_INIT, total = 0;
 	static uint8_t buf[1 << 16];
-	while (f && fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
-		char perm[8];
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[1] != 'w')
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
+		if (m.perm[1] != 'w')
 			continue;
-		for (uint64_t a = lo; a < hi; a += sizeof buf) {
-			size_t n = hi - a < sizeof buf ? hi - a : sizeof buf;
+		for (uint64_t a = m.lo; a < m.hi; a += sizeof buf) {
+			size_t n = m.hi - a < sizeof buf ? m.hi - a : sizeof buf;
 			ssize_t k = pt_read(&t->e.p, a, buf, n);
 			if (k <= 0)
 				break;

@@ -2,6 +2,7 @@
  * registers or page protection, counts by perf breakpoints or by stops
  * (int3s, watchpoint stops); back ends chosen once from lib/probe.h. */
 #include "watch.h"
+#include "maps.h"
 #include "probe.h"
 #include "sys.h"
 #include "util.h"
@@ -319,11 +320,9 @@ static int pp_mprotect(struct watch *w, uint64_t page, int prot, int reexec)
  * be protected: shared, or the kernel's. */
 static int pp_read_maps(struct watch *w)
 {
-	char path[64], line[4400];
-	snprintf(path, sizeof path, "/proc/%d/maps", w->e->p.pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = maps_open(w->e->p.pid);
 	if (!f) {
-		snprintf(w->msg, sizeof w->msg, "%s: %s", path, strerror(errno));
+		snprintf(w->msg, sizeof w->msg, "/proc/%d/maps: %s", w->e->p.pid, strerror(errno));
 		return -1;
 	}
 	/* A page still protected by us shows our protection: keep what we
@@ -335,18 +334,12 @@ static int pp_read_maps(struct watch *w)
 			w->pg[i].prot = w->pg[i].set = -1;
 	}
 	int rc = 0;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long lo, hi;
-		char perm[8];
-		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s%n", &lo, &hi, perm, &pos) < 3)
-			continue;
+	struct maps_line m;
+	while (maps_next(f, &m)) {
+		const char *perm = m.perm, *name = m.name;
 		for (int i = 0; i < w->npg; i++) {
-			if (keep[i] || w->pg[i].page < lo || w->pg[i].page >= hi)
+			if (keep[i] || w->pg[i].page < m.lo || w->pg[i].page >= m.hi)
 				continue;
-			const char *name = line + pos;
-			while (*name == ' ')
-				name++;
 			if (perm[3] == 's' || (name[0] == '[' && strncmp(name, "[heap]", 6) &&
 					       strncmp(name, "[stack]", 7) && strncmp(name, "[anon", 5))) {
 				snprintf(w->msg, sizeof w->msg,

@@ -8,6 +8,7 @@
 #include "cpu.h"
 #include "files.h"
 #include "fmt.h"
+#include "maps.h"
 #include "pos.h"
 #include "seek.h"
 #include "sys.h"
@@ -36,6 +37,7 @@
 #define SS_AUTODISARM (1u << 31)
 #endif
 
+static void kill_all(struct engine *e);
 static void diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void diverge(struct engine *e, const char *fmt, ...)
 {
@@ -44,8 +46,11 @@ static void diverge(struct engine *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* Every thread, not only this one: the first thread of a process
+	 * is not reaped while another that ended is not, and waiting for
+	 * it alone would wait for ever. */
 	if (e->started && !e->done)
-		pt_kill(&e->p);
+		kill_all(e);
 	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
 }
 
@@ -557,14 +562,11 @@ static int emu_mapped(struct engine *e, int i)
 	for (int t = 0; t < e->ntasks; t++) {
 		if (e->tasks[t].state == ET_GONE)
 			continue;
-		char path[64], line[4500];
-		snprintf(path, sizeof path, "/proc/%d/maps", t == e->ti ? e->p.pid : e->tasks[t].p.pid);
-		FILE *f = fopen(path, "re");
+		FILE *f = maps_open(t == e->ti ? e->p.pid : e->tasks[t].p.pid);
 		int hit = 0;
-		unsigned long ino;
-		while (f && !hit && fgets(line, sizeof line, f))
-			hit = sscanf(line, "%*s %*s %*s %*s %lu", &ino) == 1 && ino == st.st_ino &&
-			      strstr(line, "/memfd:");
+		struct maps_line m;
+		while (f && !hit && maps_next(f, &m))
+			hit = m.ino == st.st_ino && !strncmp(m.name, "/memfd:", 7);
 		if (f)
 			fclose(f);
 		if (hit)
@@ -959,29 +961,6 @@ static int next_signal_of(struct engine *e, uint32_t tid)
 	return sig;
 }
 
-/* Wait (up to 10 s) until thread tid is a zombie or gone. After its
- * exit_group, the kernel has then sent SIGKILL to the other threads of
- * its process, so none of them runs user code again: one that is
- * resumed to end (a thread that never ran, say) dies at once instead of
- * making a syscall the recording never saw. */
-static void wait_zombie(pid_t tid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", tid);
-	for (int i = 0; i < 10000; i++) {
-		FILE *f = fopen(path, "re");
-		if (!f)
-			return;
-		size_t n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		const char *p = strrchr(buf, ')');
-		if (!p || !p[1] || p[2] == 'Z' || p[2] == 'X')
-			return;
-		usleep(1000);
-	}
-}
-
 /* The signal mask a call installs while it waits (ppoll, pselect6,
  * epoll_pwait, epoll_pwait2), or 0. */
 static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
@@ -1027,6 +1006,28 @@ static int suspend_in(struct engine *e, const struct trace_syscall *sc, struct u
 	return 1;
 }
 
+/* The current thread (not the first of its process) was resumed to end
+ * (exit): wait until it is gone, as rec did, since the kernel clears
+ * its id for a join (CLONE_CHILD_CLEARTID) as it goes, and no other
+ * thread may look before. */
+static void reap_exit(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	int st;
+	for (;;) {
+		if (waitpid(e->p.pid, &st, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			break;
+		pt_resume(&e->p, RESUME_CONT, 0);	/* no stop is replayed there */
+	}
+	t->status = st;
+	t->doomed = 2;	/* reaped: its TR_TASKEXIT checks the status */
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -1058,8 +1059,15 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			e->how = RESUME_CONT;
 			pt_resume(&e->p, RESUME_CONT, 0);
 			cur_task(e)->state = ET_EXITING;
+			/* After exit_group the kernel has sent SIGKILL to
+			 * the other threads of its process, so none of them
+			 * runs user code again: one that is resumed to end (a
+			 * thread that never ran, say) dies at once instead of
+			 * making a syscall the recording never saw. */
 			if (sc->nr == SYS_exit_group)
-				wait_zombie(e->p.pid);
+				pt_wait_zombie(e->p.pid);
+			else if (cur_task(e)->rtid != cur_task(e)->rtgid)
+				reap_exit(e);
 		}
 		return;
 	}
@@ -1105,6 +1113,15 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 			run_call(e, &r);
 			r.orig_rax = sc->nr;
 			r.rax = sc->ret;
+			if (!next_signal_of(e, e->cur.tid)) {
+				/* Interrupted by a signal the program never
+				 * saw (rec's own SIGSTOP, come as it blocked):
+				 * the kernel restarted the call at once, as it
+				 * does when no handler runs. No signal is
+				 * pending here to make it do so: restart it. */
+				r.rip -= 2;
+				r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
+			}
 			pt_setregs(&e->p, &r);
 		}
 		return;
@@ -1256,7 +1273,7 @@ static int replay_task_exit(struct engine *e, int final)
 {
 	struct eng_task *t = cur_task(e);
 	int want = (int)get32(e->cur.p), st = t->status;
-	if (t->doomed == 2) {	/* reaped at its sibling's execve */
+	if (t->doomed == 2) {	/* reaped at its end, or at its sibling's execve */
 		t->doomed = 0;
 		t->state = ET_GONE;
 		if (t->status != want)
@@ -1294,6 +1311,30 @@ static int replay_task_exit(struct engine *e, int final)
 	return final ? ENG_EXIT : ENG_EVENT;
 }
 
+/* The current thread is at the delivery stop of a signal it is to
+ * take (e->pending_sig), and its preemption comes next: rec saw the
+ * kernel deliver the signal first (the handler's frame built, its mask
+ * set) and stopped the thread after, in the handler. So deliver it now,
+ * with a single step, which stops at the handler's first instruction;
+ * the state then set is the one rec found further on. A signal without
+ * a handler leaves nothing to make. */
+static void deliver_pending(struct engine *e)
+{
+	int sig = e->pending_sig, st;
+	uint64_t caught = 0;
+	e->pending_sig = 0;
+	if (pt_status_hex(e->p.pid, "SigCgt:", &caught) < 0 || !(caught >> (sig - 1) & 1))
+		return;
+	e->how = RESUME_STEP;
+	pt_resume(&e->p, RESUME_STEP, sig);
+	int k = wait_stop(e, &st);
+	e->how = RESUME_CONT;
+	if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
+		diverge(e, "thread %u: expected the handler of signal %d to start, got %s",
+			cur_task(e)->rtid, sig, describe_stop(e, k, st));
+	e->stop = PS_SIGNAL;
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
@@ -1321,6 +1362,8 @@ static void replay_preempt(struct engine *e)
 	}
 	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
+	if (e->pending_sig)
+		deliver_pending(e);
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
 	char why[256];
@@ -1431,6 +1474,13 @@ int eng_resume(struct engine *e, int step)
 		}
 		switch_task(e, i);
 	}
+	/* Killed from outside (kill -9) between two calls: it died somewhere
+	 * in code that makes no call, which replay cannot find again without
+	 * counting; nothing of that stretch reaches the trace or the outside
+	 * (its output goes through calls), so it is killed where it stands,
+	 * after its last recorded call, instead of running on for ever. */
+	int killed = (kind == TR_EXIT || kind == TR_TASKEXIT) && nx->size >= 4 &&
+		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
 	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
 	if (rerun) {
 		pid_t tids[64];
@@ -1448,7 +1498,7 @@ int eng_resume(struct engine *e, int step)
 		e->preempt_how = RM_SET;
 	}
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
-			    (kind != TR_EXIT || e->ntasks > 1) && !rerun)) {
+			    (kind != TR_EXIT || e->ntasks > 1 || killed) && !rerun)) {
 		load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
 	}
@@ -1657,6 +1707,11 @@ void eng_close(struct engine *e)
 	trace_close(&e->r);
 	free(e->curbuf);
 	free(e->aheadbuf);
+	for (int i = 0; i < e->ntasks; i++)
+		free(e->tasks[i].entry);
+	free(e->tasks);
+	e->tasks = NULL;
+	e->ntasks = 0;
 }
 
 /* Wait for pid's next stop. */
@@ -1811,16 +1866,13 @@ static int save_shared(struct engine *e, struct eng_snap *s, const int *lead, ui
 	uint64_t total = 0;
 	for (int j = 0; j < s->nprocs; j++) {
 		struct pt_proc *p = &e->tasks[lead[j]].p;
-		char path[64], line[4500];
-		snprintf(path, sizeof path, "/proc/%d/maps", p->pid);
-		FILE *f = fopen(path, "re");
+		FILE *f = maps_open(p->pid);
 		if (!f)
 			return -1;
-		while (fgets(line, sizeof line, f)) {
-			unsigned long lo, hi;
-			char perm[8];
-			if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[3] != 's' ||
-			    strstr(line, "/memfd:rewind-file"))
+		struct maps_line ml;
+		while (maps_next(f, &ml)) {
+			uint64_t lo = ml.lo, hi = ml.hi;
+			if (ml.perm[3] != 's' || !strncmp(ml.name, "/memfd:rewind-file", 18))
 				continue;
 			if ((total += hi - lo) > max) {
 				fclose(f);

@@ -186,12 +186,17 @@ static void put_sigaction(struct sn_buf *b, const uint8_t *p)
 
 static void put_wstatus(struct sn_buf *b, uint32_t st)
 {
-	if ((st & 0x7f) == 0) {
+	if (st == 0xffff) {	/* a stopped child continued (WCONTINUED) */
+		sn_puts(b, "[{WIFCONTINUED(s)}]");
+	} else if ((st & 0x7f) == 0) {
 		sn_printf(b, "[{WIFEXITED(s) && WEXITSTATUS(s) == %u}]", (st >> 8) & 0xff);
 	} else if ((st & 0xff) == 0x7f) {
 		sn_puts(b, "[{WIFSTOPPED(s) && WSTOPSIG(s) == ");
 		sn_signal(b, (st >> 8) & 0xff);
-		sn_puts(b, "}]");
+		if (st >> 16)	/* a ptrace event stop, as a tracer sees it */
+			sn_printf(b, "} | %u << 16]", st >> 16);
+		else
+			sn_puts(b, "}]");
 	} else {
 		sn_puts(b, "[{WIFSIGNALED(s) && WTERMSIG(s) == ");
 		sn_signal(b, st & 0x7f);

@@ -2,6 +2,7 @@
  * a replayed process's memory match it again (replay); see pos.h. */
 #include "pos.h"
 #include "bufabi.h"
+#include "maps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -150,20 +151,16 @@ static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uin
 
 int pos_take(struct pt_proc *p, struct pos *out)
 {
-	char path[64], line[4500];
+	struct maps_line m;
 	memset(out, 0, sizeof *out);
-	snprintf(path, sizeof path, "/proc/%d/maps", p->pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = maps_open(p->pid);
 	if (!f)
 		return -1;
 	int cap = 0, fd = scan_open(p->pid), rc = 0;
 	uint64_t total = 0;
-	while (rc == 0 && fgets(line, sizeof line, f)) {
-		unsigned long lo, hi, ino;
-		char perm[8];
-		int name = 0;
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %n", &lo, &hi, perm, &ino, &name) != 4 ||
-		    perm[1] != 'w' || strstr(line, "[vvar]") || strstr(line, "[vsyscall]"))
+	while (rc == 0 && maps_next(f, &m)) {
+		uint64_t lo = m.lo, hi = m.hi;
+		if (m.perm[1] != 'w' || !strcmp(m.name, "[vvar]") || !strcmp(m.name, "[vsyscall]"))
 			continue;
 		/* The syscall buffer differs between rec and replay by
 		 * design (bufabi.h); what the program sees is elsewhere. */
@@ -171,7 +168,7 @@ int pos_take(struct pt_proc *p, struct pos *out)
 			continue;
 		/* Untouched pages of an anonymous private mapping read as
 		 * zeros; those of a file mapping read as the file. */
-		int anon = perm[3] == 'p' && ino == 0 && (!name || line[name] != '/');
+		int anon = m.perm[3] == 'p' && m.ino == 0 && m.name[0] != '/';
 		if (anon && fd >= 0) {
 			rc = take_sparse(p, fd, out, &cap, lo, hi);
 			continue;

@@ -196,7 +196,8 @@ void pt_getregs(struct pt_proc *p, struct user_regs_struct *r)
 
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 {
-	if (ptrace(PTRACE_SETREGS, p->pid, 0, r) < 0)
+	/* ESRCH: killed meanwhile (SIGKILL from outside), as pt_resume. */
+	if (ptrace(PTRACE_SETREGS, p->pid, 0, r) < 0 && errno != ESRCH)
 		die(EXIT_TRACE, "ptrace(SETREGS): %s", strerror(errno));
 }
 
@@ -245,6 +246,66 @@ int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n)
 		done += k;
 	}
 	return 0;
+}
+
+void pt_wait_zombie(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", tid);
+	for (int i = 0; i < 10000; i++) {
+		FILE *f = fopen(path, "re");
+		if (!f)
+			return;
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		const char *p = strrchr(buf, ')');
+		if (!p || !p[1] || p[2] == 'Z' || p[2] == 'X')
+			return;
+		usleep(1000);
+	}
+}
+
+int pt_status_hex(pid_t pid, const char *field, uint64_t *v)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "re");
+	int rc = -1;
+	size_t fl = strlen(field);
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, field, fl)) {
+			*v = strtoull(line + fl, NULL, 16);
+			rc = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* SIGKILL shows pending until the thread takes it, then PF_EXITING
+ * until it is a zombie. */
+int pt_dying(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 1;
+	int d = 0;
+	unsigned flags = 0;
+	char state = 0;
+	if (fgets(line, sizeof line, f)) {
+		const char *p = strrchr(line, ')');
+		d = !p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2 ||
+		    state == 'Z' || state == 'X' || (flags & 0x4);	/* PF_EXITING */
+	}
+	fclose(f);
+	uint64_t pend = 0, shared = 0;
+	if (pt_status_hex(pid, "SigPnd:", &pend) < 0 || pt_status_hex(pid, "ShdPnd:", &shared) < 0)
+		return 1;
+	return d || ((pend | shared) >> (SIGKILL - 1) & 1);
 }
 
 ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max)

@@ -72,6 +72,16 @@ int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n);
 /* Read a NUL-terminated string of at most max-1 bytes; returns its length
  * (max-1 if truncated) or -1. buf is always NUL-terminated. */
 ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max);
+/* Wait (up to 10 s) until thread tid is a zombie or gone: its exit
+ * has done all it does to its process (cleared its id for a join). */
+void pt_wait_zombie(pid_t tid);
+/* A hex field of /proc/PID/status ("SigCgt:") in *v: 0, or -1 when
+ * unreadable. */
+int pt_status_hex(pid_t pid, const char *field, uint64_t *v);
+/* Whether thread pid is being killed (SIGKILL pending, exiting, a zombie
+ * or gone): its memory may then fail to read or write, and its end is
+ * the next stop its tracer sees. */
+int pt_dying(pid_t pid);
 /* Reopen /proc/PID/mem (after execve). */
 void pt_reopen_mem(struct pt_proc *p);
 

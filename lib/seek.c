@@ -2,6 +2,7 @@
  * (registers, memory map and pages, brk, signal state, the engine's place
  * in the trace) and making a freshly started replay that process again. */
 #include "seek.h"
+#include "maps.h"
 #include "tsc.h"
 #include "util.h"
 #include "vdso.h"
@@ -104,23 +105,15 @@ struct map {
 /* Read pid's mappings; returns their number (malloc'd in *out) or -1. */
 static int read_maps(pid_t pid, struct map **out)
 {
-	char path[64], line[4400];
-	snprintf(path, sizeof path, "/proc/%d/maps", pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = maps_open(pid);
 	if (!f)
 		return -1;
 	int n = 0, cap = 0;
 	struct map *m = NULL;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long a, b, off = 0, ino = 0;
-		char perm[8];
-		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu%n", &a, &b, perm, &off, &ino, &pos) < 3)
-			continue;
-		char *name = line + pos;
-		while (*name == ' ')
-			name++;
-		name[strcspn(name, "\n")] = 0;
+	struct maps_line ml;
+	while (maps_next(f, &ml)) {
+		uint64_t a = ml.lo, b = ml.hi, off = ml.off, ino = ml.ino;
+		const char *perm = ml.perm, *name = ml.name;
 		if (n == cap)
 			m = xrealloc(m, (cap = cap * 2 + 32) * sizeof *m);
 		struct map *x = &m[n++];

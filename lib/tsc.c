@@ -2,6 +2,7 @@
  * patching each one found in executable code (decoded with Zydis) into
  * ud2 of the same length, with a table of patched places per process. */
 #include "tsc.h"
+#include "maps.h"
 #include "probe.h"
 #include "trace.h"
 #include "util.h"
@@ -439,49 +440,15 @@ static void patch_code(struct scan *sc)
 	free(found);
 }
 
-/* One line of /proc/PID/maps. */
-struct mapline {
-	uint64_t lo, hi, off;
-	char perm[8];
-	char name[4200];
-};
-
-static int next_map(FILE *f, struct mapline *m)
-{
-	char line[4400];
-	while (fgets(line, sizeof line, f)) {
-		int pos = 0;
-		m->name[0] = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &m->lo, &m->hi, m->perm, &m->off, &pos) < 4)
-			continue;
-		if (pos) {
-			snprintf(m->name, sizeof m->name, "%s", line + pos);
-			m->name[strcspn(m->name, "\n")] = 0;
-			char *d = strstr(m->name, " (deleted)");
-			if (d && !d[10])
-				*d = 0;
-		}
-		return 1;
-	}
-	return 0;
-}
-
-static FILE *open_maps(struct pt_proc *p)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/maps", p->pid);
-	return fopen(path, "re");
-}
-
 void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
 {
 	struct space *sp = space_of(key, 1);
 	sp->n = 0;
 	if (B->code == no_code)
 		return;
-	FILE *f = open_maps(p);
-	struct mapline m;
-	while (f && next_map(f, &m)) {
+	FILE *f = maps_open(p->pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
 		/* The vDSO is hidden from the program (rec(1)). */
 		if (m.perm[2] != 'x' || m.name[0] != '/')
 			continue;
@@ -497,10 +464,10 @@ void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
  * whole, not per mapping: replay's mappings are split differently. */
 static void code_in(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t hi)
 {
-	FILE *f = open_maps(p);
-	struct mapline m;
+	FILE *f = maps_open(p->pid);
+	struct maps_line m;
 	int exec = 0, shared = 0;
-	while (f && next_map(f, &m))
+	while (f && maps_next(f, &m))
 		if (m.hi > lo && m.lo < hi) {
 			exec |= m.perm[2] == 'x';
 			shared |= m.perm[3] == 's';

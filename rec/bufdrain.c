@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,12 +112,16 @@ static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
 }
 
 /* Write the header fields [from, to) of h: only rec's own, while
- * another thread of the process may be running and logging. */
-static void put_hdr(struct pt_proc *p, const struct buf_hdr *h, size_t from, size_t to)
+ * another thread of the process may be running and logging. Returns -1
+ * when the thread is being killed (from outside: kill -9). */
+static int put_hdr(struct pt_proc *p, const struct buf_hdr *h, size_t from, size_t to)
 {
-	if (pt_write(p, BUF_HDR + from, (const uint8_t *)h + from, to - from) < 0)
-		die(EXIT_TRACE, "cannot write the syscall buffer of thread %d: %s", p->pid,
-		    strerror(errno));
+	if (pt_write(p, BUF_HDR + from, (const uint8_t *)h + from, to - from) == 0)
+		return 0;
+	int e = errno;
+	if (pt_dying(p->pid))
+		return -1;
+	die(EXIT_TRACE, "cannot write the syscall buffer of thread %d: %s", p->pid, strerror(e));
 }
 
 /* rec's settings: mode, nowrite and the fd sets. */
@@ -199,8 +204,11 @@ void buf_drain(struct pt_proc *p, int held,
 		cap = BUF_DATA_SIZE;
 		data = xrealloc(data, cap);
 	}
-	if (h.used && pt_read(p, BUF_DATA, data, h.used) != (ssize_t)h.used)
+	if (h.used && pt_read(p, BUF_DATA, data, h.used) != (ssize_t)h.used) {
+		if (pt_dying(p->pid))
+			return;		/* its calls since its last stop are lost */
 		die(EXIT_TRACE, "cannot read the syscall buffer of thread %d", p->pid);
+	}
 	for (size_t off = 0; off < h.used;) {
 		uint32_t size;
 		memcpy(&size, data + off, 4);
@@ -233,8 +241,8 @@ void buf_drain(struct pt_proc *p, int held,
 	h.used = 0;
 	h.count = 0;
 	h.traced_next = held > 0;
-	put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4);
-	put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
+	if (put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4) == 0)
+		put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
 }
 
 /* Whether reads (and writes, *w) of the file at fd of p can neither block

@@ -5,6 +5,7 @@
 #include "cap.h"
 #include "cpu.h"
 #include "emu.h"
+#include "maps.h"
 #include "outs.h"
 #include "pos.h"
 #include "probe.h"
@@ -65,6 +66,8 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	int held_blocked;	/* it blocks every held signal: no preemption
+				   for them until its next syscall */
 	int out;		/* the call sends data to stdout or stderr */
 	struct user_regs_struct entry_regs;	/* at the entry of that call */
 	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
@@ -123,6 +126,9 @@ static volatile int slice_ticks = SLICE_TICKS;
 #define HELD_TICKS 20
 static volatile int want_ticks;
 static volatile pid_t preempting;	/* the thread we sent SIGSTOP */
+/* The thread that just gave way (a yield, the end of its timeslice, a
+ * preemption, or --chaos's coin): with --chaos, another runs next. */
+static pid_t gave_way;
 static int ticks_to_flush;
 
 static volatile sig_atomic_t flush_due, term_sig;
@@ -535,24 +541,19 @@ static void record_exec(struct user_regs_struct *regs)
 	path[n] = 0;
 	store_file(src, path, IF_EXE, 0, 0);
 
-	char mpath[64], line[4500];
+	char mpath[64];
 	uint64_t stack_top = 0;
 	int have_interp = 0;
 	snprintf(mpath, sizeof mpath, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(mpath, "re");
+	FILE *f = maps_open(cur->p.pid);
 	if (!f)
 		die(EXIT_TRACE, "%s: %s", mpath, strerror(errno));
-	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi, off;
-		int pos = 0;
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off, &pos) < 3 || !pos)
-			continue;
-		char *name = line + pos;
-		name[strcspn(name, "\n")] = 0;
-		if (!strcmp(name, "[stack]"))
-			stack_top = hi;
-		else if (name[0] == '/' && strcmp(name, path) && !have_interp) {
-			store_file(interp_src(lo, hi, off, name), name, IF_INTERP, 0, 0);
+	struct maps_line m;
+	while (maps_next(f, &m)) {
+		if (!strcmp(m.name, "[stack]"))
+			stack_top = m.hi;
+		else if (m.name[0] == '/' && strcmp(m.name, path) && !have_interp) {
+			store_file(interp_src(m.lo, m.hi, m.off, m.name), m.name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
 	}
@@ -594,14 +595,16 @@ static void record_exec(struct user_regs_struct *regs)
  * outputs, so replay makes them the same. */
 static void vdso_show(void)
 {
-	char path[64], line[512];
 	uint64_t lo = 0, hi = 0, slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
 	cur->vdso_slot = 0;
-	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+	FILE *f = maps_open(cur->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m))
+		if (!strcmp(m.name, "[vdso]")) {
+			lo = m.lo;
+			hi = m.hi;
 			break;
+		}
 	if (f)
 		fclose(f);
 	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
@@ -626,16 +629,12 @@ static void save_mem(uint64_t from, uint64_t to)
  * anonymous, so save what the pages hold now as kernel output. */
 static void file_pages(uint64_t lo, uint64_t hi)
 {
-	char path[64], line[4500];
-	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f)) {
-		unsigned long a, b, ino;
-		char perm[8];
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &a, &b, perm, &ino) != 4 || !ino ||
-		    perm[3] != 'p' || b <= lo || a >= hi)
+	FILE *f = maps_open(cur->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
+		if (!m.ino || m.perm[3] != 'p' || m.hi <= lo || m.lo >= hi)
 			continue;
-		save_mem(a > lo ? a : lo, b < hi ? b : hi);
+		save_mem(m.lo > lo ? m.lo : lo, m.hi < hi ? m.hi : hi);
 	}
 	if (f)
 		fclose(f);
@@ -1196,7 +1195,7 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
  * name. */
 
 static void record_signal(int sig, int flags, const siginfo_t *si);
-static void record_state(struct user_regs_struct *regs, uint64_t flags);
+static int record_state(struct user_regs_struct *regs, uint64_t flags);
 
 /* What t's tracer changed in it, recorded as its state before it runs
  * again, so that replay makes the same changes. */
@@ -1566,6 +1565,7 @@ static void syscall_entry(void)
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
 	cur->at_exit = 0;
+	cur->held_blocked = 0;
 	cur->entry_regs = regs;
 	cur->nemu_out = 0;
 	cur->child = 0;
@@ -1669,18 +1669,23 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 
 /* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
  * process's memory by blocks; flags TRP_*): replay makes the state so
- * there. */
-static void record_state(struct user_regs_struct *regs, uint64_t flags)
+ * there. Returns -1, having recorded nothing, when cur is being killed. */
+static int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
-	if (xlen < 0 || pos_take(&cur->p, &ps) < 0)
+	if (xlen < 0 || pos_take(&cur->p, &ps) < 0) {
+		int e = errno;
+		if (pt_dying(cur->p.pid))
+			return -1;	/* killed from outside: its end comes next */
+		errno = e;
 		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
 			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
 			       "its writable memory is too large to read without PAGEMAP_SCAN" :
 			       strerror(errno));
+	}
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, flags);
@@ -1694,17 +1699,34 @@ static void record_state(struct user_regs_struct *regs, uint64_t flags)
 		}
 	tw_end(&R.w);
 	pos_free(&ps);
+	return 0;
 }
 
 /* cur was stopped by our SIGSTOP between syscalls: record its state
  * there, which replay makes again, then deliver what it held. */
 static void preempted(struct user_regs_struct *regs)
 {
-	record_state(regs, TRP_RAN);
-	if (cur->nstash) {
-		/* Delivered here: replay raises it at the same place. */
-		siginfo_t si = cur->stash[0];
-		memmove(&cur->stash[0], &cur->stash[1], --cur->nstash * sizeof si);
+	gave_way = cur->p.pid;
+	if (record_state(regs, TRP_RAN) < 0) {
+		ready(cur);	/* it dies when resumed */
+		return;
+	}
+	/* The first held signal it does not block now is delivered here,
+	 * and replay raises it at the same place. One it blocked since it
+	 * came (rt_sigprocmask, a handler's mask) waits for the call that
+	 * lets it in, as it would natively: made the stop's signal, the
+	 * kernel would only queue it again, and replay would wait here for
+	 * a delivery that never came (and find the next call instead). */
+	uint64_t blocked = 0;
+	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof blocked, &blocked);
+	int i = 0;
+	while (i < cur->nstash && (blocked >> (cur->stash[i].si_signo - 1) & 1))
+		i++;
+	cur->held_blocked = cur->nstash && i == cur->nstash;
+	if (i < cur->nstash) {
+		siginfo_t si = cur->stash[i];
+		memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
+		cur->nstash--;
 		record_signal(si.si_signo, TRS_ASYNC, &si);
 		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
 		cur->sig = si.si_signo;
@@ -1756,6 +1778,7 @@ static int do_signal(int sig)
 			 * stopped and it is delivered there. */
 			if (i == cur->nstash && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
+			cur->held_blocked = 0;	/* this one came in */
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
@@ -1806,11 +1829,17 @@ static void schedule(void)
 		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
 	if (!n)
 		return;
-	int pick = R.chaos ? (int)(rnd() % n) : -1;
+	/* The one ready longest never is the one that gave way, but a
+	 * random pick may be: then it would not have given way at all,
+	 * and the switches that bring out races would come half as often. */
+	pid_t skip = R.chaos && n > 1 && find_task(gave_way) &&
+		     find_task(gave_way)->state == T_READY && !find_task(gave_way)->pstop ? gave_way : 0;
+	gave_way = 0;
+	int pick = R.chaos ? (int)(rnd() % (n - !!skip)) : -1;
 	struct task *t = NULL;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *c = R.tasks[i];
-		if (c->state == T_READY && !c->pstop &&
+		if (c->state == T_READY && !c->pstop && c->p.pid != skip &&
 		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
@@ -1904,6 +1933,12 @@ static void handle(int st)
 		task_gone(st);
 		return;
 	}
+	/* Killed since it stopped (kill -9 from outside, while rec drained
+	 * its buffer, say): no request reaches it now, and its end is the
+	 * next thing rec sees of it. */
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, cur->p.pid, 0, &r) < 0 && errno == ESRCH)
+		return;
 	if (cur->state == T_NEW && k != PS_SIGNAL)
 		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);
 	int ev = st >> 16;
@@ -1972,10 +2007,15 @@ static void await_quick_return(void)
 	struct task *t = cur;
 	if (t->pwait)
 		return;		/* until a tracee of it stops */
-	for (int i = 0; (t->out || i < 40) && t->state == T_KERNEL; i++) {
+	/* The kernel clears an ending thread's id for a join
+	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
+	 * or a join would find it cleared or not by timing. (The first
+	 * thread's end is not reported while others live.) */
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid);
+	for (int i = 0; (hold || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
-		if (wait_any(tid, &st, R.ntasks > 1 && !t->out) == 0) {
+		if (wait_any(tid, &st, R.ntasks > 1 && !hold) == 0) {
 			sched_yield();
 			continue;
 		}
@@ -1984,14 +2024,27 @@ static void await_quick_return(void)
 		if (!find_task(tid))
 			return;
 	}
-	if (t->state != T_READY || (others_ready() && (nr == SYS_sched_yield ||
-	    run_ticks >= slice_ticks || (R.chaos && rnd() % 2))))
+	if (t->state != T_READY)
 		return;
+	if (others_ready() && (nr == SYS_sched_yield || run_ticks >= slice_ticks ||
+			       (R.chaos && rnd() % 2))) {
+		gave_way = tid;
+		return;
+	}
 	t->state = T_RUN;
 	run_tid = tid;
 	int sig = t->sig;
 	t->sig = 0;
 	pt_resume(&t->p, RESUME_CONT, sig);
+}
+
+/* When the running thread is stopped (want_ticks): at the end of its
+ * timeslice if another waits, after HELD_TICKS if it holds a signal it
+ * does not block, else never. */
+static void set_want(void)
+{
+	struct task *r = run_tid ? find_task(run_tid) : NULL;
+	want_ticks = others_ready() ? slice_ticks : r && r->nstash && !r->held_blocked ? HELD_TICKS : 0;
 }
 
 int main(int argc, char **argv)
@@ -2068,8 +2121,10 @@ int main(int argc, char **argv)
 	flush_or_die();		/* readable now, whatever ends rec */
 	syscall_entry();	/* the execve */
 	for (;;) {
-		if (!run_tid)
+		if (!run_tid) {
 			schedule();
+			set_want();	/* it no longer waits itself */
+		}
 		int st;
 		pid_t pid = wait_any(-1, &st, 0);
 		if (!pid)
@@ -2084,7 +2139,6 @@ int main(int argc, char **argv)
 		handle(st);
 		if (was_running && find_task(pid) == cur && cur->state == T_KERNEL)
 			await_quick_return();
-		struct task *r = run_tid ? find_task(run_tid) : NULL;
-		want_ticks = others_ready() ? slice_ticks : r && r->nstash ? HELD_TICKS : 0;
+		set_want();
 	}
 }

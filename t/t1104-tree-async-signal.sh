@@ -7,8 +7,8 @@ require_tprog compute-sig
 command -v setsid >/dev/null 2>&1 || skip_all 'no setsid'
 
 # signalled NAME SIG TARGET [rec -o DIR]: runs compute-sig (under the
-# command given, if any) in its own session, waits for its pid file, lets
-# it compute a moment, then sends SIG to the program (TARGET prog) or to
+# command given, if any) in its own session, waits for its pid file and
+# for it to compute (5 ticks of CPU time), then sends SIG to the program (TARGET prog) or to
 # its whole process group (TARGET group, as a terminal's ^C does). Leaves
 # NAME.out, NAME.err (rec's first line removed) and NAME.status.
 signalled () {
@@ -27,8 +27,10 @@ signalled () {
 		fi
 		sleep 0.1
 	done
-	sleep 0.3
 	pid=$(cat "$scratch/$name.pid")
+	# In its loop, past the rename (a signal there would come at a
+	# syscall, not where it computes), however loaded the machine.
+	wait_ran "$pid" 5 || { kill -9 $lead; return 1; }
 	if [ $target = group ]; then
 		# setsid made the first process (the program, or rec, which
 		# passes the signal on to the program's own group) the

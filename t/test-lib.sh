@@ -363,3 +363,31 @@ gdb_section () {
 gdb_values () {
 	gdb_section "$@" | sed -n 's/^\$[0-9]* = //p'
 }
+
+# cpu_ticks PID: the CPU time (user and system, in clock ticks) process
+# PID has used, all its threads together.
+cpu_ticks () {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+
+# wait_ran PID TICKS: waits until process PID has used TICKS clock ticks
+# of CPU more than when this was called (gives up after $REWIND_TIMEOUT
+# s). A program seen to have made its last call before a loop that makes
+# none is in that loop once it ran that long more: the rest of a call
+# takes microseconds, and a stopped program gains no time.
+wait_ran () {
+	local t0 t i=0
+	t0=$(cpu_ticks "$1")
+	[ -n "$t0" ] || { echo "no process $1"; return 1; }
+	while :; do
+		t=$(cpu_ticks "$1")
+		[ -n "$t" ] || { echo "process $1 is gone"; return 1; }
+		[ "$t" -ge $((t0 + $2)) ] && return 0
+		i=$((i + 1))
+		if [ $i -gt $((REWIND_TIMEOUT * 20)) ]; then
+			echo "process $1 ran $((t - t0)) ticks in $REWIND_TIMEOUT s"
+			return 1
+		fi
+		sleep 0.05
+	done
+}

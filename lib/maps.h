@@ -1,0 +1,27 @@
+/* maps.h: reads a process's mappings from /proc/PID/maps, one line at a
+ * time, for every tool that needs them. */
+#ifndef REWIND_MAPS_H
+#define REWIND_MAPS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* One line of /proc/PID/maps. */
+struct maps_line {
+	uint64_t lo, hi;	/* [lo, hi) */
+	uint64_t off;		/* offset in the file */
+	uint64_t ino;		/* the file's inode, 0 for anonymous memory */
+	char perm[8];		/* "rw-p": read, write, exec, s(hared) or p(rivate) */
+	char name[4200];	/* the path, "[heap]", "[stack]"..., or "" */
+	int deleted;		/* name had " (deleted)" after it, left out of name */
+};
+
+/* Opens /proc/PID/maps (NULL with errno set). Read it with maps_next,
+ * then fclose it. */
+FILE *maps_open(pid_t pid);
+
+/* The next mapping of f into *m: 1, or 0 at the end. */
+int maps_next(FILE *f, struct maps_line *m);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/bash
+# t1013-tree-held-blocked.sh: a signal that comes while the program
+# computes is held for a syscall; when the program blocks it first and
+# then computes long, rec does not deliver it where it stops the program
+# (the kernel would only queue it again) but where the program lets it
+# in, and replay finds it there (make -j2's SIGCHLD diverged so).
+. "$(dirname "$0")/test-lib.sh"
+require_tprog heldmask
+
+test_expect_success 'heldmask differs natively (token)' '
+	differs_natively "$T/heldmask"
+'
+test_expect_success 'heldmask replays byte for byte' '
+	rec_replay_cmp "$T/heldmask" &&
+	grep -Eq "^handler ran in phase [0-9], turns [0-9]+, token [0-9a-f]{8}$" rec.out
+'
+test_expect_success 'SIGUSR1 is delivered at the call that unblocks it' '
+	run_tool tdump "$trace" >dump &&
+	grep -B1 -E "^[0-9]+ [0-9]+ signal SIGUSR1 " dump >at &&
+	cat at &&
+	test $(grep -c " signal SIGUSR1 " at) = 1 &&
+	head -n 1 at | grep -q "rt_sigprocmask(SIG_UNBLOCK, " &&
+	grep -q "^handler ran in phase 2," rec.out
+'
+test_expect_success 'a second replay is identical' '
+	replay_cmp
+'
+test_done
