@@ -1007,25 +1007,33 @@ static int suspend_in(struct engine *e, const struct trace_syscall *sc, struct u
 }
 
 /* The current thread (not the first of its process) was resumed to end
- * (exit): wait until it is gone, as rec did, since the kernel clears
+ * (exit): wait until it has ended, as rec did, since the kernel clears
  * its id for a join (CLONE_CHILD_CLEARTID) as it goes, and no other
- * thread may look before. */
+ * thread may look before. Its end is left to be reaped at its
+ * TR_TASKEXIT (WNOWAIT); a stop on the way out is passed. */
 static void reap_exit(struct engine *e)
 {
-	struct eng_task *t = cur_task(e);
-	int st;
 	for (;;) {
-		if (waitpid(e->p.pid, &st, __WALL) < 0) {
+		siginfo_t si = { 0 };
+		if (waitid(P_PID, e->p.pid, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL) < 0) {
 			if (errno == EINTR)
 				continue;
 			return;
 		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			break;
+		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+			return;
+		int st;
+		if (waitpid(e->p.pid, &st, __WALL) < 0)
+			return;
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			/* Reaped after all (it ended in between): its
+			 * TR_TASKEXIT checks the status. */
+			cur_task(e)->status = st;
+			cur_task(e)->doomed = 2;
+			return;
+		}
 		pt_resume(&e->p, RESUME_CONT, 0);	/* no stop is replayed there */
 	}
-	t->status = st;
-	t->doomed = 2;	/* reaped: its TR_TASKEXIT checks the status */
 }
 
 /* Give the current thread, at the entry of the call e->cur (whole, or
