@@ -9,7 +9,9 @@
 #include "pos.h"
 #include "probe.h"
 #include "pt.h"
+#include "ptemu.h"
 #include "sys.h"
+#include "task.h"
 #include "trace.h"
 #include "tsc.h"
 #include "util.h"
@@ -43,54 +45,6 @@
 
 extern char **environ;
 
-/* A thread of the recorded tree. One runs user code at a time; any
- * number may be inside syscalls. */
-struct task {
-	struct pt_proc p;	/* p.pid is the thread id */
-	pid_t tgid;
-	int state;		/* T_* */
-	int sig;		/* signal to deliver when resumed */
-	int fresh;		/* its first stop (SIGSTOP) is still to come */
-	int stopping;		/* we sent it SIGSTOP to preempt it */
-	/* The syscall it is in (T_KERNEL). */
-	long nr;
-	uint64_t a[6];
-	struct trace_writer stage;	/* the call's entry record, built
-					   before it is known whether other
-					   records come before its end */
-	int open;		/* the entry is not written yet */
-	uint64_t seq;		/* entry order among open ones */
-	int at_exit;		/* the last stop was a syscall exit */
-	struct user_regs_struct exit_regs;
-	siginfo_t stash[64];	/* async signals held for a syscall boundary */
-	int nstash;
-	int injected;		/* signal number raised at the last entry */
-	int out;		/* the call sends data to stdout or stderr */
-	struct user_regs_struct entry_regs;	/* at the entry of that call */
-	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
-	struct task *tracer;	/* the task that attached to this one */
-	int pstop;		/* stopped for its tracer: not scheduled */
-	int seized;		/* attached with PTRACE_SEIZE */
-	int report;		/* wait status its tracer's wait4 gets next */
-	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
-	int nemu_out;
-	pid_t exec_tid;		/* its id before its execve made it the leader */
-	pid_t child;		/* the thread its clone-like call made, as rec sees it */
-	struct task *parent;	/* the thread that made it (its real parent) */
-	int psig, pflags;	/* stopped for its tracer at the delivery of psig */
-	siginfo_t psi;
-	int pwait;		/* parked at a wait4 for a stop of a tracee */
-	int kicked;		/* its wait4 in the kernel was interrupted for one */
-	int dirty;		/* its tracer changed its registers or memory */
-	uint64_t since;		/* when it became ready (in a count of such) */
-	/* What the program set of what rewind sets for itself (rdtsc
-	 * trapping, no_new_privs, a seccomp filter), for the calls that
-	 * read them back; inherited by the threads and processes it makes. */
-	struct { int tsc, nnp, seccomp; } own;
-	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
-};
-enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
-
 static struct {
 	struct trace_writer w;
 	char dir[4096];
@@ -107,8 +61,7 @@ static struct {
 	int nfcache;
 } R;
 
-/* The task whose stop is being handled. */
-static struct task *cur;
+struct task *cur;
 
 /* Timeslices are counted in ticks of the interval timer. */
 #define TICK_US 5000
@@ -251,10 +204,7 @@ static void job_stop(int sig)
 	kill(-R.root, SIGCONT);
 }
 
-/* Stop recording: keep what was recorded (a record still being built is
- * left out, so the trace ends before it), end the program, say why. */
-static void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
-									     const char *fmt, ...)
+void stop_recording(int status, const char *fmt, ...)
 {
 	char msg[4600];
 	va_list ap;
@@ -733,15 +683,24 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	free(buf);
 }
 
-/* t may run user code again; threads run in the order they got ready. */
-static void ready(struct task *t)
+void ready(struct task *t)
 {
 	static uint64_t n;
 	t->state = T_READY;
 	t->since = ++n;
 }
 
-static struct task *find_task(pid_t tid)
+struct task *task_nth(int i)
+{
+	return i < R.ntasks ? R.tasks[i] : NULL;
+}
+
+const char *rec_dir(void)
+{
+	return R.dir;
+}
+
+struct task *find_task(pid_t tid)
 {
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->p.pid == tid)
@@ -764,21 +723,13 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 	return t;
 }
 
-static void record_dirty(struct task *t);
-
 static void drop_task(struct task *t)
 {
 	for (int i = 0; i < R.ntasks; i++) {
 		if (R.tasks[i]->parent == t)
 			R.tasks[i]->parent = NULL;
-		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
-			record_dirty(R.tasks[i]);
-			R.tasks[i]->tracer = NULL;
-			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
-			if (R.tasks[i]->psig && R.tasks[i]->state == T_READY)
-				R.tasks[i]->sig = R.tasks[i]->psig;	/* delivered after all */
-			R.tasks[i]->psig = 0;
-		}
+		if (R.tasks[i]->tracer == t)
+			ptemu_untrace(R.tasks[i]);
 	}
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
@@ -843,10 +794,9 @@ static int continued(void)
 	return any;
 }
 
-/* Wait for the next stop of any task (or of tid, when not -1; with
- * nohang, 0 if there is none yet; from any task, 0 too when one in a
- * group-stop may run again). Flushes and takes SIGTERM between. */
-static pid_t wait_any(pid_t tid, int *st, int nohang)
+/* From any task, wait_any returns 0 too when one in a group-stop may run
+ * again. It flushes and takes SIGTERM between. */
+pid_t wait_any(pid_t tid, int *st, int nohang)
 {
 	for (;;) {
 		if (term_sig)
@@ -929,8 +879,6 @@ static uint64_t clone_flags(struct task *t)
 	return SIGCHLD;
 }
 
-static void handle(int st);
-
 /* A vfork parent returns when its child's execve has replaced the
  * memory they shared, before that execve ends. Replay performs the
  * execve when it ends, so record that end first. */
@@ -1012,8 +960,6 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
-static int wait_emu(const uint64_t a[6], int64_t *ret);
-
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1026,7 +972,7 @@ static void syscall_exit(void)
 	int64_t ret = regs.rax;
 	if (cur->kicked) {
 		cur->kicked = 0;
-		if (cap_is_restart(ret) && nr == SYS_wait4 && wait_emu(a, &ret) == 1) {
+		if (cap_is_restart(ret) && nr == SYS_wait4 && ptemu_wait(a, &ret) == 1) {
 			regs.rax = ret;
 			pt_setregs(&cur->p, &regs);
 		}
@@ -1183,350 +1129,6 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
-/* ptrace for tracers inside the recorded tree. rec is the real tracer of
- * every thread, so a program's own ptrace is answered here and never
- * reaches the kernel: an attached thread (a tracee) is "stopped" by not
- * being scheduled, and the tracer reads its state through rec. The
- * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset: what
- * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops, CONT, KILL, POKE* and SETREGS
- * (the changes recorded as the tracee's state); the rest is refused by
- * name. */
-
-static void record_signal(int sig, int flags, const siginfo_t *si);
-static void record_state(struct user_regs_struct *regs);
-
-/* What t's tracer changed in it, recorded as its state before it runs
- * again, so that replay makes the same changes. */
-static void record_dirty(struct task *t)
-{
-	if (!t->dirty)
-		return;
-	struct task *me = cur;
-	struct user_regs_struct regs;
-	cur = t;
-	pt_getregs(&t->p, &regs);
-	record_state(&regs);
-	cur = me;
-	t->dirty = 0;
-}
-
-static const char *ptrace_name(uint64_t req)
-{
-	static const struct { uint64_t req; const char *name; } names[] = {
-		{ PTRACE_TRACEME, "TRACEME" }, { PTRACE_PEEKTEXT, "PEEKTEXT" },
-		{ PTRACE_PEEKDATA, "PEEKDATA" }, { PTRACE_PEEKUSER, "PEEKUSER" },
-		{ PTRACE_POKETEXT, "POKETEXT" }, { PTRACE_POKEDATA, "POKEDATA" },
-		{ PTRACE_POKEUSER, "POKEUSER" }, { PTRACE_CONT, "CONT" }, { PTRACE_KILL, "KILL" },
-		{ PTRACE_SINGLESTEP, "SINGLESTEP" }, { PTRACE_GETREGS, "GETREGS" },
-		{ PTRACE_SETREGS, "SETREGS" }, { PTRACE_GETFPREGS, "GETFPREGS" },
-		{ PTRACE_SETFPREGS, "SETFPREGS" }, { PTRACE_ATTACH, "ATTACH" },
-		{ PTRACE_DETACH, "DETACH" }, { PTRACE_SYSCALL, "SYSCALL" },
-		{ PTRACE_SETOPTIONS, "SETOPTIONS" }, { PTRACE_GETEVENTMSG, "GETEVENTMSG" },
-		{ PTRACE_GETSIGINFO, "GETSIGINFO" }, { PTRACE_SETSIGINFO, "SETSIGINFO" },
-		{ PTRACE_GETREGSET, "GETREGSET" }, { PTRACE_SETREGSET, "SETREGSET" },
-		{ PTRACE_SEIZE, "SEIZE" }, { PTRACE_INTERRUPT, "INTERRUPT" },
-		{ PTRACE_LISTEN, "LISTEN" }, { PTRACE_PEEKSIGINFO, "PEEKSIGINFO" },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (names[i].req == req)
-			return names[i].name;
-	return NULL;
-}
-
-static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
-{
-	const char *n = ptrace_name(req);
-	char num[32];
-	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
-	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s%s, which rewind "
-		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? "PTRACE_" : "request ",
-		       n ? n : num, why, R.dir);
-}
-
-/* Write an emulated call's output into cur's memory, to be recorded at
- * the call's end. Returns 0, or -EFAULT. */
-static int emu_put(uint64_t addr, const void *data, size_t len)
-{
-	if (cur->nemu_out == 2 || pt_write(&cur->p, addr, data, len) < 0)
-		return -EFAULT;
-	cur->emu_out[cur->nemu_out][0] = addr;
-	cur->emu_out[cur->nemu_out++][1] = len;
-	return 0;
-}
-
-/* A thread being attached may be inside a call that ends at once (a
- * sched_yield): let it end, so that its tracer sees it between calls,
- * as the SIGSTOP of a real attach would. One that blocks stays inside. */
-static void settle(struct task *t)
-{
-	struct task *me = cur;
-	pid_t tid = t->p.pid;
-	for (int i = 0; i < 40 && find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW);
-	     i++) {
-		int st;
-		if (wait_any(tid, &st, 1) == 0) {
-			sched_yield();
-			continue;
-		}
-		cur = t;
-		handle(st);
-	}
-	cur = me;
-}
-
-/* The registers a tracer reads from t: those of its stop, or for a
- * thread blocked in a call, those of the call's entry as an interrupted
- * call shows them (-ERESTARTSYS in rax). */
-static void tracee_regs(struct task *t, struct user_regs_struct *r)
-{
-	if (t->state == T_KERNEL) {
-		*r = t->entry_regs;
-		r->rax = -512;
-	} else {
-		pt_getregs(&t->p, r);
-	}
-}
-
-static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
-{
-	uint64_t iov[2];
-	if (pt_read(&cur->p, iovp, iov, sizeof iov) != sizeof iov)
-		return -EFAULT;
-	static uint8_t buf[65536];
-	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
-	if (type == NT_PRSTATUS) {
-		struct user_regs_struct r;
-		tracee_regs(t, &r);
-		len = len < sizeof r ? len : sizeof r;
-		memcpy(buf, &r, len);
-	} else {
-		/* The FP state of a thread blocked in a call cannot be read
-		 * without stopping it for real. */
-		struct iovec kiov = { buf, len };
-		if (t->state == T_KERNEL)
-			return -EIO;
-		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
-			return -errno;
-		len = kiov.iov_len;
-	}
-	iov[1] = len;
-	if (emu_put(iov[0], buf, len) < 0 || emu_put(iovp + 8, &iov[1], 8) < 0)
-		return -EFAULT;
-	return 0;
-}
-
-/* Answer cur's ptrace call (arguments a) without the kernel; returns
- * its result. Refuses what it does not emulate. */
-static int64_t ptrace_emu(const uint64_t a[6])
-{
-	uint64_t req = a[0], addr = a[2], data = a[3];
-	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
-	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
-		if (!t && kill(a[1], 0) < 0 && errno == ESRCH)
-			return -ESRCH;
-		if (!t)
-			ptrace_refuse(req, " of a process outside the recorded tree");
-		if (t->tgid == cur->tgid || t->tracer)
-			return -EPERM;
-		if (req == PTRACE_SEIZE && data)
-			ptrace_refuse(req, " with options");
-		settle(t);
-		if (find_task(a[1]) != t)
-			return -ESRCH;
-		t->tracer = cur;
-		t->seized = req == PTRACE_SEIZE;
-		t->pstop = !t->seized;
-		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
-		return 0;
-	}
-	if (req == PTRACE_TRACEME) {
-		if (cur->tracer)
-			return -EPERM;
-		if (!cur->parent)
-			ptrace_refuse(req, " with its parent outside the recorded tree");
-		cur->tracer = cur->parent;
-		cur->seized = cur->pstop = cur->report = cur->psig = 0;
-		return 0;
-	}
-	if (!ptrace_name(req))
-		ptrace_refuse(req, "");
-	if (!t || t->tracer != cur)
-		return -ESRCH;
-	if (req == PTRACE_INTERRUPT) {
-		if (!t->seized)
-			return -EIO;
-		settle(t);
-		if (find_task(a[1]) != t)
-			return -ESRCH;
-		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
-			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
-		t->pstop = 1;
-		return 0;
-	}
-	if (!t->pstop)
-		return -ESRCH;
-	struct user_regs_struct r;
-	switch (req) {
-	case PTRACE_CONT:
-	case PTRACE_DETACH:
-		if (data && data != (uint64_t)t->psig)
-			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
-						  : " with a signal");
-		record_dirty(t);
-		if (data) {
-			/* Delivered now: recorded where replay raises it. */
-			struct task *me = cur;
-			cur = t;
-			record_signal(data, t->pflags, &t->psi);
-			cur = me;
-			t->sig = data;
-		}
-		t->pstop = t->report = t->psig = 0;
-		if (req == PTRACE_DETACH)
-			t->tracer = NULL, t->seized = 0;
-		return 0;
-	case PTRACE_KILL:
-		syscall(SYS_tkill, t->p.pid, SIGKILL);	/* stays unscheduled till it ends */
-		return 0;
-	case PTRACE_GETREGS:
-		tracee_regs(t, &r);
-		return emu_put(data, &r, sizeof r);
-	case PTRACE_GETFPREGS: {
-		struct user_fpregs_struct fp;
-		if (t->state == T_KERNEL)
-			return -EIO;
-		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
-			return -errno;
-		return emu_put(data, &fp, sizeof fp);
-	}
-	case PTRACE_GETREGSET:
-		return ptrace_getregset(t, addr, data);
-	case PTRACE_PEEKTEXT:
-	case PTRACE_PEEKDATA: {
-		uint64_t w;
-		if (pt_read(&t->p, addr, &w, 8) != 8)
-			return -EIO;
-		return emu_put(data, &w, 8);
-	}
-	case PTRACE_PEEKUSER:
-		if (addr % 8 || addr >= sizeof r)
-			ptrace_refuse(req, " beyond the general registers");
-		tracee_regs(t, &r);
-		return emu_put(data, (uint8_t *)&r + addr, 8);
-	case PTRACE_POKETEXT:
-	case PTRACE_POKEDATA:
-	case PTRACE_POKEUSER:
-	case PTRACE_SETREGS:
-		/* Made on the thread at its stop now, and recorded as its
-		 * state when it goes on (record_dirty). */
-		if (t->state != T_READY)
-			ptrace_refuse(req, " of a thread blocked in a call");
-		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= sizeof r))
-			ptrace_refuse(req, " beyond the general registers");
-		t->dirty = 1;
-		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA)
-			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
-		pt_getregs(&t->p, &r);
-		if (req == PTRACE_POKEUSER)
-			memcpy((uint8_t *)&r + addr, &data, 8);
-		else if (pt_read(&cur->p, data, &r, sizeof r) != sizeof r)
-			return -EFAULT;
-		pt_setregs(&t->p, &r);
-		return 0;
-	}
-	ptrace_refuse(req, "");
-}
-
-/* Whether cur's wait4 (arguments a) is for a stop of a thread it traces
- * here; if so *ret is the call's result. */
-static int wait_emu(const uint64_t a[6], int64_t *ret)
-{
-	int pid = a[0];
-	struct task *t = NULL, *mine = NULL;
-	for (int i = 0; i < R.ntasks && !t; i++) {
-		struct task *c = R.tasks[i];
-		if (c->tracer != cur || (pid != -1 && pid != c->p.pid))
-			continue;
-		mine = c;
-		if (c->report)
-			t = c;
-	}
-	if (!mine)
-		return 0;	/* a child of its own: the kernel answers */
-	if (!t && !(a[2] & WNOHANG))
-		return 2;	/* parked until a tracee stops or ends */
-	if (a[3])
-		stop_recording(EXIT_TRACE, "the program waits for a thread it traces with wait4 and "
-			       "asks for its rusage, which rewind cannot record yet; the trace %s "
-			       "ends before it", R.dir);
-	if (!t) {
-		*ret = 0;
-		return 1;
-	}
-	if (a[1] && emu_put(a[1], &t->report, 4) < 0) {
-		*ret = -EFAULT;
-		return 1;
-	}
-	if (!(a[2] & WNOWAIT))
-		t->report = 0;
-	*ret = t->p.pid;
-	return 1;
-}
-
-/* cur is at the entry of ptrace, or of a wait4 for a thread it traces:
- * answer it here and let the kernel skip it. Returns 1 if so, 2 if the
- * wait4 must wait for a tracee (the call stays parked at its entry). */
-static int emulate(struct user_regs_struct *regs)
-{
-	int64_t ret;
-	int how = 1;
-	cur->nemu_out = 0;
-	if (regs->orig_rax == SYS_waitid)
-		for (int i = 0; i < R.ntasks; i++)
-			if (R.tasks[i]->tracer == cur)
-				stop_recording(EXIT_TRACE, "the program waits with waitid for a thread it "
-					       "traces, which rewind cannot record yet; the trace %s "
-					       "ends before it", R.dir);
-	if (regs->orig_rax == SYS_ptrace)
-		ret = ptrace_emu(cur->a);
-	else if (regs->orig_rax != SYS_wait4 || !(how = wait_emu(cur->a, &ret)))
-		return 0;
-	if (how == 2)
-		return 2;
-	regs->orig_rax = -1;
-	regs->rax = ret;
-	pt_setregs(&cur->p, regs);
-	return 1;
-}
-
-/* A tracee of tr stopped (or ended: gone): a wait4 of tr parked for it
- * ends now, answered here, or for an end by the kernel (the tracee is
- * its child). */
-static void wake_tracer(struct task *tr, int gone)
-{
-	if (!tr || !tr->pwait)
-		return;
-	struct task *me = cur;
-	struct user_regs_struct regs;
-	int64_t ret;
-	cur = tr;
-	if (gone) {
-		tr->pwait = 0;
-		pt_resume(&tr->p, RESUME_SYSCALL, 0);
-	} else if (wait_emu(tr->a, &ret) == 1) {
-		pt_getregs(&tr->p, &regs);
-		regs.orig_rax = -1;
-		regs.rax = ret;
-		pt_setregs(&tr->p, &regs);
-		tr->pwait = 0;
-		pt_resume(&tr->p, RESUME_SYSCALL, 0);
-	}
-	cur = me;
-}
-
 /* cur stopped at a syscall entry: its run of user code ends. Stage the
  * record, and let the kernel run the call while another thread runs. */
 static void syscall_entry(void)
@@ -1581,7 +1183,7 @@ static void syscall_entry(void)
 		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
 		pt_setregs(&cur->p, &regs);
 	}
-	int parked = emulate(&regs) == 2;
+	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT) {
 		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
@@ -1658,7 +1260,7 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
-static void record_signal(int sig, int flags, const siginfo_t *si)
+void record_signal(int sig, int flags, const siginfo_t *si)
 {
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
@@ -1667,9 +1269,8 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_end(&R.w);
 }
 
-/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks): replay makes the state so there. */
-static void record_state(struct user_regs_struct *regs)
+/* The memory by blocks, each block's bytes once in the trace. */
+void record_state(struct user_regs_struct *regs)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
@@ -1770,25 +1371,7 @@ static int do_signal(int sig)
 		flags = TRS_ASYNC;
 	}
 	if (cur->tracer && sig != SIGKILL) {
-		/* A traced thread stops at a signal's delivery and its tracer
-		 * decides; the signal is recorded when it is delivered. */
-		cur->pstop = 1;
-		cur->psig = sig;
-		cur->pflags = flags;
-		cur->psi = si;
-		cur->report = sig << 8 | 0x7f;
-		ready(cur);
-		struct task *tr = cur->tracer;
-		if (tr->pwait)
-			wake_tracer(tr, 0);
-		else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
-			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid)) {
-			/* Inside the kernel's wait4 since before it traced:
-			 * our SIGSTOP interrupts it, and its end becomes the
-			 * stop's report (the SIGSTOP is rec's, never seen). */
-			tr->kicked = 1;
-			syscall(SYS_tkill, tr->p.pid, SIGSTOP);
-		}
+		ptemu_signal_stop(sig, flags, &si);
 		return 0;
 	}
 	record_signal(sig, flags, &si);
@@ -1847,7 +1430,7 @@ static void record_start(void)
 static void task_gone(int st)
 {
 	if (cur->tracer)
-		wake_tracer(cur->tracer, 1);
+		ptemu_wake(cur->tracer, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
 		 * SIGKILL (another thread's exit_group would be recorded). */
@@ -1892,8 +1475,7 @@ static void put_buffered(void *ctx, const uint8_t *payload, size_t len)
 	tw_end(&R.w);
 }
 
-/* Handle one stop of cur. */
-static void handle(int st)
+void handle(int st)
 {
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
