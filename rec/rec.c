@@ -1328,7 +1328,10 @@ static int do_signal(int sig)
 	}
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
-	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) {
+	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
+	 * the program's (the two look alike: cur->injected tells). */
+	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid() &&
+	    cur->injected != SIGSTOP) {
 		if (preempting == cur->p.pid)
 			preempting = 0;
 		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks ||
