@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -603,6 +604,66 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 			(unsigned long long)ret, (unsigned long long)sc->ret);
 }
 
+/* The length of the attachment of SysV shared memory at addr in the
+ * replayed process: the mapping there and those after it of the same
+ * file (its emulated copy) at the offsets that follow, as shmdt detaches
+ * them (mprotect may have split one). 0 if none. */
+static uint64_t shm_extent(struct engine *e, uint64_t addr)
+{
+	char path[64], line[4500];
+	unsigned long lo, hi, off, ino, want = 0, end = addr, next = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", e->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %lu", &lo, &hi, &off, &ino) != 4 || lo != end ||
+		    !ino)
+			continue;
+		if (end == addr)
+			want = ino, next = off;
+		if (ino != want || off != next)
+			break;
+		next += hi - lo;
+		end = hi;
+	}
+	if (f)
+		fclose(f);
+	return end - addr;
+}
+
+/* Replay a successful shmat (registers r at its seccomp stop, r0 to give
+ * back) or shmdt: the segment is emulated as a file mapped shared, its
+ * copy mapped where the kernel attached it, and unmapped at shmdt. */
+static void replay_shm(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+		       struct user_regs_struct *r0)
+{
+	struct trace_item fi, ei;
+	struct files_ref f;
+	if (sc->nr == SYS_shmdt) {
+		uint64_t len = shm_extent(e, sc->args[0]);
+		if (!len)
+			diverge(e, "shmdt: nothing is attached at 0x%llx",
+				(unsigned long long)sc->args[0]);
+		r->orig_rax = SYS_munmap;
+		r->rsi = len;
+		pt_setregs(&e->p, r);
+		run_call(e, r);
+		if (r->rax)
+			diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
+	} else {
+		if (!find_item(&e->cur, IT_EMUFILE, 0, &ei) || !find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
+		    files_ref(&fi, &f) < 0)
+			bad_record(e, "shmat without its segment");
+		uint64_t flags = sc->args[2];
+		uint64_t a[6] = { sc->ret, f.size,
+				  PROT_READ | (flags & SHM_RDONLY ? 0 : PROT_WRITE) |
+				  (flags & SHM_EXEC ? PROT_EXEC : 0),
+				  MAP_SHARED | (flags & SHM_REMAP ? MAP_FIXED : 0), 0, 0 };
+		map_emulated(e, sc, r, a, &fi, &ei);
+	}
+	r0->rax = sc->ret;
+	pt_setregs(&e->p, r0);
+}
+
 /* The file to execve for the exec record e->cur: the trace's copy of the
  * executable (into e->exe). The kernel loads the ELF interpreter from the
  * path the executable names; when the file there is no longer the
@@ -1057,6 +1118,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		a[0] = t->p.pid;
 		pt_set_args(&r, a);
 		pt_setregs(&e->p, &r);
+	}
+	if ((sc->nr == SYS_shmat || sc->nr == SYS_shmdt) && cls != C_EMU) {
+		replay_shm(e, sc, &r, &r0);
+		return;
 	}
 	switch (cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */

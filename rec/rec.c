@@ -34,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -591,6 +592,54 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
+/* cur attached a SysV shared memory segment at addr (shmat): replay
+ * emulates it as it does a file mapped shared (one copy, which every
+ * attachment in any process maps). Its bytes now go in as the file's,
+ * read from the mapping; the segment's own dev and inode name it. */
+static void shm_attached(uint64_t addr, int writable)
+{
+	char path[64], line[4500], name[64] = "SYSV";
+	unsigned long lo = 0, hi = 0, ino = 0;
+	unsigned maj = 0, mnr = 0;
+	int found = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof line, f))
+		found = sscanf(line, "%lx-%lx %*s %*s %x:%x %lu %63s", &lo, &hi, &maj, &mnr, &ino,
+			       name) == 6 && lo == addr;
+	if (f)
+		fclose(f);
+	if (!found)
+		stop_recording(EXIT_TRACE, "the program attached SysV shared memory at 0x%llx, which "
+			       "its maps do not show; the trace %s ends before it",
+			       (unsigned long long)addr, R.dir);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/files/.shm", R.dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	static uint8_t buf[1 << 16], zero[1 << 16];
+	int ok = fd >= 0 && ftruncate(fd, hi - lo) == 0;
+	for (uint64_t at = lo; ok && at < hi; at += sizeof buf) {
+		size_t n = hi - at < sizeof buf ? hi - at : sizeof buf;
+		ok = pt_read(&cur->p, at, buf, n) == (ssize_t)n &&
+		     (!memcmp(buf, zero, n) || pwrite(fd, buf, n, at - lo) == (ssize_t)n);
+	}
+	if (!ok)
+		stop_recording(EXIT_TRACE, "cannot read the SysV shared memory the program attached at "
+			       "0x%llx: %s; the trace %s ends before it", (unsigned long long)addr,
+			       strerror(errno), R.dir);
+	struct stat st;
+	fstat(fd, &st);
+	close(fd);
+	store_file(tmp, name, IF_MAP, 0, 1);
+	unlink(tmp);
+	/* The next temporary file may get its inode: not the same file. */
+	for (int i = 0; i < R.nfcache; i++)
+		if (R.fcache[i].dev == st.st_dev && R.fcache[i].ino == st.st_ino)
+			R.fcache[i--] = R.fcache[--R.nfcache];
+	uint64_t id[3] = { makedev(maj, mnr), ino, writable };
+	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+}
+
 /* 1 or 2 when the program's fd is rec's stdout or stderr, else 0. */
 static int out_kind(uint64_t fd)
 {
@@ -1032,7 +1081,9 @@ static void syscall_exit(void)
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
 		record_exec(&regs);
-	if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
+	if (nr == SYS_shmat && ret >= 0)
+		shm_attached(ret, !(a[2] & SHM_RDONLY));
+	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
 		char src[64];
 		struct stat fst;
 		snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
