@@ -2,10 +2,12 @@
  * tracer of every thread, so a program's own ptrace is answered here and
  * never reaches the kernel. */
 #include "ptemu.h"
+#include "bufdrain.h"
 #include "sys.h"
 #include "util.h"
 
 #include <elf.h>
+#include <stddef.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -15,6 +17,12 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The options emulated: they change only what the tracer sees. */
+#define OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
+/* The size of the kernel's struct user, past which PEEKUSER and
+ * POKEUSER fail (glibc's is 16 bytes shorter). */
+#define KUSER_SIZE 928
 
 /* An attached thread (a tracee) is "stopped" by not
  * being scheduled, and the tracer reads its state through rec. The
@@ -157,12 +165,14 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, " of a process outside the recorded tree");
 		if (t->tgid == cur->tgid || t->tracer)
 			return -EPERM;
-		if (req == PTRACE_SEIZE && data)
-			ptrace_refuse(req, " with options");
+		if (req == PTRACE_SEIZE && (data & ~OPTS))
+			ptrace_refuse(req, " with options other than TRACESYSGOOD and EXITKILL");
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
 		t->tracer = cur;
+		t->popts = req == PTRACE_SEIZE ? data : 0;
+		t->psys = t->pcall = 0;
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
@@ -175,6 +185,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, " with its parent outside the recorded tree");
 		cur->tracer = cur->parent;
 		cur->seized = cur->pstop = cur->report = cur->psig = 0;
+		cur->popts = cur->psys = cur->pcall = 0;
 		return 0;
 	}
 	if (!ptrace_name(req))
@@ -196,6 +207,16 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return -ESRCH;
 	struct user_regs_struct r;
 	switch (req) {
+	case PTRACE_SETOPTIONS:
+		if (data & ~OPTS)
+			ptrace_refuse(req, " with options other than TRACESYSGOOD and EXITKILL");
+		t->popts = data;
+		return 0;
+	case PTRACE_GETSIGINFO:
+		if (!t->psig)
+			ptrace_refuse(req, " at a stop other than a signal's");
+		return emu_put(data, &t->psi, sizeof t->psi);
+	case PTRACE_SYSCALL:
 	case PTRACE_CONT:
 	case PTRACE_DETACH:
 		if (data && data != (uint64_t)t->psig)
@@ -211,8 +232,12 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			t->sig = data;
 		}
 		t->pstop = t->report = t->psig = 0;
+		t->psys = req == PTRACE_SYSCALL;
+		if (t->psys)	/* its next call stops, buffered or not */
+			buf_want_traced(&t->p);
+		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
 		if (req == PTRACE_DETACH)
-			t->tracer = NULL, t->seized = 0;
+			t->tracer = NULL, t->seized = 0, t->popts = 0;
 		return 0;
 	case PTRACE_KILL:
 		syscall(SYS_tkill, t->p.pid, SIGKILL);	/* stays unscheduled till it ends */
@@ -237,11 +262,25 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -EIO;
 		return emu_put(data, &w, 8);
 	}
-	case PTRACE_PEEKUSER:
-		if (addr % 8 || addr >= sizeof r)
-			ptrace_refuse(req, " beyond the general registers");
-		tracee_regs(t, &r);
-		return emu_put(data, (uint8_t *)&r + addr, 8);
+	case PTRACE_PEEKUSER: {
+		/* As the kernel reads struct user: the registers, the debug
+		 * registers (rec sets none: the thread's own), 0 elsewhere. */
+		uint64_t w = 0, dr = offsetof(struct user, u_debugreg);
+		if (addr % 8 || addr >= KUSER_SIZE)
+			return -EIO;
+		if (addr < sizeof r) {
+			tracee_regs(t, &r);
+			memcpy(&w, (uint8_t *)&r + addr, 8);
+		} else if (addr >= dr && addr < dr + 64) {
+			if (t->state == T_KERNEL)
+				ptrace_refuse(req, " of the debug registers of a thread blocked in a call");
+			errno = 0;
+			w = ptrace(PTRACE_PEEKUSER, t->p.pid, addr, 0);
+			if (errno)
+				return -errno;
+		}
+		return emu_put(data, &w, 8);
+	}
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
 	case PTRACE_POKEUSER:
@@ -250,7 +289,11 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		 * state when it goes on (record_dirty). */
 		if (t->state != T_READY)
 			ptrace_refuse(req, " of a thread blocked in a call");
-		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= sizeof r))
+		if (t->pcall)
+			ptrace_refuse(req, " at a syscall stop");
+		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= KUSER_SIZE))
+			return -EIO;
+		if (req == PTRACE_POKEUSER && addr >= sizeof r)
 			ptrace_refuse(req, " beyond the general registers");
 		t->dirty = 1;
 		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA)
@@ -346,13 +389,11 @@ void ptemu_wake(struct task *tr, int gone)
 }
 
 
-void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
+/* cur stopped for its tracer (report set): it is not scheduled until its
+ * tracer lets it go, and a wait4 of its tracer for it ends. */
+static void stopped(void)
 {
 	cur->pstop = 1;
-	cur->psig = sig;
-	cur->pflags = flags;
-	cur->psi = *si;
-	cur->report = sig << 8 | 0x7f;
 	ready(cur);
 	struct task *tr = cur->tracer;
 	if (tr->pwait)
@@ -367,9 +408,59 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
 	}
 }
 
+void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
+{
+	cur->psig = sig;
+	cur->pflags = flags;
+	cur->psi = *si;
+	cur->report = sig << 8 | 0x7f;
+	stopped();
+}
+
+/* cur stops at a call's entry or exit for PTRACE_SYSCALL. */
+static void call_stop(int where)
+{
+	cur->pcall = where;
+	cur->psys = cur->psig = 0;
+	cur->report = (cur->popts & PTRACE_O_TRACESYSGOOD ? SIGTRAP | 0x80 : SIGTRAP) << 8 | 0x7f;
+	stopped();
+}
+
+int ptemu_entry_stop(void)
+{
+	if (cur->pcall == P_GO) {
+		cur->pcall = 0;
+		return 0;
+	}
+	if (!cur->tracer || !cur->psys)
+		return 0;
+	call_stop(P_ENTRY);
+	return 1;
+}
+
+void ptemu_exit_stop(long nr, int64_t ret)
+{
+	if (!cur->tracer)
+		return;
+	if (cur->psys) {
+		call_stop(P_EXIT);
+	} else if (sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized) {
+		/* A traced thread gets a SIGTRAP after its execve, sent by
+		 * the kernel as by itself. */
+		siginfo_t si = { .si_signo = SIGTRAP, .si_code = SI_USER };
+		si.si_pid = cur->tgid;
+		si.si_uid = getuid();
+		ptemu_signal_stop(SIGTRAP, 0, &si);
+	}
+}
+
 void ptemu_untrace(struct task *t)
 {
 	ptemu_record_dirty(t);
+	if (t->popts & PTRACE_O_EXITKILL)
+		syscall(SYS_tkill, t->p.pid, SIGKILL);
+	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
+	t->psys = t->popts = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->psig && t->state == T_READY)

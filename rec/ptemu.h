@@ -31,6 +31,16 @@ void ptemu_wake(struct task *tr, int gone);
  * recorded when it is delivered. */
 void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
 
+/* At the top of syscall_entry(): whether cur, traced with PTRACE_SYSCALL,
+ * stops for its tracer at this call's entry (then the call waits, not
+ * begun, until its tracer lets it go: it begins when scheduled). */
+int ptemu_entry_stop(void);
+
+/* At the end of syscall_exit() (call nr, result ret): cur stops for its
+ * tracer at the call's exit (PTRACE_SYSCALL), or after an execve (the
+ * SIGTRAP a traced thread gets there). */
+void ptemu_exit_stop(long nr, int64_t ret);
+
 /* What t's tracer changed in it (registers, memory), recorded as its
  * state before it runs again, so that replay makes the same changes. */
 void ptemu_record_dirty(struct task *t);

@@ -1137,6 +1137,7 @@ static void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
+	ptemu_exit_stop(nr, ret);
 }
 
 /* Whether pid is a process (or thread) being recorded. */
@@ -1180,10 +1181,12 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
-/* cur stopped at a syscall entry: its run of user code ends. Stage the
- * record, and let the kernel run the call while another thread runs. */
-static void syscall_entry(void)
+/* cur's run of user code ends there. Stage the record, and let the
+ * kernel run the call while another thread runs. */
+void syscall_entry(void)
 {
+	if (ptemu_entry_stop())
+		return;
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
 	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
@@ -1450,6 +1453,13 @@ static void schedule(void)
 		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}
+	if (t->pcall == P_GO) {
+		/* Let go by its tracer at a call's entry: the call begins. */
+		cur = t;
+		syscall_entry();
+		schedule();
+		return;
+	}
 	t->state = T_RUN;
 	run_ticks = seg_ticks = 0;
 	if (R.chaos)
@@ -1534,7 +1544,7 @@ void handle(int st)
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
 	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
-		buf_drain(&cur->p, cur->nstash, put_buffered, NULL);
+		buf_drain(&cur->p, cur->nstash || cur->psys, put_buffered, NULL);
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;
@@ -1619,7 +1629,7 @@ static void await_quick_return(void)
 		if (!find_task(tid))
 			return;
 	}
-	if (t->state != T_READY || (others_ready() && (nr == SYS_sched_yield ||
+	if (t->state != T_READY || t->pstop || (others_ready() && (nr == SYS_sched_yield ||
 	    run_ticks >= slice_ticks || (R.chaos && rnd() % 2))))
 		return;
 	t->state = T_RUN;

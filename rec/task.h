@@ -49,6 +49,9 @@ struct task {
 	int pwait;		/* parked at a wait4 for a stop of a tracee */
 	int kicked;		/* its wait4 in the kernel was interrupted for one */
 	int dirty;		/* its tracer changed its registers or memory */
+	int popts;		/* the PTRACE_O_* options its tracer set */
+	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call */
+	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter), for the calls that
@@ -57,6 +60,10 @@ struct task {
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
+/* pcall: stopped at a call's entry (at rec's seccomp stop, the call not
+ * yet begun), at its exit, or let go at its entry (to begin it when
+ * scheduled). */
+enum { P_ENTRY = 1, P_EXIT, P_GO };
 
 /* The task whose stop is being handled. */
 extern struct task *cur;
@@ -89,6 +96,10 @@ void record_signal(int sig, int flags, const siginfo_t *si);
 /* Record cur's state (registers regs, FP state, memory) as a TR_PREEMPT:
  * replay makes the state so there. */
 void record_state(struct user_regs_struct *regs);
+
+/* cur stopped at a syscall entry (rec's seccomp stop): record the call's
+ * entry and let the kernel run it. */
+void syscall_entry(void);
 
 /* t may run user code again; threads run in the order they got ready. */
 void ready(struct task *t);

@@ -1,0 +1,82 @@
+/* ptsys.c: a parent traces its child the way strace-like tests do: the
+ * child asks to be traced (PTRACE_TRACEME) and execs itself, which stops
+ * it with SIGTRAP; the parent reads that signal's siginfo, user-area
+ * words (registers, a debug register, offsets the kernel refuses), sets
+ * PTRACE_O_TRACESYSGOOD and walks the child's calls with PTRACE_SYSCALL,
+ * counting its writes. A second child stopped at a call's entry is
+ * killed there. Prints a token (the child's) and what it saw. */
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long peekuser(pid_t c, long off)
+{
+	errno = 0;
+	long v = ptrace(PTRACE_PEEKUSER, c, off, 0);
+	return errno ? -errno : v;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		unsigned r;
+		getrandom(&r, sizeof r, 0);
+		printf("child token %08x\n", r);
+		fflush(stdout);
+		write(1, "child writes again\n", 19);
+		return r % 50;
+	}
+	pid_t c = fork();
+	if (c == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		execl("/proc/self/exe", argv[0], "child", (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	waitpid(c, &st, 0);
+	printf("after its exec: stopped %d by %d\n", WIFSTOPPED(st), WSTOPSIG(st));
+	siginfo_t si = { 0 };
+	ptrace(PTRACE_GETSIGINFO, c, 0, &si);
+	printf("siginfo: signal %d code %d\n", si.si_signo, si.si_code);
+	printf("dr7 %ld, unaligned %ld, u_tsize %ld, past the end %ld\n",
+	       peekuser(c, offsetof(struct user, u_debugreg[7])), peekuser(c, 3),
+	       peekuser(c, offsetof(struct user, u_tsize)), peekuser(c, 928));
+	ptrace(PTRACE_SETOPTIONS, c, 0, PTRACE_O_TRACESYSGOOD);
+	int stops = 0, writes = 0, other = 0;
+	for (;;) {
+		ptrace(PTRACE_SYSCALL, c, 0, 0);
+		waitpid(c, &st, 0);
+		if (!WIFSTOPPED(st))
+			break;
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+			other++;
+			continue;
+		}
+		stops++;
+		writes += peekuser(c, offsetof(struct user, regs.orig_rax)) == SYS_write;
+	}
+	printf("syscall stops %d, at writes %d, other stops %d, exit %d\n", stops > 10, writes, other,
+	       WEXITSTATUS(st));
+	c = fork();
+	if (c == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		for (;;)
+			pause();
+	}
+	waitpid(c, &st, 0);
+	ptrace(PTRACE_SYSCALL, c, 0, 0);
+	waitpid(c, &st, 0);
+	printf("at a call's entry: %x, rax %ld\n", st >> 8, peekuser(c, offsetof(struct user, regs.rax)));
+	ptrace(PTRACE_KILL, c, 0, 0);
+	waitpid(c, &st, 0);
+	printf("killed there by %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return 0;
+}

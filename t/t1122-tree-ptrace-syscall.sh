@@ -1,0 +1,22 @@
+#!/bin/bash
+# t1122-tree-ptrace-syscall.sh: more of ptrace within the recorded tree:
+# the SIGTRAP a traced child gets at its execve, PTRACE_GETSIGINFO,
+# PTRACE_PEEKUSER past the registers (as the kernel answers),
+# PTRACE_SETOPTIONS (TRACESYSGOOD, EXITKILL) and PTRACE_SYSCALL stops at
+# every call's entry and exit, buffered or not.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog ptsys
+
+test_expect_success 'native output differs (token)' '
+	differs_natively "$T/ptsys"
+'
+test_expect_success 'the tracer sees what it sees natively, and replays' '
+	rec_replay_cmp "$T/ptsys" &&
+	grep -q "^after its exec: stopped 1 by 5" rec.out &&
+	grep -q "^siginfo: signal 5 code 0" rec.out &&
+	grep -q "^dr7 0, unaligned -5, u_tsize 0, past the end -5" rec.out &&
+	grep -q "^syscall stops 1, at writes 4, other stops 0, exit" rec.out &&
+	grep -q "^at a call.s entry: 5, rax -38" rec.out &&
+	grep -q "^killed there by 9" rec.out
+'
+test_done
