@@ -328,7 +328,9 @@ SYS(212, lookup_dcookie,  C_EMU,    R_INT, HEX, PTR, UINT)	/* gone: ENOSYS */
 SYS(213, epoll_create,    C_EMU,    R_FD,  INT)
 SYS(214, epoll_ctl_old,   C_EMU,    R_INT)	/* not implemented */
 SYS(215, epoll_wait_old,  C_EMU,    R_INT)	/* not implemented */
-SYS(216, remap_file_pages, C_UNSUP, R_INT, HEX, UINT, PROT, UINT, HEX)
+/* remap_file_pages works on shared mappings only, which replay maps
+ * shared too (a file's emulated copy): performed again. */
+SYS(216, remap_file_pages, C_EXEC,  R_INT, HEX, UINT, PROT, UINT, HEX)
 SYS(217, getdents64,      C_EMU,    R_INT, FD, OBUF(2), UINT)
 SYS(218, set_tid_address, C_EMU,   R_INT, PTR)
 SYS(219, restart_syscall, C_EMU,    R_INT)
