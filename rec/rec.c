@@ -1410,8 +1410,10 @@ static int do_signal(int sig)
 		if (!boundary) {
 			/* Hold it for the next syscall, where replay can raise
 			 * it; if none comes within a timeslice, the thread is
-			 * stopped and it is delivered there. */
-			if (i == cur->nstash && cur->nstash < 64)
+			 * stopped and it is delivered there. A standard
+			 * signal held already merges with it, as pending
+			 * ones do; real-time signals queue, each held. */
+			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
