@@ -459,10 +459,6 @@ const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t 
 
 const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6])
 {
-	if (!strcmp(e->name, "seccomp") && a[0] == 0)
-		return "seccomp strict mode";
-	if (!strcmp(e->name, "prctl") && a[0] == 22 && a[1] == 1)
-		return "prctl(PR_SET_SECCOMP) strict mode";
 	if (!strcmp(e->name, "seccomp") && a[0] == 1 && (a[1] & 8))
 		return "a seccomp filter with a user notification listener";
 	return NULL;

@@ -1078,10 +1078,13 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	uint64_t a[6];
 	pt_args(&r, a);
 	int cls = s->class;
-	if (sc->nr == SYS_prctl && (sc->args[0] == PR_SET_SECCOMP || sc->args[0] == 59))
+	if (sc->nr == SYS_prctl && ((sc->args[0] == PR_SET_SECCOMP && sc->args[1] == 2) ||
+				    sc->args[0] == 59))
 		cls = C_EXEC;	/* its own filter, as seccomp(), or syscall
 				   user dispatch (PR_SET_SYSCALL_USER_DISPATCH):
 				   the SIGSYS they raise must come again */
+	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
+		cls = C_EMU;	/* strict mode: rec kept it, and answered */
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */

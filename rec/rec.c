@@ -1181,6 +1181,43 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
+/* Seccomp strict mode, which rewind's own filter rules out in the
+ * kernel, is kept here: the call that enters it (nr, registers r) is
+ * answered without the kernel, and in it a call other than read, write,
+ * exit and rt_sigreturn kills the thread with SIGKILL, as the kernel's
+ * check would; it never runs. Returns 1 for such a call. */
+static int seccomp_strict(long nr, struct user_regs_struct *r)
+{
+	uint64_t a[6];
+	pt_args(r, a);
+	if (cur->own.strict) {
+		if (nr == SYS_read || nr == SYS_write || nr == SYS_exit || nr == SYS_rt_sigreturn)
+			return 0;
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+				stop_recording(EXIT_TRACE, "a thread of the program in seccomp strict "
+					       "mode made syscall %s (%ld), which kills only that "
+					       "thread; rewind cannot record that yet (it has others); "
+					       "the trace %s ends before it", sys_row(nr)->name, nr, R.dir);
+		r->orig_rax = -1;
+		pt_setregs(&cur->p, r);
+		syscall(SYS_tkill, cur->p.pid, SIGKILL);
+		return 1;
+	}
+	if (nr == SYS_seccomp ? a[0] != SECCOMP_SET_MODE_STRICT :
+	    nr != SYS_prctl || a[0] != PR_SET_SECCOMP || a[1] != SECCOMP_MODE_STRICT)
+		return 0;
+	/* A thread with a filter of its own cannot enter it (EINVAL). */
+	r->rax = cur->own.seccomp || (nr == SYS_seccomp && (a[1] || a[2])) ? -EINVAL : 0;
+	r->orig_rax = -1;
+	pt_setregs(&cur->p, r);
+	if (!r->rax) {
+		cur->own.strict = 1;
+		buf_want_traced(&cur->p);	/* its calls must stop to be checked */
+	}
+	return 0;
+}
+
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void)
@@ -1204,6 +1241,7 @@ void syscall_entry(void)
 		regs.rax = -ENOSYS;
 		pt_setregs(&cur->p, &regs);
 	}
+	int killed = seccomp_strict(nr, &regs);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
 	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
@@ -1238,7 +1276,7 @@ void syscall_entry(void)
 		pt_setregs(&cur->p, &regs);
 	}
 	int parked = ptemu_call(&regs) == 2;
-	if (e->class == C_EXIT) {
+	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
@@ -1546,7 +1584,7 @@ void handle(int st)
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
 	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
-		buf_drain(&cur->p, cur->nstash || cur->psys, put_buffered, NULL);
+		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, put_buffered, NULL);
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;

@@ -54,9 +54,10 @@ struct task {
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
-	 * trapping, no_new_privs, a seccomp filter), for the calls that
-	 * read them back; inherited by the threads and processes it makes. */
-	struct { int tsc, nnp, seccomp; } own;
+	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode),
+	 * for the calls that read them back; inherited by the threads and
+	 * processes it makes. */
+	struct { int tsc, nnp, seccomp, strict; } own;
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
