@@ -152,6 +152,16 @@ static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
 	return 0;
 }
 
+/* The SIGTRAP a traced thread gets after its execve, sent by the kernel
+ * as by itself. */
+static siginfo_t exec_trap(void)
+{
+	siginfo_t si = { .si_signo = SIGTRAP, .si_code = SI_USER };
+	si.si_pid = cur->tgid;
+	si.si_uid = getuid();
+	return si;
+}
+
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -238,6 +248,22 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
 		if (req == PTRACE_DETACH)
 			t->tracer = NULL, t->seized = 0, t->popts = 0;
+		if (t->ptrap) {
+			/* The SIGTRAP of an execve, pending since its exit
+			 * stop: it stops the tracee at once, or once
+			 * detached is delivered (it kills by default). */
+			struct task *me = cur;
+			cur = t;
+			siginfo_t si = exec_trap();
+			t->ptrap = 0;
+			if (t->tracer) {
+				ptemu_signal_stop(SIGTRAP, 0, &si);
+			} else {
+				record_signal(SIGTRAP, 0, &si);
+				t->sig = SIGTRAP;
+			}
+			cur = me;
+		}
 		return 0;
 	case PTRACE_KILL:
 		syscall(SYS_tkill, t->p.pid, SIGKILL);	/* stays unscheduled till it ends */
@@ -442,14 +468,12 @@ void ptemu_exit_stop(long nr, int64_t ret)
 {
 	if (!cur->tracer)
 		return;
+	int trap = sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized;
 	if (cur->psys) {
 		call_stop(P_EXIT);
-	} else if (sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized) {
-		/* A traced thread gets a SIGTRAP after its execve, sent by
-		 * the kernel as by itself. */
-		siginfo_t si = { .si_signo = SIGTRAP, .si_code = SI_USER };
-		si.si_pid = cur->tgid;
-		si.si_uid = getuid();
+		cur->ptrap = trap;	/* its stop comes after this one */
+	} else if (trap) {
+		siginfo_t si = exec_trap();
 		ptemu_signal_stop(SIGTRAP, 0, &si);
 	}
 }
@@ -460,7 +484,7 @@ void ptemu_untrace(struct task *t)
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
 	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
-	t->psys = t->popts = 0;
+	t->psys = t->popts = t->ptrap = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->psig && t->state == T_READY)

@@ -3,7 +3,8 @@
 # the SIGTRAP a traced child gets at its execve, PTRACE_GETSIGINFO,
 # PTRACE_PEEKUSER past the registers (as the kernel answers),
 # PTRACE_SETOPTIONS (TRACESYSGOOD, EXITKILL) and PTRACE_SYSCALL stops at
-# every call's entry and exit, buffered or not.
+# every call's entry and exit, buffered or not (an execve's: its entry,
+# its exit, then its SIGTRAP).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptsys
 
@@ -17,6 +18,8 @@ test_expect_success 'the tracer sees what it sees natively, and replays' '
 	grep -q "^dr7 0, unaligned -5, u_tsize 0, past the end -5" rec.out &&
 	grep -q "^syscall stops 1, at writes 4, other stops 0, exit" rec.out &&
 	grep -q "^at a call.s entry: 5, rax -38" rec.out &&
-	grep -q "^killed there by 9" rec.out
+	grep -q "^killed there by 9" rec.out &&
+	grep -q "^through its execve: 5/59 5/59 5/59$" rec.out &&
+	grep -q "^then exit 1" rec.out
 '
 test_done

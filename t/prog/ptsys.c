@@ -4,7 +4,9 @@
  * words (registers, a debug register, offsets the kernel refuses), sets
  * PTRACE_O_TRACESYSGOOD and walks the child's calls with PTRACE_SYSCALL,
  * counting its writes. A second child stopped at a call's entry is
- * killed there. Prints a token (the child's) and what it saw. */
+ * killed there. A third goes through its execve with PTRACE_SYSCALL:
+ * the entry, the exit, then the SIGTRAP. Prints tokens (the children's)
+ * and what it saw. */
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -78,5 +80,25 @@ int main(int argc, char **argv)
 	ptrace(PTRACE_KILL, c, 0, 0);
 	waitpid(c, &st, 0);
 	printf("killed there by %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	fflush(stdout);
+	c = fork();
+	if (c == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		execl("/proc/self/exe", argv[0], "child", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(c, &st, 0);
+	printf("through its execve:");
+	for (int i = 0; i < 3; i++) {
+		ptrace(PTRACE_SYSCALL, c, 0, 0);
+		waitpid(c, &st, 0);
+		printf(" %d/%ld", WSTOPSIG(st), peekuser(c, offsetof(struct user, regs.orig_rax)));
+	}
+	printf("\n");
+	fflush(stdout);
+	ptrace(PTRACE_CONT, c, 0, 0);
+	waitpid(c, &st, 0);
+	printf("then exit %d\n", WIFEXITED(st));
 	return 0;
 }
