@@ -169,8 +169,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	uint64_t req = a[0], addr = a[2], data = a[3];
 	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
 	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
-		if (!t && kill(a[1], 0) < 0 && errno == ESRCH)
-			return -ESRCH;
+		if (!t && ((int32_t)a[1] <= 0 || (kill(a[1], 0) < 0 && errno == ESRCH)))
+			return -ESRCH;	/* no such process (0 or less: none) */
 		if (!t)
 			ptrace_refuse(req, " of a process outside the recorded tree");
 		if (t->tgid == cur->tgid || t->tracer)

@@ -13,6 +13,8 @@ test_expect_success 'native output differs (token)' '
 '
 test_expect_success 'the tracer sees what it sees natively, and replays' '
 	rec_replay_cmp "$T/ptsys" &&
+	grep -q "^attach to 0: -1 errno 3, to no process: -1 errno 3" rec.out &&
+	grep -q "^traced twice: -1 errno 1" rec.out &&
 	grep -q "^after its exec: stopped 1 by 5" rec.out &&
 	grep -q "^siginfo: signal 5 code 0" rec.out &&
 	grep -q "^dr7 0, unaligned -5, u_tsize 0, past the end -5" rec.out &&

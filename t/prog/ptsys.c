@@ -35,9 +35,20 @@ int main(int argc, char **argv)
 		write(1, "child writes again\n", 19);
 		return r % 50;
 	}
+	errno = 0;
+	long r0 = ptrace(PTRACE_ATTACH, 0, 0, 0);
+	int e0 = errno;
+	errno = 0;
+	long r1 = ptrace(PTRACE_ATTACH, 1 << 30, 0, 0);
+	printf("attach to 0: %ld errno %d, to no process: %ld errno %d\n", r0, e0, r1, errno);
+	fflush(stdout);
 	pid_t c = fork();
 	if (c == 0) {
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		errno = 0;
+		long r = ptrace(PTRACE_TRACEME, 0, 0, 0);
+		printf("traced twice: %ld errno %d\n", r, errno);
+		fflush(stdout);
 		execl("/proc/self/exe", argv[0], "child", (char *)NULL);
 		_exit(127);
 	}
