@@ -226,6 +226,19 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (!t->psig)
 			ptrace_refuse(req, " at a stop other than a signal's");
 		return emu_put(data, &t->psi, sizeof t->psi);
+	case PTRACE_SETSIGINFO: {
+		/* The signal it stopped for goes on with this siginfo, if its
+		 * tracer passes it on (recorded then). */
+		siginfo_t si;
+		if (!t->psig || t->state != T_READY)
+			ptrace_refuse(req, " at a stop other than a signal's");
+		if (pt_read(&cur->p, data, &si, sizeof si) != sizeof si)
+			return -EFAULT;
+		if (ptrace(PTRACE_SETSIGINFO, t->p.pid, 0, &si) < 0)
+			return -errno;
+		t->psi = si;
+		return 0;
+	}
 	case PTRACE_SYSCALL:
 	case PTRACE_CONT:
 	case PTRACE_DETACH:
@@ -321,15 +334,25 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -EIO;
 		if (req == PTRACE_POKEUSER && addr >= sizeof r)
 			ptrace_refuse(req, " beyond the general registers");
-		t->dirty = 1;
-		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA)
-			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
+		/* Dirty only when something changed: its state is then
+		 * recorded, which a failed poke need not cost. */
+		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA) {
+			if (pt_write(&t->p, addr, &data, 8) < 0)
+				return -EIO;
+			t->dirty = 1;
+			return 0;
+		}
+		struct user_regs_struct old;
 		pt_getregs(&t->p, &r);
+		old = r;
 		if (req == PTRACE_POKEUSER)
 			memcpy((uint8_t *)&r + addr, &data, 8);
 		else if (pt_read(&cur->p, data, &r, sizeof r) != sizeof r)
 			return -EFAULT;
-		pt_setregs(&t->p, &r);
+		if (memcmp(&old, &r, sizeof r)) {
+			pt_setregs(&t->p, &r);
+			t->dirty = 1;
+		}
 		return 0;
 	}
 	ptrace_refuse(req, "");

@@ -18,11 +18,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static volatile int got;
+
+static void on_usr1(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	got = si->si_value.sival_int;
+}
+
 static long peekuser(pid_t c, long off)
 {
 	errno = 0;
 	long v = ptrace(PTRACE_PEEKUSER, c, off, 0);
 	return errno ? -errno : v;
+}
+
+/* A number that differs run to run. */
+static int tok_of(pid_t c)
+{
+	unsigned r;
+	getrandom(&r, sizeof r, 0);
+	return 1 + (r ^ c) % 99999;
 }
 
 int main(int argc, char **argv)
@@ -111,5 +127,38 @@ int main(int argc, char **argv)
 	ptrace(PTRACE_CONT, c, 0, 0);
 	waitpid(c, &st, 0);
 	printf("then exit %d\n", WIFEXITED(st));
+	fflush(stdout);
+	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO };
+	sigaction(SIGUSR1, &sa, NULL);
+	c = fork();
+	if (c == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGUSR1);
+		printf("the child's handler got %d\n", got);
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(c, &st, 0);
+	int bad = 0;
+	for (long a = -4; a < 4; a++) {
+		errno = 0;
+		bad += ptrace(PTRACE_PEEKDATA, c, a, 0) != -1 || errno != EIO;
+		errno = 0;
+		bad += ptrace(PTRACE_POKEDATA, c, a, 0) != -1 || errno != EIO;
+		errno = 0;
+		bad += ptrace(PTRACE_GETREGS, c, 0, a) != -1 || errno != EFAULT;
+		errno = 0;
+		bad += ptrace(PTRACE_SETREGS, c, 0, a) != -1 || errno != EFAULT;
+		errno = 0;
+		bad += ptrace(PTRACE_SETSIGINFO, c, 0, a) != -1 || errno != EFAULT;
+	}
+	ptrace(PTRACE_GETSIGINFO, c, 0, &si);
+	si.si_code = SI_QUEUE;
+	si.si_value.sival_int = tok_of(c);
+	printf("bad addresses answered otherwise %d, SETSIGINFO %ld\n", bad,
+	       ptrace(PTRACE_SETSIGINFO, c, 0, &si));
+	fflush(stdout);
+	ptrace(PTRACE_CONT, c, 0, SIGUSR1);
+	waitpid(c, &st, 0);
 	return 0;
 }
