@@ -1364,6 +1364,11 @@ static void replay_preempt(struct engine *e)
 	free(b);
 	struct user_regs_struct r;
 	memcpy(&r, regs.p, sizeof r);
+	/* A state taken right after a call (a tracer in the program
+	 * poked its tracee there) is set where replay answered that call,
+	 * at its entry: the kernel must not run it again. */
+	if (e->stop == PS_SECCOMP)
+		r.orig_rax = -1;
 	pt_setregs(&e->p, &r);
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
 		diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t1122-tree-ptrace-syscall.sh: more of ptrace within the recorded tree:
 # the SIGTRAP a traced child gets at its execve, PTRACE_GETSIGINFO and
-# PTRACE_SETSIGINFO, EIO and EFAULT for bad addresses,
+# PTRACE_SETSIGINFO, EIO and EFAULT for bad addresses, a POKEDATA at a
+# signal's stop right after a call (replay ran that call again),
 # PTRACE_PEEKUSER past the registers (as the kernel answers),
 # PTRACE_SETOPTIONS (TRACESYSGOOD, EXITKILL) and PTRACE_SYSCALL stops at
 # every call's entry and exit, buffered or not (an execve's: its entry,
@@ -24,7 +25,7 @@ test_expect_success 'the tracer sees what it sees natively, and replays' '
 	grep -q "^killed there by 9" rec.out &&
 	grep -q "^through its execve: 5/59 5/59 5/59$" rec.out &&
 	grep -q "^then exit 1" rec.out &&
-	grep -q "^bad addresses answered otherwise 0, SETSIGINFO 0" rec.out &&
-	grep -q "^the child.s handler got [1-9]" rec.out
+	grep -q "^bad addresses answered otherwise 0, SETSIGINFO 0, POKEDATA 0" rec.out &&
+	grep -q "^the child.s handler got [1-9][0-9]*, poked [1-9]" rec.out
 '
 test_done

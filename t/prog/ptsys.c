@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 static volatile int got;
+static volatile long poked;
 
 static void on_usr1(int sig, siginfo_t *si, void *uc)
 {
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
 	if (c == 0) {
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
 		raise(SIGUSR1);
-		printf("the child's handler got %d\n", got);
+		printf("the child's handler got %d, poked %ld\n", got, poked);
 		fflush(stdout);
 		_exit(0);
 	}
@@ -155,8 +156,8 @@ int main(int argc, char **argv)
 	ptrace(PTRACE_GETSIGINFO, c, 0, &si);
 	si.si_code = SI_QUEUE;
 	si.si_value.sival_int = tok_of(c);
-	printf("bad addresses answered otherwise %d, SETSIGINFO %ld\n", bad,
-	       ptrace(PTRACE_SETSIGINFO, c, 0, &si));
+	printf("bad addresses answered otherwise %d, SETSIGINFO %ld, POKEDATA %ld\n", bad,
+	       ptrace(PTRACE_SETSIGINFO, c, 0, &si), ptrace(PTRACE_POKEDATA, c, &poked, 1 + tok_of(c)));
 	fflush(stdout);
 	ptrace(PTRACE_CONT, c, 0, SIGUSR1);
 	waitpid(c, &st, 0);
