@@ -30,9 +30,10 @@
  * gives them back without a tracer of its own. The subset: what
  * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
  * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops, CONT, KILL, POKE* and SETREGS
- * (the changes recorded as the tracee's state); the rest is refused by
- * name. */
+ * child's TRACEME with its signal stops (and its execve's SIGTRAP),
+ * CONT, SYSCALL (stops at calls' entries and exits), KILL, GET/SETSIGINFO,
+ * SETOPTIONS (OPTS), POKE* and SETREGS (the changes recorded as the
+ * tracee's state); the rest is refused by name. */
 
 void ptemu_record_dirty(struct task *t)
 {
