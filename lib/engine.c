@@ -1322,6 +1322,16 @@ static int replay_task_exit(struct engine *e, int final)
 				describe_stop(e, pt_classify(st), st));
 		t->state = ET_GONE;
 	}
+	/* The futex words its end marked through its robust list, in the
+	 * memory of its live siblings (written through one of them). */
+	for (int i = 0; i < e->ntasks; i++)
+		if (i != e->ti && e->tasks[i].rtgid == t->rtgid && e->tasks[i].state != ET_GONE) {
+			struct pt_proc me = e->p;
+			e->p = e->tasks[i].p;
+			apply_mem(e, &e->cur);
+			e->p = me;
+			break;
+		}
 	e->status = st;
 	if (st != want)
 		diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);

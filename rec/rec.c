@@ -1081,6 +1081,8 @@ static void syscall_exit(void)
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
 		record_exec(&regs);
+	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
+		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;
 	if (nr == SYS_shmat && ret >= 0)
 		shm_attached(ret, !(a[2] & SHM_RDONLY));
 	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
@@ -1421,9 +1423,11 @@ static int do_signal(int sig)
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
-	 * the program's (the two look alike: cur->injected tells). */
-	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid() &&
-	    cur->injected != SIGSTOP) {
+	 * the program's (the two look alike: cur->injected tells). In a
+	 * pid namespace rec's id shows as 0 (it is outside). */
+	if (sig == SIGSTOP && si.si_code == SI_TKILL && cur->injected != SIGSTOP &&
+	    (si.si_pid == getpid() ||
+	     (si.si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid))) {
 		if (preempting == cur->p.pid)
 			preempting = 0;
 		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks ||
@@ -1530,6 +1534,39 @@ static void record_start(void)
 	tw_end(&R.w);
 }
 
+/* The futex words the kernel marked (FUTEX_OWNER_DIED) through the
+ * robust list of cur, a thread that just ended, as IT_MEM items of the
+ * record being built: its live siblings see them, and replay's kernel,
+ * which knows the thread by another id than the one in the words, would
+ * not mark them. Read through a sibling (the memory is theirs now). */
+static void robust_marks(void)
+{
+	struct task *sib = NULL;
+	for (int i = 0; i < R.ntasks && !sib; i++)
+		if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+			sib = R.tasks[i];
+	uint64_t h[3];	/* list, futex_offset, list_op_pending */
+	if (!cur->robust || !sib || pt_read(&sib->p, cur->robust, h, sizeof h) != sizeof h)
+		return;
+	/* The entries, a circular list back to the head (the low bit of
+	 * a link marks a PI mutex), then the one being locked or freed. */
+	uint64_t at = h[0] & ~1ull, word[2049];
+	int n = 0;
+	while (n < 2048 && at && at != cur->robust) {
+		word[n++] = at + h[1];
+		if (pt_read(&sib->p, at, &at, 8) != 8)
+			break;
+		at &= ~1ull;
+	}
+	if (h[2] & ~1ull)
+		word[n++] = (h[2] & ~1ull) + h[1];
+	for (int i = 0; i < n; i++) {
+		uint32_t w;
+		if (pt_read(&sib->p, word[i], &w, 4) == 4)
+			tw_item(&R.w, IT_MEM, 0, &word[i], 8, &w, 4);
+	}
+}
+
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
@@ -1546,7 +1583,11 @@ static void task_gone(int st)
 	}
 	if (cur->p.pid == R.root)
 		finish(st);
-	record_exit(TR_TASKEXIT, st);
+	begin(TR_TASKEXIT, 0);
+	tw_put32(&R.w, st);
+	tw_put32(&R.w, 0);
+	robust_marks();
+	tw_end(&R.w);
 	drop_task(cur);
 }
 

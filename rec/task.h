@@ -60,6 +60,7 @@ struct task {
 	 * processes it makes. */
 	struct { int tsc, nnp, seccomp, strict; } own;
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
+	uint64_t robust;	/* its robust list's head (set_robust_list) */
 };
 enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
 /* pcall: stopped at a call's entry (at rec's seccomp stop, the call not
