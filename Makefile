@@ -41,6 +41,7 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(O)/bin/gdbstub: gdbstub/*.h
+$(O)/bin/rec: rec/*.h
 
 $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 	@mkdir -p $(dir $@)

@@ -241,11 +241,17 @@ static const struct cmd_out old_ioctls[] = {
 static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0x54, 0x56,
 				     0x89, 0x8b };
 
+/* _IOWR requests whose struct leads to more output than its size says:
+ * FS_IOC_FIEMAP, FIDEDUPERANGE, FS_IOC_GETFSMAP, PROCMAP_QUERY. */
+enum { FIEMAP = 0xc020660b, DEDUPE = 0xc0189436, GETFSMAP = 0xc0c0583b, PROCMAP = 0xc0686611 };
+
 /* Bytes the ioctl req writes at its argument: SPECIAL, REFUSE, or a size. */
 static int ioctl_out_size(uint64_t req)
 {
 	req = (uint32_t)req;	/* the kernel's cmd is an unsigned int */
 	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff, type = (req >> 8) & 0xff;
+	if (req == FIEMAP || req == DEDUPE || req == GETFSMAP || req == PROCMAP)
+		return SPECIAL;
 	if (dir & 2)		/* _IOC_READ: the kernel writes size bytes */
 		return size;
 	for (size_t i = 0; i < sizeof old_ioctls / sizeof *old_ioctls; i++)
@@ -359,7 +365,8 @@ static void out_msghdr(struct pt_proc *p, uint64_t v, uint64_t len,
 static void out_special_ioctl(struct pt_proc *p, uint64_t req, uint64_t arg,
 			      void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
 {
-	uint64_t w[3];
+	uint64_t w[3], q[13];
+	uint32_t n[2];
 	if (req == 0x8912) {		/* SIOCGIFCONF: struct ifconf, its buffer */
 		out(p, arg, 16, fn, ctx);
 		if (pt_read(p, arg, w, 16) == 16)
@@ -367,6 +374,28 @@ static void out_special_ioctl(struct pt_proc *p, uint64_t req, uint64_t arg,
 	} else if (req == 0x8940 && pt_read(p, arg, w, sizeof w) == sizeof w && w[0] == 1) {
 		/* SIOCGIFBR, BRCTL_GET_BRIDGES: an int a bridge */
 		out(p, w[1], w[2] < 1024 ? 4 * w[2] : 4096, fn, ctx);
+	} else if (req == FIEMAP && pt_read(p, arg + 20, n, 8) == 8) {
+		/* struct fiemap (32 bytes), then fm_mapped_extents extents
+		 * of 56 (no more than fm_extent_count asked for) */
+		uint32_t k = n[0] < n[1] ? n[0] : n[1];
+		out(p, arg, 32 + 56ull * (k < 65536 ? k : 65536), fn, ctx);
+	} else if (req == DEDUPE && pt_read(p, arg + 16, n, 2) == 2) {
+		/* struct file_dedupe_range (24), dest_count infos of 32 */
+		out(p, arg, 24 + 32ull * (uint16_t)n[0], fn, ctx);
+	} else if (req == GETFSMAP && pt_read(p, arg + 8, n, 8) == 8) {
+		/* struct fsmap_head (192), fmh_entries records of 64 (no
+		 * more than fmh_count) */
+		uint32_t k = n[0] ? (n[1] < n[0] ? n[1] : n[0]) : 0;
+		out(p, arg, 192 + 64ull * (k < 65536 ? k : 65536), fn, ctx);
+	} else if (req == PROCMAP && pt_read(p, arg, q, sizeof q) == sizeof q) {
+		/* struct procmap_query (its size field's bytes, at most 104),
+		 * the VMA's name and build id at the addresses it holds */
+		uint32_t name = q[10], id = q[10] >> 32;
+		out(p, arg, q[0] < 104 ? q[0] : 104, fn, ctx);
+		if (q[0] >= 104) {
+			out(p, q[11], name < 4096 ? name : 4096, fn, ctx);
+			out(p, q[12], id < 256 ? id : 256, fn, ctx);
+		}
 	}
 }
 
@@ -430,10 +459,6 @@ const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t 
 
 const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6])
 {
-	if (!strcmp(e->name, "seccomp") && a[0] == 0)
-		return "seccomp strict mode";
-	if (!strcmp(e->name, "prctl") && a[0] == 22 && a[1] == 1)
-		return "prctl(PR_SET_SECCOMP) strict mode";
 	if (!strcmp(e->name, "seccomp") && a[0] == 1 && (a[1] & 8))
 		return "a seccomp filter with a user notification listener";
 	return NULL;

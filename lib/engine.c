@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -627,6 +628,66 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 			(unsigned long long)ret, (unsigned long long)sc->ret);
 }
 
+/* The length of the attachment of SysV shared memory at addr in the
+ * replayed process: the mapping there and those after it of the same
+ * file (its emulated copy) at the offsets that follow, as shmdt detaches
+ * them (mprotect may have split one). 0 if none. */
+static uint64_t shm_extent(struct engine *e, uint64_t addr)
+{
+	char path[64], line[4500];
+	unsigned long lo, hi, off, ino, want = 0, end = addr, next = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", e->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %lu", &lo, &hi, &off, &ino) != 4 || lo != end ||
+		    !ino)
+			continue;
+		if (end == addr)
+			want = ino, next = off;
+		if (ino != want || off != next)
+			break;
+		next += hi - lo;
+		end = hi;
+	}
+	if (f)
+		fclose(f);
+	return end - addr;
+}
+
+/* Replay a successful shmat (registers r at its seccomp stop, r0 to give
+ * back) or shmdt: the segment is emulated as a file mapped shared, its
+ * copy mapped where the kernel attached it, and unmapped at shmdt. */
+static void replay_shm(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+		       struct user_regs_struct *r0)
+{
+	struct trace_item fi, ei;
+	struct files_ref f;
+	if (sc->nr == SYS_shmdt) {
+		uint64_t len = shm_extent(e, sc->args[0]);
+		if (!len)
+			diverge(e, "shmdt: nothing is attached at 0x%llx",
+				(unsigned long long)sc->args[0]);
+		r->orig_rax = SYS_munmap;
+		r->rsi = len;
+		pt_setregs(&e->p, r);
+		run_call(e, r);
+		if (r->rax)
+			diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
+	} else {
+		if (!find_item(&e->cur, IT_EMUFILE, 0, &ei) || !find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
+		    files_ref(&fi, &f) < 0)
+			bad_record(e, "shmat without its segment");
+		uint64_t flags = sc->args[2];
+		uint64_t a[6] = { sc->ret, f.size,
+				  PROT_READ | (flags & SHM_RDONLY ? 0 : PROT_WRITE) |
+				  (flags & SHM_EXEC ? PROT_EXEC : 0),
+				  MAP_SHARED | (flags & SHM_REMAP ? MAP_FIXED : 0), 0, 0 };
+		map_emulated(e, sc, r, a, &fi, &ei);
+	}
+	r0->rax = sc->ret;
+	pt_setregs(&e->p, r0);
+}
+
 /* The file to execve for the exec record e->cur: the trace's copy of the
  * executable (into e->exe). The kernel loads the ELF interpreter from the
  * path the executable names; when the file there is no longer the
@@ -1056,10 +1117,13 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	uint64_t a[6];
 	pt_args(&r, a);
 	int cls = s->class;
-	if (sc->nr == SYS_prctl && (sc->args[0] == PR_SET_SECCOMP || sc->args[0] == 59))
+	if (sc->nr == SYS_prctl && ((sc->args[0] == PR_SET_SECCOMP && sc->args[1] == 2) ||
+				    sc->args[0] == 59))
 		cls = C_EXEC;	/* its own filter, as seccomp(), or syscall
 				   user dispatch (PR_SET_SYSCALL_USER_DISPATCH):
 				   the SIGSYS they raise must come again */
+	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
+		cls = C_EMU;	/* strict mode: rec kept it, and answered */
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
@@ -1103,6 +1167,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		a[0] = t->p.pid;
 		pt_set_args(&r, a);
 		pt_setregs(&e->p, &r);
+	}
+	if ((sc->nr == SYS_shmat || sc->nr == SYS_shmdt) && cls != C_EMU) {
+		replay_shm(e, sc, &r, &r0);
+		return;
 	}
 	switch (cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */
@@ -1311,6 +1379,16 @@ static int replay_task_exit(struct engine *e, int final)
 				describe_stop(e, pt_classify(st), st));
 		t->state = ET_GONE;
 	}
+	/* The futex words its end marked through its robust list, in the
+	 * memory of its live siblings (written through one of them). */
+	for (int i = 0; i < e->ntasks; i++)
+		if (i != e->ti && e->tasks[i].rtgid == t->rtgid && e->tasks[i].state != ET_GONE) {
+			struct pt_proc me = e->p;
+			e->p = e->tasks[i].p;
+			apply_mem(e, &e->cur);
+			e->p = me;
+			break;
+		}
 	e->status = st;
 	if (st != want)
 		diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
@@ -1380,6 +1458,11 @@ static void replay_preempt(struct engine *e)
 	free(b);
 	struct user_regs_struct r;
 	memcpy(&r, regs.p, sizeof r);
+	/* A state taken right after a call (a tracer in the program
+	 * poked its tracee there) is set where replay answered that call,
+	 * at its entry: the kernel must not run it again. */
+	if (e->stop == PS_SECCOMP)
+		r.orig_rax = -1;
 	pt_setregs(&e->p, &r);
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
 		diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,

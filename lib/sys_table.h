@@ -112,8 +112,10 @@ SYS(25,  mremap,          C_EXEC,   R_HEX, HEX, UINT, UINT, HEX, HEX)
 SYS(26,  msync,           C_EMU,    R_INT, HEX, UINT, HEX)
 SYS(27,  mincore,         C_EMU,    R_INT, HEX, UINT, PAGEVEC(1))
 SYS(28,  madvise,         C_EXEC,   R_INT, HEX, UINT, MADV)
+/* shmat maps a segment: replay maps its emulated copy (as for a file
+ * mapped shared), and shmdt unmaps that. */
 SYS(29,  shmget,          C_EMU,    R_INT, INT, UINT, HEX)
-SYS(30,  shmat,           C_UNSUP,  R_HEX, INT, HEX, HEX)
+SYS(30,  shmat,           C_MMAP,   R_HEX, INT, HEX, HEX)
 SYS(31,  shmctl,          C_EMU,    R_INT, INT, IPCCTL(2), PTR)
 SYS(32,  dup,             C_EMU,    R_FD,  FD)
 SYS(33,  dup2,            C_EMU,    R_FD,  FD, FD)
@@ -157,7 +159,7 @@ SYS(63,  uname,           C_EMU,    R_INT, OUT(390))
 SYS(64,  semget,          C_EMU,    R_INT, INT, INT, HEX)
 SYS(65,  semop,           C_EMU,    R_INT, INT, PTR, UINT)
 SYS(66,  semctl,          C_EMU,    R_INT, INT, INT, IPCCTL(0), HEX)
-SYS(67,  shmdt,           C_UNSUP,  R_INT, HEX)
+SYS(67,  shmdt,           C_EXEC,   R_INT, HEX)
 SYS(68,  msgget,          C_EMU,    R_INT, INT, HEX)
 SYS(69,  msgsnd,          C_EMU,    R_INT, INT, PTR, UINT, HEX)
 SYS(70,  msgrcv,          C_EMU,    R_INT, INT, MSGBUF, UINT, INT, HEX)
@@ -326,7 +328,9 @@ SYS(212, lookup_dcookie,  C_EMU,    R_INT, HEX, PTR, UINT)	/* gone: ENOSYS */
 SYS(213, epoll_create,    C_EMU,    R_FD,  INT)
 SYS(214, epoll_ctl_old,   C_EMU,    R_INT)	/* not implemented */
 SYS(215, epoll_wait_old,  C_EMU,    R_INT)	/* not implemented */
-SYS(216, remap_file_pages, C_UNSUP, R_INT, HEX, UINT, PROT, UINT, HEX)
+/* remap_file_pages works on shared mappings only, which replay maps
+ * shared too (a file's emulated copy): performed again. */
+SYS(216, remap_file_pages, C_EXEC,  R_INT, HEX, UINT, PROT, UINT, HEX)
 SYS(217, getdents64,      C_EMU,    R_INT, FD, OBUF(2), UINT)
 SYS(218, set_tid_address, C_EMU,   R_INT, PTR)
 SYS(219, restart_syscall, C_EMU,    R_INT)

@@ -10,7 +10,9 @@
 #include "pos.h"
 #include "probe.h"
 #include "pt.h"
+#include "ptemu.h"
 #include "sys.h"
+#include "task.h"
 #include "trace.h"
 #include "tsc.h"
 #include "util.h"
@@ -33,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -43,56 +46,6 @@
 #include <x86intrin.h>
 
 extern char **environ;
-
-/* A thread of the recorded tree. One runs user code at a time; any
- * number may be inside syscalls. */
-struct task {
-	struct pt_proc p;	/* p.pid is the thread id */
-	pid_t tgid;
-	int state;		/* T_* */
-	int sig;		/* signal to deliver when resumed */
-	int fresh;		/* its first stop (SIGSTOP) is still to come */
-	int stopping;		/* we sent it SIGSTOP to preempt it */
-	/* The syscall it is in (T_KERNEL). */
-	long nr;
-	uint64_t a[6];
-	struct trace_writer stage;	/* the call's entry record, built
-					   before it is known whether other
-					   records come before its end */
-	int open;		/* the entry is not written yet */
-	uint64_t seq;		/* entry order among open ones */
-	int at_exit;		/* the last stop was a syscall exit */
-	struct user_regs_struct exit_regs;
-	siginfo_t stash[64];	/* async signals held for a syscall boundary */
-	int nstash;
-	int injected;		/* signal number raised at the last entry */
-	int held_blocked;	/* it blocks every held signal: no preemption
-				   for them until its next syscall */
-	int out;		/* the call sends data to stdout or stderr */
-	struct user_regs_struct entry_regs;	/* at the entry of that call */
-	/* ptrace emulated for a tracer inside the tree (see ptrace_emu). */
-	struct task *tracer;	/* the task that attached to this one */
-	int pstop;		/* stopped for its tracer: not scheduled */
-	int seized;		/* attached with PTRACE_SEIZE */
-	int report;		/* wait status its tracer's wait4 gets next */
-	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
-	int nemu_out;
-	pid_t exec_tid;		/* its id before its execve made it the leader */
-	pid_t child;		/* the thread its clone-like call made, as rec sees it */
-	struct task *parent;	/* the thread that made it (its real parent) */
-	int psig, pflags;	/* stopped for its tracer at the delivery of psig */
-	siginfo_t psi;
-	int pwait;		/* parked at a wait4 for a stop of a tracee */
-	int kicked;		/* its wait4 in the kernel was interrupted for one */
-	int dirty;		/* its tracer changed its registers or memory */
-	uint64_t since;		/* when it became ready (in a count of such) */
-	/* What the program set of what rewind sets for itself (rdtsc
-	 * trapping, no_new_privs, a seccomp filter), for the calls that
-	 * read them back; inherited by the threads and processes it makes. */
-	struct { int tsc, nnp, seccomp; } own;
-	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
-};
-enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
 
 static struct {
 	struct trace_writer w;
@@ -110,8 +63,7 @@ static struct {
 	int nfcache;
 } R;
 
-/* The task whose stop is being handled. */
-static struct task *cur;
+struct task *cur;
 
 /* Timeslices are counted in ticks of the interval timer. */
 #define TICK_US 5000
@@ -257,10 +209,7 @@ static void job_stop(int sig)
 	kill(-R.root, SIGCONT);
 }
 
-/* Stop recording: keep what was recorded (a record still being built is
- * left out, so the trace ends before it), end the program, say why. */
-static void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
-									     const char *fmt, ...)
+void stop_recording(int status, const char *fmt, ...)
 {
 	char msg[4600];
 	va_list ap;
@@ -640,6 +589,54 @@ static void file_pages(uint64_t lo, uint64_t hi)
 		fclose(f);
 }
 
+/* cur attached a SysV shared memory segment at addr (shmat): replay
+ * emulates it as it does a file mapped shared (one copy, which every
+ * attachment in any process maps). Its bytes now go in as the file's,
+ * read from the mapping; the segment's own dev and inode name it. */
+static void shm_attached(uint64_t addr, int writable)
+{
+	char path[64], line[4500], name[64] = "SYSV";
+	unsigned long lo = 0, hi = 0, ino = 0;
+	unsigned maj = 0, mnr = 0;
+	int found = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof line, f))
+		found = sscanf(line, "%lx-%lx %*s %*s %x:%x %lu %63s", &lo, &hi, &maj, &mnr, &ino,
+			       name) == 6 && lo == addr;
+	if (f)
+		fclose(f);
+	if (!found)
+		stop_recording(EXIT_TRACE, "the program attached SysV shared memory at 0x%llx, which "
+			       "its maps do not show; the trace %s ends before it",
+			       (unsigned long long)addr, R.dir);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/files/.shm", R.dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	static uint8_t buf[1 << 16], zero[1 << 16];
+	int ok = fd >= 0 && ftruncate(fd, hi - lo) == 0;
+	for (uint64_t at = lo; ok && at < hi; at += sizeof buf) {
+		size_t n = hi - at < sizeof buf ? hi - at : sizeof buf;
+		ok = pt_read(&cur->p, at, buf, n) == (ssize_t)n &&
+		     (!memcmp(buf, zero, n) || pwrite(fd, buf, n, at - lo) == (ssize_t)n);
+	}
+	if (!ok)
+		stop_recording(EXIT_TRACE, "cannot read the SysV shared memory the program attached at "
+			       "0x%llx: %s; the trace %s ends before it", (unsigned long long)addr,
+			       strerror(errno), R.dir);
+	struct stat st;
+	fstat(fd, &st);
+	close(fd);
+	store_file(tmp, name, IF_MAP, 0, 1);
+	unlink(tmp);
+	/* The next temporary file may get its inode: not the same file. */
+	for (int i = 0; i < R.nfcache; i++)
+		if (R.fcache[i].dev == st.st_dev && R.fcache[i].ino == st.st_ino)
+			R.fcache[i--] = R.fcache[--R.nfcache];
+	uint64_t id[3] = { makedev(maj, mnr), ino, writable };
+	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+}
+
 /* 1 or 2 when the program's fd is rec's stdout or stderr, else 0. */
 static int out_kind(uint64_t fd)
 {
@@ -732,15 +729,24 @@ static void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	free(buf);
 }
 
-/* t may run user code again; threads run in the order they got ready. */
-static void ready(struct task *t)
+void ready(struct task *t)
 {
 	static uint64_t n;
 	t->state = T_READY;
 	t->since = ++n;
 }
 
-static struct task *find_task(pid_t tid)
+struct task *task_nth(int i)
+{
+	return i < R.ntasks ? R.tasks[i] : NULL;
+}
+
+const char *rec_dir(void)
+{
+	return R.dir;
+}
+
+struct task *find_task(pid_t tid)
 {
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->p.pid == tid)
@@ -763,21 +769,13 @@ static struct task *add_task(pid_t tid, pid_t tgid)
 	return t;
 }
 
-static void record_dirty(struct task *t);
-
 static void drop_task(struct task *t)
 {
 	for (int i = 0; i < R.ntasks; i++) {
 		if (R.tasks[i]->parent == t)
 			R.tasks[i]->parent = NULL;
-		if (R.tasks[i]->tracer == t) {	/* its tracees go on */
-			record_dirty(R.tasks[i]);
-			R.tasks[i]->tracer = NULL;
-			R.tasks[i]->pstop = R.tasks[i]->report = R.tasks[i]->seized = 0;
-			if (R.tasks[i]->psig && R.tasks[i]->state == T_READY)
-				R.tasks[i]->sig = R.tasks[i]->psig;	/* delivered after all */
-			R.tasks[i]->psig = 0;
-		}
+		if (R.tasks[i]->tracer == t)
+			ptemu_untrace(R.tasks[i]);
 	}
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
@@ -842,10 +840,9 @@ static int continued(void)
 	return any;
 }
 
-/* Wait for the next stop of any task (or of tid, when not -1; with
- * nohang, 0 if there is none yet; from any task, 0 too when one in a
- * group-stop may run again). Flushes and takes SIGTERM between. */
-static pid_t wait_any(pid_t tid, int *st, int nohang)
+/* From any task, wait_any returns 0 too when one in a group-stop may run
+ * again. It flushes and takes SIGTERM between. */
+pid_t wait_any(pid_t tid, int *st, int nohang)
 {
 	for (;;) {
 		if (term_sig)
@@ -928,8 +925,6 @@ static uint64_t clone_flags(struct task *t)
 	return SIGCHLD;
 }
 
-static void handle(int st);
-
 /* A vfork parent returns when its child's execve has replaced the
  * memory they shared, before that execve ends. Replay performs the
  * execve when it ends, so record that end first. */
@@ -1011,8 +1006,6 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
-static int wait_emu(const uint64_t a[6], int64_t *ret);
-
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1025,7 +1018,7 @@ static void syscall_exit(void)
 	int64_t ret = regs.rax;
 	if (cur->kicked) {
 		cur->kicked = 0;
-		if (cap_is_restart(ret) && nr == SYS_wait4 && wait_emu(a, &ret) == 1) {
+		if (cap_is_restart(ret) && nr == SYS_wait4 && ptemu_wait(a, &ret) == 1) {
 			regs.rax = ret;
 			pt_setregs(&cur->p, &regs);
 		}
@@ -1085,7 +1078,11 @@ static void syscall_exit(void)
 	emit_writes(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
 		record_exec(&regs);
-	if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
+	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
+		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;
+	if (nr == SYS_shmat && ret >= 0)
+		shm_attached(ret, !(a[2] & SHM_RDONLY));
+	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
 		char src[64];
 		struct stat fst;
 		snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
@@ -1139,6 +1136,7 @@ static void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
+	ptemu_exit_stop(nr, ret);
 }
 
 /* Whether pid is a process (or thread) being recorded. */
@@ -1182,354 +1180,49 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
-/* ptrace for tracers inside the recorded tree. rec is the real tracer of
- * every thread, so a program's own ptrace is answered here and never
- * reaches the kernel: an attached thread (a tracee) is "stopped" by not
- * being scheduled, and the tracer reads its state through rec. The
- * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset: what
- * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops, CONT, KILL, POKE* and SETREGS
- * (the changes recorded as the tracee's state); the rest is refused by
- * name. */
-
-static void record_signal(int sig, int flags, const siginfo_t *si);
-static int record_state(struct user_regs_struct *regs, uint64_t flags);
-
-/* What t's tracer changed in it, recorded as its state before it runs
- * again, so that replay makes the same changes. */
-static void record_dirty(struct task *t)
+/* Seccomp strict mode, which rewind's own filter rules out in the
+ * kernel, is kept here: the call that enters it (nr, registers r) is
+ * answered without the kernel, and in it a call other than read, write,
+ * exit and rt_sigreturn kills the thread with SIGKILL, as the kernel's
+ * check would; it never runs. Returns 1 for such a call. */
+static int seccomp_strict(long nr, struct user_regs_struct *r)
 {
-	if (!t->dirty)
-		return;
-	struct task *me = cur;
-	struct user_regs_struct regs;
-	cur = t;
-	pt_getregs(&t->p, &regs);
-	record_state(&regs, 0);
-	cur = me;
-	t->dirty = 0;
-}
-
-static const char *ptrace_name(uint64_t req)
-{
-	static const struct { uint64_t req; const char *name; } names[] = {
-		{ PTRACE_TRACEME, "TRACEME" }, { PTRACE_PEEKTEXT, "PEEKTEXT" },
-		{ PTRACE_PEEKDATA, "PEEKDATA" }, { PTRACE_PEEKUSER, "PEEKUSER" },
-		{ PTRACE_POKETEXT, "POKETEXT" }, { PTRACE_POKEDATA, "POKEDATA" },
-		{ PTRACE_POKEUSER, "POKEUSER" }, { PTRACE_CONT, "CONT" }, { PTRACE_KILL, "KILL" },
-		{ PTRACE_SINGLESTEP, "SINGLESTEP" }, { PTRACE_GETREGS, "GETREGS" },
-		{ PTRACE_SETREGS, "SETREGS" }, { PTRACE_GETFPREGS, "GETFPREGS" },
-		{ PTRACE_SETFPREGS, "SETFPREGS" }, { PTRACE_ATTACH, "ATTACH" },
-		{ PTRACE_DETACH, "DETACH" }, { PTRACE_SYSCALL, "SYSCALL" },
-		{ PTRACE_SETOPTIONS, "SETOPTIONS" }, { PTRACE_GETEVENTMSG, "GETEVENTMSG" },
-		{ PTRACE_GETSIGINFO, "GETSIGINFO" }, { PTRACE_SETSIGINFO, "SETSIGINFO" },
-		{ PTRACE_GETREGSET, "GETREGSET" }, { PTRACE_SETREGSET, "SETREGSET" },
-		{ PTRACE_SEIZE, "SEIZE" }, { PTRACE_INTERRUPT, "INTERRUPT" },
-		{ PTRACE_LISTEN, "LISTEN" }, { PTRACE_PEEKSIGINFO, "PEEKSIGINFO" },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (names[i].req == req)
-			return names[i].name;
-	return NULL;
-}
-
-static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
-{
-	const char *n = ptrace_name(req);
-	char num[32];
-	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
-	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s%s, which rewind "
-		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? "PTRACE_" : "request ",
-		       n ? n : num, why, R.dir);
-}
-
-/* Write an emulated call's output into cur's memory, to be recorded at
- * the call's end. Returns 0, or -EFAULT. */
-static int emu_put(uint64_t addr, const void *data, size_t len)
-{
-	if (cur->nemu_out == 2 || pt_write(&cur->p, addr, data, len) < 0)
-		return -EFAULT;
-	cur->emu_out[cur->nemu_out][0] = addr;
-	cur->emu_out[cur->nemu_out++][1] = len;
-	return 0;
-}
-
-/* A thread being attached may be inside a call that ends at once (a
- * sched_yield): let it end, so that its tracer sees it between calls,
- * as the SIGSTOP of a real attach would. One that blocks stays inside. */
-static void settle(struct task *t)
-{
-	struct task *me = cur;
-	pid_t tid = t->p.pid;
-	for (int i = 0; i < 40 && find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW);
-	     i++) {
-		int st;
-		if (wait_any(tid, &st, 1) == 0) {
-			sched_yield();
-			continue;
-		}
-		cur = t;
-		handle(st);
-	}
-	cur = me;
-}
-
-/* The registers a tracer reads from t: those of its stop, or for a
- * thread blocked in a call, those of the call's entry as an interrupted
- * call shows them (-ERESTARTSYS in rax). */
-static void tracee_regs(struct task *t, struct user_regs_struct *r)
-{
-	if (t->state == T_KERNEL) {
-		*r = t->entry_regs;
-		r->rax = -512;
-	} else {
-		pt_getregs(&t->p, r);
-	}
-}
-
-static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
-{
-	uint64_t iov[2];
-	if (pt_read(&cur->p, iovp, iov, sizeof iov) != sizeof iov)
-		return -EFAULT;
-	static uint8_t buf[65536];
-	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
-	if (type == NT_PRSTATUS) {
-		struct user_regs_struct r;
-		tracee_regs(t, &r);
-		len = len < sizeof r ? len : sizeof r;
-		memcpy(buf, &r, len);
-	} else {
-		/* The FP state of a thread blocked in a call cannot be read
-		 * without stopping it for real. */
-		struct iovec kiov = { buf, len };
-		if (t->state == T_KERNEL)
-			return -EIO;
-		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
-			return -errno;
-		len = kiov.iov_len;
-	}
-	iov[1] = len;
-	if (emu_put(iov[0], buf, len) < 0 || emu_put(iovp + 8, &iov[1], 8) < 0)
-		return -EFAULT;
-	return 0;
-}
-
-/* Answer cur's ptrace call (arguments a) without the kernel; returns
- * its result. Refuses what it does not emulate. */
-static int64_t ptrace_emu(const uint64_t a[6])
-{
-	uint64_t req = a[0], addr = a[2], data = a[3];
-	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
-	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
-		if (!t && kill(a[1], 0) < 0 && errno == ESRCH)
-			return -ESRCH;
-		if (!t)
-			ptrace_refuse(req, " of a process outside the recorded tree");
-		if (t->tgid == cur->tgid || t->tracer)
-			return -EPERM;
-		if (req == PTRACE_SEIZE && data)
-			ptrace_refuse(req, " with options");
-		settle(t);
-		if (find_task(a[1]) != t)
-			return -ESRCH;
-		t->tracer = cur;
-		t->seized = req == PTRACE_SEIZE;
-		t->pstop = !t->seized;
-		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
-		return 0;
-	}
-	if (req == PTRACE_TRACEME) {
-		if (cur->tracer)
-			return -EPERM;
-		if (!cur->parent)
-			ptrace_refuse(req, " with its parent outside the recorded tree");
-		cur->tracer = cur->parent;
-		cur->seized = cur->pstop = cur->report = cur->psig = 0;
-		return 0;
-	}
-	if (!ptrace_name(req))
-		ptrace_refuse(req, "");
-	if (!t || t->tracer != cur)
-		return -ESRCH;
-	if (req == PTRACE_INTERRUPT) {
-		if (!t->seized)
-			return -EIO;
-		settle(t);
-		if (find_task(a[1]) != t)
-			return -ESRCH;
-		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
-			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
-		t->pstop = 1;
-		return 0;
-	}
-	if (!t->pstop)
-		return -ESRCH;
-	struct user_regs_struct r;
-	switch (req) {
-	case PTRACE_CONT:
-	case PTRACE_DETACH:
-		if (data && data != (uint64_t)t->psig)
-			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
-						  : " with a signal");
-		record_dirty(t);
-		if (data) {
-			/* Delivered now: recorded where replay raises it. */
-			struct task *me = cur;
-			cur = t;
-			record_signal(data, t->pflags, &t->psi);
-			cur = me;
-			t->sig = data;
-		}
-		t->pstop = t->report = t->psig = 0;
-		if (req == PTRACE_DETACH)
-			t->tracer = NULL, t->seized = 0;
-		return 0;
-	case PTRACE_KILL:
-		syscall(SYS_tkill, t->p.pid, SIGKILL);	/* stays unscheduled till it ends */
-		return 0;
-	case PTRACE_GETREGS:
-		tracee_regs(t, &r);
-		return emu_put(data, &r, sizeof r);
-	case PTRACE_GETFPREGS: {
-		struct user_fpregs_struct fp;
-		if (t->state == T_KERNEL)
-			return -EIO;
-		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
-			return -errno;
-		return emu_put(data, &fp, sizeof fp);
-	}
-	case PTRACE_GETREGSET:
-		return ptrace_getregset(t, addr, data);
-	case PTRACE_PEEKTEXT:
-	case PTRACE_PEEKDATA: {
-		uint64_t w;
-		if (pt_read(&t->p, addr, &w, 8) != 8)
-			return -EIO;
-		return emu_put(data, &w, 8);
-	}
-	case PTRACE_PEEKUSER:
-		if (addr % 8 || addr >= sizeof r)
-			ptrace_refuse(req, " beyond the general registers");
-		tracee_regs(t, &r);
-		return emu_put(data, (uint8_t *)&r + addr, 8);
-	case PTRACE_POKETEXT:
-	case PTRACE_POKEDATA:
-	case PTRACE_POKEUSER:
-	case PTRACE_SETREGS:
-		/* Made on the thread at its stop now, and recorded as its
-		 * state when it goes on (record_dirty). */
-		if (t->state != T_READY)
-			ptrace_refuse(req, " of a thread blocked in a call");
-		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= sizeof r))
-			ptrace_refuse(req, " beyond the general registers");
-		t->dirty = 1;
-		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA)
-			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
-		pt_getregs(&t->p, &r);
-		if (req == PTRACE_POKEUSER)
-			memcpy((uint8_t *)&r + addr, &data, 8);
-		else if (pt_read(&cur->p, data, &r, sizeof r) != sizeof r)
-			return -EFAULT;
-		pt_setregs(&t->p, &r);
-		return 0;
-	}
-	ptrace_refuse(req, "");
-}
-
-/* Whether cur's wait4 (arguments a) is for a stop of a thread it traces
- * here; if so *ret is the call's result. */
-static int wait_emu(const uint64_t a[6], int64_t *ret)
-{
-	int pid = a[0];
-	struct task *t = NULL, *mine = NULL;
-	for (int i = 0; i < R.ntasks && !t; i++) {
-		struct task *c = R.tasks[i];
-		if (c->tracer != cur || (pid != -1 && pid != c->p.pid))
-			continue;
-		mine = c;
-		if (c->report)
-			t = c;
-	}
-	if (!mine)
-		return 0;	/* a child of its own: the kernel answers */
-	if (!t && !(a[2] & WNOHANG))
-		return 2;	/* parked until a tracee stops or ends */
-	if (a[3])
-		stop_recording(EXIT_TRACE, "the program waits for a thread it traces with wait4 and "
-			       "asks for its rusage, which rewind cannot record yet; the trace %s "
-			       "ends before it", R.dir);
-	if (!t) {
-		*ret = 0;
-		return 1;
-	}
-	if (a[1] && emu_put(a[1], &t->report, 4) < 0) {
-		*ret = -EFAULT;
-		return 1;
-	}
-	if (!(a[2] & WNOWAIT))
-		t->report = 0;
-	*ret = t->p.pid;
-	return 1;
-}
-
-/* cur is at the entry of ptrace, or of a wait4 for a thread it traces:
- * answer it here and let the kernel skip it. Returns 1 if so, 2 if the
- * wait4 must wait for a tracee (the call stays parked at its entry). */
-static int emulate(struct user_regs_struct *regs)
-{
-	int64_t ret;
-	int how = 1;
-	cur->nemu_out = 0;
-	if (regs->orig_rax == SYS_waitid)
+	uint64_t a[6];
+	pt_args(r, a);
+	if (cur->own.strict) {
+		if (nr == SYS_read || nr == SYS_write || nr == SYS_exit || nr == SYS_rt_sigreturn)
+			return 0;
 		for (int i = 0; i < R.ntasks; i++)
-			if (R.tasks[i]->tracer == cur)
-				stop_recording(EXIT_TRACE, "the program waits with waitid for a thread it "
-					       "traces, which rewind cannot record yet; the trace %s "
-					       "ends before it", R.dir);
-	if (regs->orig_rax == SYS_ptrace)
-		ret = ptrace_emu(cur->a);
-	else if (regs->orig_rax != SYS_wait4 || !(how = wait_emu(cur->a, &ret)))
-		return 0;
-	if (how == 2)
-		return 2;
-	regs->orig_rax = -1;
-	regs->rax = ret;
-	pt_setregs(&cur->p, regs);
-	return 1;
-}
-
-/* A tracee of tr stopped (or ended: gone): a wait4 of tr parked for it
- * ends now, answered here, or for an end by the kernel (the tracee is
- * its child). */
-static void wake_tracer(struct task *tr, int gone)
-{
-	if (!tr || !tr->pwait)
-		return;
-	struct task *me = cur;
-	struct user_regs_struct regs;
-	int64_t ret;
-	cur = tr;
-	if (gone) {
-		tr->pwait = 0;
-		pt_resume(&tr->p, RESUME_SYSCALL, 0);
-	} else if (wait_emu(tr->a, &ret) == 1) {
-		pt_getregs(&tr->p, &regs);
-		regs.orig_rax = -1;
-		regs.rax = ret;
-		pt_setregs(&tr->p, &regs);
-		tr->pwait = 0;
-		pt_resume(&tr->p, RESUME_SYSCALL, 0);
+			if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+				stop_recording(EXIT_TRACE, "a thread of the program in seccomp strict "
+					       "mode made syscall %s (%ld), which kills only that "
+					       "thread; rewind cannot record that yet (it has others); "
+					       "the trace %s ends before it", sys_row(nr)->name, nr, R.dir);
+		r->orig_rax = -1;
+		pt_setregs(&cur->p, r);
+		syscall(SYS_tkill, cur->p.pid, SIGKILL);
+		return 1;
 	}
-	cur = me;
+	if (nr == SYS_seccomp ? a[0] != SECCOMP_SET_MODE_STRICT :
+	    nr != SYS_prctl || a[0] != PR_SET_SECCOMP || a[1] != SECCOMP_MODE_STRICT)
+		return 0;
+	/* A thread with a filter of its own cannot enter it (EINVAL). */
+	r->rax = cur->own.seccomp || (nr == SYS_seccomp && (a[1] || a[2])) ? -EINVAL : 0;
+	r->orig_rax = -1;
+	pt_setregs(&cur->p, r);
+	if (!r->rax) {
+		cur->own.strict = 1;
+		buf_want_traced(&cur->p);	/* its calls must stop to be checked */
+	}
+	return 0;
 }
 
-/* cur stopped at a syscall entry: its run of user code ends. Stage the
- * record, and let the kernel run the call while another thread runs. */
-static void syscall_entry(void)
+/* cur's run of user code ends there. Stage the record, and let the
+ * kernel run the call while another thread runs. */
+void syscall_entry(void)
 {
+	if (ptemu_entry_stop())
+		return;
 	struct user_regs_struct regs;
 	pt_getregs(&cur->p, &regs);
 	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
@@ -1547,6 +1240,7 @@ static void syscall_entry(void)
 		regs.rax = -ENOSYS;
 		pt_setregs(&cur->p, &regs);
 	}
+	int killed = seccomp_strict(nr, &regs);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
 	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
@@ -1581,8 +1275,8 @@ static void syscall_entry(void)
 		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
 		pt_setregs(&cur->p, &regs);
 	}
-	int parked = emulate(&regs) == 2;
-	if (e->class == C_EXIT) {
+	int parked = ptemu_call(&regs) == 2;
+	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
@@ -1658,7 +1352,7 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
-static void record_signal(int sig, int flags, const siginfo_t *si)
+void record_signal(int sig, int flags, const siginfo_t *si)
 {
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
@@ -1668,9 +1362,10 @@ static void record_signal(int sig, int flags, const siginfo_t *si)
 }
 
 /* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks; flags TRP_*): replay makes the state so
- * there. Returns -1, having recorded nothing, when cur is being killed. */
-static int record_state(struct user_regs_struct *regs, uint64_t flags)
+ * process's memory by blocks, each block's bytes once in the trace;
+ * flags TRP_*): replay makes the state so there. Returns -1, having
+ * recorded nothing, when cur is being killed. */
+int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
 	static uint8_t xs[65536];
@@ -1750,7 +1445,12 @@ static int do_signal(int sig)
 	}
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
-	if (sig == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) {
+	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
+	 * the program's (the two look alike: cur->injected tells). In a
+	 * pid namespace rec's id shows as 0 (it is outside). */
+	if (sig == SIGSTOP && si.si_code == SI_TKILL && cur->injected != SIGSTOP &&
+	    (si.si_pid == getpid() ||
+	     (si.si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid))) {
 		if (preempting == cur->p.pid)
 			preempting = 0;
 		if ((boundary && !cur->nstash) || !want_ticks || seg_ticks < want_ticks ||
@@ -1775,8 +1475,10 @@ static int do_signal(int sig)
 		if (!boundary) {
 			/* Hold it for the next syscall, where replay can raise
 			 * it; if none comes within a timeslice, the thread is
-			 * stopped and it is delivered there. */
-			if (i == cur->nstash && cur->nstash < 64)
+			 * stopped and it is delivered there. A standard
+			 * signal held already merges with it, as pending
+			 * ones do; real-time signals queue, each held. */
+			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
 			buf_want_traced(&cur->p);
@@ -1794,25 +1496,7 @@ static int do_signal(int sig)
 		flags = TRS_ASYNC;
 	}
 	if (cur->tracer && sig != SIGKILL) {
-		/* A traced thread stops at a signal's delivery and its tracer
-		 * decides; the signal is recorded when it is delivered. */
-		cur->pstop = 1;
-		cur->psig = sig;
-		cur->pflags = flags;
-		cur->psi = si;
-		cur->report = sig << 8 | 0x7f;
-		ready(cur);
-		struct task *tr = cur->tracer;
-		if (tr->pwait)
-			wake_tracer(tr, 0);
-		else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
-			 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid)) {
-			/* Inside the kernel's wait4 since before it traced:
-			 * our SIGSTOP interrupts it, and its end becomes the
-			 * stop's report (the SIGSTOP is rec's, never seen). */
-			tr->kicked = 1;
-			syscall(SYS_tkill, tr->p.pid, SIGSTOP);
-		}
+		ptemu_signal_stop(sig, flags, &si);
 		return 0;
 	}
 	record_signal(sig, flags, &si);
@@ -1842,6 +1526,13 @@ static void schedule(void)
 		if (c->state == T_READY && !c->pstop && c->p.pid != skip &&
 		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
+	}
+	if (t->pcall == P_GO) {
+		/* Let go by its tracer at a call's entry: the call begins. */
+		cur = t;
+		syscall_entry();
+		schedule();
+		return;
 	}
 	t->state = T_RUN;
 	run_ticks = seg_ticks = 0;
@@ -1873,11 +1564,44 @@ static void record_start(void)
 	tw_end(&R.w);
 }
 
+/* The futex words the kernel marked (FUTEX_OWNER_DIED) through the
+ * robust list of cur, a thread that just ended, as IT_MEM items of the
+ * record being built: its live siblings see them, and replay's kernel,
+ * which knows the thread by another id than the one in the words, would
+ * not mark them. Read through a sibling (the memory is theirs now). */
+static void robust_marks(void)
+{
+	struct task *sib = NULL;
+	for (int i = 0; i < R.ntasks && !sib; i++)
+		if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+			sib = R.tasks[i];
+	uint64_t h[3];	/* list, futex_offset, list_op_pending */
+	if (!cur->robust || !sib || pt_read(&sib->p, cur->robust, h, sizeof h) != sizeof h)
+		return;
+	/* The entries, a circular list back to the head (the low bit of
+	 * a link marks a PI mutex), then the one being locked or freed. */
+	uint64_t at = h[0] & ~1ull, word[2049];
+	int n = 0;
+	while (n < 2048 && at && at != cur->robust) {
+		word[n++] = at + h[1];
+		if (pt_read(&sib->p, at, &at, 8) != 8)
+			break;
+		at &= ~1ull;
+	}
+	if (h[2] & ~1ull)
+		word[n++] = (h[2] & ~1ull) + h[1];
+	for (int i = 0; i < n; i++) {
+		uint32_t w;
+		if (pt_read(&sib->p, word[i], &w, 4) == 4)
+			tw_item(&R.w, IT_MEM, 0, &word[i], 8, &w, 4);
+	}
+}
+
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
 	if (cur->tracer)
-		wake_tracer(cur->tracer, 1);
+		ptemu_wake(cur->tracer, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
 		 * SIGKILL (another thread's exit_group would be recorded). */
@@ -1889,7 +1613,11 @@ static void task_gone(int st)
 	}
 	if (cur->p.pid == R.root)
 		finish(st);
-	record_exit(TR_TASKEXIT, st);
+	begin(TR_TASKEXIT, 0);
+	tw_put32(&R.w, st);
+	tw_put32(&R.w, 0);
+	robust_marks();
+	tw_end(&R.w);
 	drop_task(cur);
 }
 
@@ -1922,13 +1650,12 @@ static void put_buffered(void *ctx, const uint8_t *payload, size_t len)
 	tw_end(&R.w);
 }
 
-/* Handle one stop of cur. */
-static void handle(int st)
+void handle(int st)
 {
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
 	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
-		buf_drain(&cur->p, cur->nstash, put_buffered, NULL);
+		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, put_buffered, NULL);
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;
@@ -2024,7 +1751,7 @@ static void await_quick_return(void)
 		if (!find_task(tid))
 			return;
 	}
-	if (t->state != T_READY)
+	if (t->state != T_READY || t->pstop)
 		return;
 	if (others_ready() && (nr == SYS_sched_yield || run_ticks >= slice_ticks ||
 			       (R.chaos && rnd() % 2))) {

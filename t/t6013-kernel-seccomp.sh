@@ -3,8 +3,8 @@
 # as natively, stacked on rewind's: bad arguments get EINVAL and EFAULT,
 # RET_ERRNO answers a call, RET_TRAP raises a SIGSYS the program catches
 # (recorded), RET_KILL_PROCESS kills it; all replay the same. Strict
-# mode, which cannot stack on rewind's filter, is refused. Syscall user
-# dispatch (its SIGSYS) replays too.
+# mode, which cannot stack on rewind's filter, is kept by rec (t1125).
+# Syscall user dispatch (its SIGSYS) replays too.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog own-seccomp sud
 
@@ -25,15 +25,9 @@ test_expect_success 'the answers are the native ones' '
 test_expect_success 'a filter that kills the process: status 159 in both runs' '
 	RR_EXPECT=159 rec_replay_cmp "$T/own-seccomp" kill
 '
-test_expect_success 'strict mode is refused in one line' '
-	"$T/own-seccomp" strict >native.out &&
-	grep -q "^strict" native.out &&
-	run_tool rec -o tr-strict "$T/own-seccomp" strict >out 2>err
-	st=$?
-	not_signalled $st && test $st = 125 &&
-	grep -v "^rec: recording to" err >msg &&
-	one_line_error msg "^rec: .*seccomp strict mode" &&
-	! grep -q "^strict" out
+test_expect_success 'strict mode records and replays' '
+	rec_replay_cmp "$T/own-seccomp" strict &&
+	grep -q "^strict" rec.out
 '
 test_expect_success 'syscall user dispatch: the SIGSYS it raises replays' '
 	rec_replay_cmp "$T/sud" &&

@@ -1,0 +1,52 @@
+/* ptemu.h: ptrace for tracers inside the recorded tree, answered by rec
+ * (the real tracer of every thread) and recorded like any call's result,
+ * so replay needs no tracer of its own. */
+#ifndef REWIND_REC_PTEMU_H
+#define REWIND_REC_PTEMU_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/user.h>
+#include "task.h"
+
+/* cur is at a syscall entry (registers regs): if it is a ptrace, or a
+ * wait4 for a thread it traces, answer it here and make the kernel skip
+ * it (returns 1), or leave that wait4 parked at its entry until a tracee
+ * stops (returns 2). Returns 0 for any other call. Refuses at once, by
+ * name, what is not emulated. */
+int ptemu_call(struct user_regs_struct *regs);
+
+/* Whether cur's wait4 (arguments a) is for a stop of a thread it traces
+ * here: 0 if not (the kernel answers); 1 with *ret the call's result; 2
+ * when no tracee has a report and the call would block. */
+int ptemu_wait(const uint64_t a[6], int64_t *ret);
+
+/* A tracee of tr stopped (or ended: gone): a wait4 of tr parked for it
+ * ends now, answered here, or for an end by the kernel (the tracee is
+ * its child). */
+void ptemu_wake(struct task *tr, int gone);
+
+/* cur, which is traced, is at the delivery of signal sig (TRS_* flags,
+ * siginfo si): it stops there for its tracer, who decides; the signal is
+ * recorded when it is delivered. */
+void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
+
+/* At the top of syscall_entry(): whether cur, traced with PTRACE_SYSCALL,
+ * stops for its tracer at this call's entry (then the call waits, not
+ * begun, until its tracer lets it go: it begins when scheduled). */
+int ptemu_entry_stop(void);
+
+/* At the end of syscall_exit() (call nr, result ret): cur stops for its
+ * tracer at the call's exit (PTRACE_SYSCALL), or after an execve (the
+ * SIGTRAP a traced thread gets there). */
+void ptemu_exit_stop(long nr, int64_t ret);
+
+/* What t's tracer changed in it (registers, memory), recorded as its
+ * state before it runs again, so that replay makes the same changes. */
+void ptemu_record_dirty(struct task *t);
+
+/* t's tracer is gone: t goes on untraced, with the changes its tracer
+ * made and the signal it stopped for. */
+void ptemu_untrace(struct task *t);
+
+#endif

@@ -1,0 +1,113 @@
+/* task.h: the threads of the recorded tree, and what rec's main loop
+ * (rec.c) lends the modules that act on them (ptemu.c). */
+#ifndef REWIND_REC_TASK_H
+#define REWIND_REC_TASK_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+#include "pt.h"
+#include "trace.h"
+
+/* A thread of the recorded tree. One runs user code at a time; any
+ * number may be inside syscalls. */
+struct task {
+	struct pt_proc p;	/* p.pid is the thread id */
+	pid_t tgid;
+	int state;		/* T_* */
+	int sig;		/* signal to deliver when resumed */
+	int fresh;		/* its first stop (SIGSTOP) is still to come */
+	int stopping;		/* we sent it SIGSTOP to preempt it */
+	/* The syscall it is in (T_KERNEL). */
+	long nr;
+	uint64_t a[6];
+	struct trace_writer stage;	/* the call's entry record, built
+					   before it is known whether other
+					   records come before its end */
+	int open;		/* the entry is not written yet */
+	uint64_t seq;		/* entry order among open ones */
+	int at_exit;		/* the last stop was a syscall exit */
+	struct user_regs_struct exit_regs;
+	siginfo_t stash[64];	/* async signals held for a syscall boundary */
+	int nstash;
+	int injected;		/* signal number raised at the last entry */
+	int held_blocked;	/* it blocks every held signal: no preemption
+				   for them until its next syscall */
+	int out;		/* the call sends data to stdout or stderr */
+	struct user_regs_struct entry_regs;	/* at the entry of that call */
+	/* ptrace emulated for a tracer inside the tree (see ptemu.h). */
+	struct task *tracer;	/* the task that attached to this one */
+	int pstop;		/* stopped for its tracer: not scheduled */
+	int seized;		/* attached with PTRACE_SEIZE */
+	int report;		/* wait status its tracer's wait4 gets next */
+	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
+	int nemu_out;
+	pid_t exec_tid;		/* its id before its execve made it the leader */
+	pid_t child;		/* the thread its clone-like call made, as rec sees it */
+	struct task *parent;	/* the thread that made it (its real parent) */
+	int psig, pflags;	/* stopped for its tracer at the delivery of psig */
+	siginfo_t psi;
+	int pwait;		/* parked at a wait4 for a stop of a tracee */
+	int kicked;		/* its wait4 in the kernel was interrupted for one */
+	int dirty;		/* its tracer changed its registers or memory */
+	int popts;		/* the PTRACE_O_* options its tracer set */
+	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call */
+	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
+	int ptrap;		/* its execve's SIGTRAP stops it once let go */
+	uint64_t since;		/* when it became ready (in a count of such) */
+	/* What the program set of what rewind sets for itself (rdtsc
+	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode),
+	 * for the calls that read them back; inherited by the threads and
+	 * processes it makes. */
+	struct { int tsc, nnp, seccomp, strict; } own;
+	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
+	uint64_t robust;	/* its robust list's head (set_robust_list) */
+};
+enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGCONT */ };
+/* pcall: stopped at a call's entry (at rec's seccomp stop, the call not
+ * yet begun), at its exit, or let go at its entry (to begin it when
+ * scheduled). */
+enum { P_ENTRY = 1, P_EXIT, P_GO };
+
+/* The task whose stop is being handled. */
+extern struct task *cur;
+
+/* The i-th task being recorded, or NULL from the last on. */
+struct task *task_nth(int i);
+
+/* The task of thread tid, or NULL. */
+struct task *find_task(pid_t tid);
+
+/* The trace directory being written. */
+const char *rec_dir(void);
+
+/* Stop recording: keep what was recorded (a record still being built is
+ * left out, so the trace ends before it), end the program, say why
+ * (printf-like) and exit with status. */
+void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
+								    const char *fmt, ...);
+
+/* Wait for the next stop of any task (or of tid, when not -1; with
+ * nohang, 0 if there is none yet). */
+pid_t wait_any(pid_t tid, int *st, int nohang);
+
+/* Handle one stop (wait status st) of cur. */
+void handle(int st);
+
+/* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
+void record_signal(int sig, int flags, const siginfo_t *si);
+
+/* Record cur's state (registers regs, FP state, memory) as a TR_PREEMPT
+ * with flags TRP_*: replay makes the state so there. Returns -1, having
+ * recorded nothing, when cur is being killed. */
+int record_state(struct user_regs_struct *regs, uint64_t flags);
+
+/* cur stopped at a syscall entry (rec's seccomp stop): record the call's
+ * entry and let the kernel run it. */
+void syscall_entry(void);
+
+/* t may run user code again; threads run in the order they got ready. */
+void ready(struct task *t);
+
+#endif
