@@ -1268,6 +1268,22 @@ static int replay_task_exit(struct engine *e, int final)
  * FP/vector state, and every block of writable memory whose hash
  * differs. Everything the thread computed there is in that state, so the
  * run goes on from it exactly. */
+/* An IT_XBLOCK: its block's bytes from those of its base, into store. */
+static void xblock(struct engine *e, struct pos_store *store, const struct trace_item *it)
+{
+	static uint8_t buf[POS_BLOCK];
+	uint64_t hash = get64(it->p), base = get64(it->p + 8);
+	uint32_t len = it->len - 16, blen;
+	const uint8_t *b = pos_store_get(store, base, &blen);
+	if (!b || blen != len || len > POS_BLOCK)
+		bad_record(e, "a memory block whose base is not in the trace");
+	for (uint32_t k = 0; k < len; k++)
+		buf[k] = it->p[16 + k] ^ b[k];
+	if (hash_final(hash_update(HASH_INIT, buf, len), len) != hash)
+		bad_record(e, "a memory block whose bytes do not have its hash");
+	pos_store_add(store, hash, buf, len);
+}
+
 static void replay_preempt(struct engine *e)
 {
 	static struct pos_store store;	/* blocks of this trace, by hash */
@@ -1285,6 +1301,8 @@ static void replay_preempt(struct engine *e)
 			hashes = it;
 		else if (it.tag == IT_BLOCK && it.len >= 8)
 			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
+		else if (it.tag == IT_XBLOCK && it.len >= 16)
+			xblock(e, &store, &it);
 	}
 	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");

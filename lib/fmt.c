@@ -890,8 +890,10 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 		if (it.tag == IT_HASHES)
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				mem += get64(it.p + k + 8);
-	sn_printf(b, "at %#llx (not re-executed: replay sets its state: registers, %llu KiB of memory hashed)",
-		  (unsigned long long)rip, (unsigned long long)mem / 1024);
+	int since = get64(rec->p + 8) & TRP_SINCE;
+	sn_printf(b, "at %#llx (not re-executed: replay sets its state: registers, %llu KiB of memory hashed%s)",
+		  (unsigned long long)rip, (unsigned long long)mem / 1024,
+		  since ? ", what changed since the last" : "");
 	if (js)
 		sn_printf(js, ",\"rip\":%llu", (unsigned long long)rip);
 	return "preempt";
