@@ -1268,25 +1268,65 @@ static int replay_task_exit(struct engine *e, int final)
  * FP/vector state, and every block of writable memory whose hash
  * differs. Everything the thread computed there is in that state, so the
  * run goes on from it exactly. */
-/* An IT_XBLOCK: its block's bytes from those of its base, into store. */
-static void xblock(struct engine *e, struct pos_store *store, const struct trace_item *it)
+/* Block contents of this trace's preemptions read so far, by hash. */
+static struct pos_store store;
+static int store_whole;	/* it holds every block of the records before */
+
+/* An IT_XBLOCK: its block's bytes from those of its base, into store.
+ * 0, or -1 when the base is missing or the result has another hash. */
+static int xblock(const struct trace_item *it)
 {
 	static uint8_t buf[POS_BLOCK];
 	uint64_t hash = get64(it->p), base = get64(it->p + 8);
 	uint32_t len = it->len - 16, blen;
-	const uint8_t *b = pos_store_get(store, base, &blen);
+	const uint8_t *b = pos_store_get(&store, base, &blen);
 	if (!b || blen != len || len > POS_BLOCK)
-		bad_record(e, "a memory block whose base is not in the trace");
+		return -1;
 	for (uint32_t k = 0; k < len; k++)
 		buf[k] = it->p[16 + k] ^ b[k];
 	if (hash_final(hash_update(HASH_INIT, buf, len), len) != hash)
-		bad_record(e, "a memory block whose bytes do not have its hash");
-	pos_store_add(store, hash, buf, len);
+		return -1;
+	pos_store_add(&store, hash, buf, len);
+	return 0;
 }
 
+/* Keep the blocks of one TR_PREEMPT; -1 when an IT_XBLOCK cannot be made. */
+static int keep_blocks(const struct trace_rec *rec)
+{
+	struct trace_item it;
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	int k, rc = 0;
+	while ((k = trace_item(rec, &off, &it)) > 0)
+		if (it.tag == IT_BLOCK && it.len >= 8)
+			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
+		else if (it.tag == IT_XBLOCK && it.len >= 16 && xblock(&it) < 0)
+			rc = -1;
+	return rc;
+}
+
+/* A replay that started from a checkpoint has not read the blocks of the
+ * preemptions before it, which later ones name: read them all, once. */
+static void keep_blocks_before(struct engine *e)
+{
+	struct trace_reader r;
+	struct trace_rec rec;
+	store_whole = 1;
+	if (trace_open(&r, e->dir) < 0)
+		return;
+	while (trace_next(&r, &rec) > 0 && rec.event < e->cur.event)
+		if (rec.kind == TR_PREEMPT)
+			keep_blocks(&rec);
+	trace_close(&r);
+}
+
+/* The current thread was stopped between syscalls, after running a
+ * stretch of code that replay cannot count its way through without
+ * hardware counters. Its recorded state is made instead: registers,
+ * FP/vector state, and every block of writable memory whose hash
+ * differs. Everything the thread computed there is in that state, so the
+ * run goes on from it exactly. */
 static void replay_preempt(struct engine *e)
 {
-	static struct pos_store store;	/* blocks of this trace, by hash */
 	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
 	size_t off = trace_fixed_size(TR_PREEMPT);
 	int k;
@@ -1299,17 +1339,24 @@ static void replay_preempt(struct engine *e)
 			xs = it;
 		else if (it.tag == IT_HASHES)
 			hashes = it;
-		else if (it.tag == IT_BLOCK && it.len >= 8)
-			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
-		else if (it.tag == IT_XBLOCK && it.len >= 16)
-			xblock(e, &store, &it);
 	}
 	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
+	if (keep_blocks(&e->cur) < 0) {
+		if (!store_whole)
+			keep_blocks_before(e);
+		if (keep_blocks(&e->cur) < 0)
+			bad_record(e, "a memory block whose base is not in the trace, or of another hash");
+	}
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
 	char why[256];
-	if (pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why) < 0)
+	int rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
+	if (rc < 0 && !store_whole) {
+		keep_blocks_before(e);
+		rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
+	}
+	if (rc < 0)
 		diverge(e, "thread %u: %s", cur_task(e)->rtid, why);
 	free(b);
 	struct user_regs_struct r;

@@ -253,8 +253,7 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 			 * here on tracked, and taken whole this once. */
 			while (out->nb > nb)
 				free(out->data[--out->nb]);
-			if (hi - lo <= TRACK_MAX)
-				wp_arm(uffd, lo, hi);
+			wp_arm(uffd, lo, hi);
 		}
 		if (anon && fd >= 0) {
 			rc = take_sparse(p, fd, out, &cap, lo, hi);

@@ -2082,11 +2082,10 @@ int main(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
-	char **envp = buf_setup(environ);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
-	pt_spawn(&root->p, prog, argv + optind, envp, NULL);
+	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
 	root->tgid = R.root = root->p.pid;
 	tty_give(root->p.pid);
 	root->fresh = 0;
