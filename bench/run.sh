@@ -103,6 +103,15 @@ bench make-j2 "$tmp/mk.sh"
 bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
 bench threads "$REWIND_BPROG/threads"
+# Threaded compute: xz with two threads on 4 MiB, half text and half
+# random bytes; preempted every timeslice (its input is 4.0 MiB).
+if command -v xz >/dev/null 2>&1; then
+	{ head -c $((2 << 20)) "$(command -v xz)" /usr/lib/x86_64-linux-gnu/*.so* 2>/dev/null |
+		head -c $((2 << 20)); head -c $((2 << 20)) /dev/urandom; } >xz.in
+	bench xz-T2-4MiB xz -T2 -c xz.in
+else
+	echo "bench: no xz; threaded compute not measured"
+fi
 
 # Seeking: ticks.c computes for about 10 s with a write every 10 ms; the
 # time of replay --to its last event from the start and from tseek's

@@ -1421,14 +1421,76 @@ static void deliver_pending(struct engine *e)
 	e->stop = PS_SIGNAL;
 }
 
+/* Block contents of this trace's preemptions read so far, by hash. */
+static struct pos_store store;
+static int store_whole;	/* it holds every block of the records before */
+
+/* An IT_XBLOCK: its block's bytes from those of its base, into store.
+ * 0, or -1 when the base is missing or the result has another hash. */
+static int xblock(const struct trace_item *it)
+{
+	static uint8_t buf[POS_BLOCK];
+	uint64_t hash = get64(it->p), base = get64(it->p + 8);
+	uint32_t len = it->len - 16, blen;
+	const uint8_t *b = pos_store_get(&store, base, &blen);
+	if (!b || blen != len || len > POS_BLOCK)
+		return -1;
+	for (uint32_t k = 0; k < len; k++)
+		buf[k] = it->p[16 + k] ^ b[k];
+	if (hash_final(hash_update(HASH_INIT, buf, len), len) != hash)
+		return -1;
+	pos_store_add(&store, hash, buf, len);
+	return 0;
+}
+
+/* Keep the blocks of one TR_PREEMPT; -1 when an IT_XBLOCK cannot be made. */
+static int keep_blocks(const struct trace_rec *rec)
+{
+	struct trace_item it;
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	int k, rc = 0;
+	while ((k = trace_item(rec, &off, &it)) > 0)
+		if (it.tag == IT_BLOCK && it.len >= 8)
+			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
+		else if (it.tag == IT_XBLOCK && it.len >= 16 && xblock(&it) < 0)
+			rc = -1;
+	return rc;
+}
+
+/* A replay that started from a checkpoint has not read the blocks of the
+ * preemptions before it, which later ones name: read them all, once. */
+static void keep_blocks_before(struct engine *e)
+{
+	struct trace_reader r;
+	struct trace_rec rec;
+	store_whole = 1;
+	if (trace_open(&r, e->dir) < 0)
+		return;
+	while (trace_next(&r, &rec) > 0 && rec.event < e->cur.event)
+		if (rec.kind == TR_PREEMPT)
+			keep_blocks(&rec);
+	trace_close(&r);
+}
+
+/* Keep the blocks of TR_PREEMPT rec (the current record or the next),
+ * reading those of the records before when one is made from a base not
+ * read yet (a replay started from a checkpoint). */
+static void have_blocks(struct engine *e, const struct trace_rec *rec)
+{
+	if (keep_blocks(rec) < 0) {
+		if (!store_whole)
+			keep_blocks_before(e);
+		if (keep_blocks(rec) < 0)
+			bad_record(e, "a memory block whose base is not in the trace, or of another hash");
+	}
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
  * FP/vector state, and every block of writable memory whose hash
  * differs. Everything the thread computed there is in that state, so the
  * run goes on from it exactly. */
-static struct pos_store store;	/* the preemptions' blocks so far, by hash */
-
 static void replay_preempt(struct engine *e)
 {
 	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
@@ -1443,17 +1505,21 @@ static void replay_preempt(struct engine *e)
 			xs = it;
 		else if (it.tag == IT_HASHES)
 			hashes = it;
-		else if (it.tag == IT_BLOCK && it.len >= 8)
-			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);
 	}
 	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
 	if (e->pending_sig)
 		deliver_pending(e);
+	have_blocks(e, &e->cur);
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
 	char why[256];
-	if (pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why) < 0)
+	int rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
+	if (rc < 0 && !store_whole) {
+		keep_blocks_before(e);
+		rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
+	}
+	if (rc < 0)
 		diverge(e, "thread %u: %s", cur_task(e)->rtid, why);
 	free(b);
 	struct user_regs_struct r;
@@ -1579,6 +1645,7 @@ int eng_resume(struct engine *e, int step)
 		for (int i = 0; i < e->ntasks && n < 64; i++)
 			if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
 				tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
+		have_blocks(e, nx);	/* the bytes of its changed blocks */
 		int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
 		e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
 		if (m) {	/* there again, or given up: its state is set */

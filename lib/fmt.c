@@ -897,9 +897,11 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				mem += get64(it.p + k + 8);
 	int ran = rematch_ran(rec);
-	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed)", (unsigned long long)rip,
+	int since = get64(rec->p + 8) & TRP_SINCE;
+	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed%s)", (unsigned long long)rip,
 		  ran ? "replay sets its state, gdbstub runs the thread to it" :
-		  "not re-executed: replay sets its state", (unsigned long long)mem / 1024);
+		  "not re-executed: replay sets its state", (unsigned long long)mem / 1024,
+		  since ? ", what changed since the last" : "");
 	if (js)
 		sn_printf(js, ",\"rip\":%llu,\"ran\":%s", (unsigned long long)rip, ran ? "true" : "false");
 	return "preempt";

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/userfaultfd.h>
 #include <unistd.h>
 
 /* PAGEMAP_SCAN (Linux 6.7; older headers lack it): the ranges of a
@@ -27,10 +28,22 @@ struct pm_scan_arg {
 #define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
 #define PM_PRESENT (1 << 3)
 #define PM_SWAPPED (1 << 4)
+/* With a userfaultfd in write-protect async mode (Linux 6.7): a page is
+ * "written" once written since it was last write-protected; a scan with
+ * PM_WP_MATCHING protects again the pages it reports, and one with
+ * PM_CHECK_WPASYNC fails with EPERM on a mapping not registered so. */
+#define PM_WP_MATCHING (1 << 0)
+#define PM_CHECK_WPASYNC (1 << 1)
+#define PM_WRITTEN (1 << 1)
 
 /* Without PAGEMAP_SCAN (or with REWIND_NO_PAGEMAP_SCAN=1) every writable
  * byte is read; beyond this much, rec gives up instead of hanging. */
 #define READ_ALL_MAX (64ull << 30)
+
+/* Mappings tracked with write protection are at most this large: the
+ * kernel takes minutes to protect a reservation of terabytes (the
+ * shadow memory of AddressSanitizer), scanned whole each time instead. */
+#define TRACK_MAX (64ull << 30)
 
 /* The pagemap of p for scans, or -1 when the kernel has no PAGEMAP_SCAN. */
 static int scan_open(pid_t pid)
@@ -149,7 +162,67 @@ static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uin
 	return 0;
 }
 
+/* Register the private anonymous mapping [lo, hi) with uffd for
+ * write protection and protect all of it: from now on the pages written
+ * there are the ones scans report. 0 or -1. */
+static int wp_arm(int uffd, uint64_t lo, uint64_t hi)
+{
+	struct uffdio_register reg = { .range = { lo, hi - lo }, .mode = UFFDIO_REGISTER_MODE_WP };
+	struct uffdio_writeprotect wp = { .range = { lo, hi - lo }, .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) < 0)
+		return -1;
+	if (ioctl(uffd, UFFDIO_WRITEPROTECT, &wp) < 0) {
+		ioctl(uffd, UFFDIO_UNREGISTER, &reg.range);
+		return -1;
+	}
+	return 0;
+}
+
+/* The blocks of the pages of [lo, hi) written since the last scan, each
+ * protected again. 0, or -1 when [lo, hi) is not a mapping registered
+ * with write protection (or the scan failed): then it must be taken
+ * whole, as its pages written but not reported may have been protected. */
+static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, uint64_t lo,
+			uint64_t hi)
+{
+	struct pm_region r[64];
+	uint64_t done = lo;	/* the blocks before it are taken */
+	for (uint64_t at = lo, next; at < hi; at = next) {
+		struct pm_scan_arg a = { .size = sizeof a, .start = at, .end = hi,
+					 .flags = PM_WP_MATCHING | PM_CHECK_WPASYNC,
+					 .vec = (uintptr_t)r, .vec_len = 64,
+					 .category_mask = PM_WRITTEN, .return_mask = PM_WRITTEN };
+		int k = ioctl(fd, PM_SCAN, &a);
+		if (k < 0)
+			return -1;
+		next = a.walk_end ? a.walk_end : hi;
+		/* Whole blocks from the mapping's start, as pos_take cuts
+		 * them: a block changed since the last take is then the
+		 * same block as there, and recorded as a difference. */
+		for (int i = 0; i < k; i++) {
+			uint64_t first = lo + (r[i].start - lo) / POS_BLOCK * POS_BLOCK;
+			uint64_t end = lo + (r[i].end - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
+			if (first < done)
+				first = done;
+			if (end > hi)
+				end = hi;
+			if (end > first) {
+				hash_blocks(p, out, cap, first, end);
+				done = end;
+			}
+		}
+		if (next <= at)
+			break;
+	}
+	return 0;
+}
+
 int pos_take(struct pt_proc *p, struct pos *out)
+{
+	return pos_take_since(p, -1, out);
+}
+
+int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 {
 	struct maps_line m;
 	memset(out, 0, sizeof *out);
@@ -169,6 +242,16 @@ int pos_take(struct pt_proc *p, struct pos *out)
 		/* Untouched pages of an anonymous private mapping read as
 		 * zeros; those of a file mapping read as the file. */
 		int anon = m.perm[3] == 'p' && m.ino == 0 && m.name[0] != '/';
+		if (anon && fd >= 0 && uffd >= 0 && hi - lo <= TRACK_MAX) {
+			int nb = out->nb;
+			if (take_written(p, fd, out, &cap, lo, hi) == 0)
+				continue;
+			/* New since the last take (or the scan failed): from
+			 * here on tracked, and taken whole this once. */
+			while (out->nb > nb)
+				free(out->data[--out->nb]);
+			wp_arm(uffd, lo, hi);
+		}
 		if (anon && fd >= 0) {
 			rc = take_sparse(p, fd, out, &cap, lo, hi);
 			continue;
@@ -232,6 +315,71 @@ void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint
 int pos_store_has(const struct pos_store *s, uint64_t hash)
 {
 	return s->cap && s->slot[slot_of(s, hash)].data;
+}
+
+const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len)
+{
+	if (!s->cap)
+		return NULL;
+	size_t i = slot_of(s, hash);
+	*len = s->slot[i].len;
+	return s->slot[i].data;
+}
+
+static uint64_t shadow_key(int pid, uint64_t addr)
+{
+	return (addr ^ (uint64_t)pid * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+}
+
+static size_t shadow_slot(const struct pos_shadow *s, int pid, uint64_t addr)
+{
+	uint64_t k = shadow_key(pid, addr);
+	size_t i = (k >> 20) & (s->cap - 1);
+	while (s->slot[i].data && (s->slot[i].addr != addr || s->slot[i].pid != pid))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
+			      uint64_t *hash)
+{
+	if (!s->cap)
+		return NULL;
+	size_t i = shadow_slot(s, pid, addr);
+	if (!s->slot[i].data || s->slot[i].len != len)
+		return NULL;
+	*hash = s->slot[i].hash;
+	return s->slot[i].data;
+}
+
+void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
+		    const uint8_t *data)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct pos_shadow o = *s;
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->slot = calloc(s->cap, sizeof *s->slot);
+		if (!s->slot)
+			die(EXIT_TRACE, "out of memory");
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.slot[i].data)
+				s->slot[shadow_slot(s, o.slot[i].pid, o.slot[i].addr)] = o.slot[i];
+		free(o.slot);
+	}
+	size_t i = shadow_slot(s, pid, addr);
+	if (!s->slot[i].data) {
+		s->n++;
+	} else if (s->slot[i].len != len) {
+		free(s->slot[i].data);
+		s->slot[i].data = NULL;
+	}
+	if (!s->slot[i].data)
+		s->slot[i].data = xmalloc(len ? len : 1);
+	s->slot[i].pid = pid;
+	s->slot[i].addr = addr;
+	s->slot[i].len = len;
+	s->slot[i].hash = hash;
+	memcpy(s->slot[i].data, data, len);
 }
 
 void pos_store_free(struct pos_store *s)

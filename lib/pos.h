@@ -32,6 +32,16 @@ struct pos {
  * cannot be read (errno EFBIG: too much of it to read without
  * PAGEMAP_SCAN; REWIND_NO_PAGEMAP_SCAN=1 forces that). */
 int pos_take(struct pt_proc *p, struct pos *out);
+
+/* pos_take, but with uffd (a userfaultfd of p's process in write-protect
+ * async mode, or -1 for pos_take) only what changed since the last take:
+ * the blocks of the pages written since in each private anonymous
+ * mapping registered with it (written pages that are all zeros too),
+ * and whole, as pos_take does, every other writable mapping. A private
+ * anonymous mapping not yet registered is registered and protected
+ * first. So the result lists the blocks that may differ from the state
+ * of the last take; the rest of memory is as it was then. */
+int pos_take_since(struct pt_proc *p, int uffd, struct pos *out);
 void pos_free(struct pos *ps);
 
 /* Block contents replay has seen in the trace, by hash. */
@@ -41,6 +51,24 @@ struct pos_store {
 };
 void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len);
 int pos_store_has(const struct pos_store *s, uint64_t hash);
+/* The bytes of the block with that hash, *len its length; NULL if none. */
+const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len);
+
+/* rec's copy of the contents it last recorded of each block, by process
+ * and address: a block that changes is then written as its XOR with
+ * that copy (IT_XBLOCK), mostly zeros where a few bytes of a page
+ * changed, which the trace's compression makes small. */
+struct pos_shadow {
+	struct { uint64_t addr, hash; uint8_t *data; uint32_t len; int pid; } *slot;
+	size_t cap, n;
+};
+/* The copy of block [addr, addr + len) of process pid, *hash its hash;
+ * NULL if none of that length. */
+const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
+			      uint64_t *hash);
+/* Keep data (len bytes, hash) as that copy. */
+void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
+		    const uint8_t *data);
 void pos_store_free(struct pos_store *s);
 
 /* Make p's memory the recorded blocks b[0..nb): each block whose hash

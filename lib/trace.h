@@ -28,16 +28,20 @@ enum trace_kind {
 			   TRF_ENTRY) came earlier, other threads ran between */
 	TR_TASKEXIT = 7, /* i32 wait status, u32 0: a thread or process other
 			   than the recorded program's first ended */
-	TR_PREEMPT = 8,	/* u64 rip, u64 TRP_*; items IT_REGS, IT_XSTATE,
-			   IT_HASHES, IT_BLOCK: the thread was stopped there,
-			   between syscalls, so that another could run or a
-			   signal be delivered; replay makes this state */
+	TR_PREEMPT = 8,	/* u64 rip, u64 flags (TRP_*); items IT_REGS,
+			   IT_XSTATE, IT_HASHES, IT_BLOCK, IT_XBLOCK: the
+			   thread was stopped there, between syscalls, so
+			   that another could run or a signal be delivered;
+			   replay makes this state */
 };
 
-/* TR_PREEMPT's second field. */
+/* TR_PREEMPT flags. */
 #define TRP_RAN 1	/* rec stopped the thread where it ran (not a state a
 			   tracer in the program gave it): a debugger may
 			   re-execute the stretch to find the place */
+#define TRP_SINCE 2	/* IT_HASHES lists, of the private anonymous
+			   mappings, only the pages written since the
+			   process's previous TR_PREEMPT with this flag */
 
 /* TR_SYSCALL record flags. */
 #define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */
@@ -83,6 +87,10 @@ enum trace_tag {
 	IT_BLOCK = 12,	/* u64 hash, bytes: a memory block's contents, for
 			   this and every later TR_PREEMPT (each is written
 			   once; all-zero blocks never) */
+	IT_XBLOCK = 24,	/* u64 hash, u64 base, bytes: like IT_BLOCK, the
+			   contents given as their XOR with those of the
+			   block of hash base (of the same length) that an
+			   earlier IT_BLOCK or IT_XBLOCK gave */
 	IT_EMUFILE = 20,	/* u64 dev, u64 ino, u32 writable: in an mmap
 			   record beside its IT_FILE, the file replay
 			   emulates for it (one copy per dev and ino, mapped

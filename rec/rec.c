@@ -1,9 +1,11 @@
 /* rec: runs a program under ptrace and a seccomp filter and writes every
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
+#include "bufabi.h"
 #include "bufdrain.h"
 #include "cap.h"
 #include "cpu.h"
+#include "dirty.h"
 #include "emu.h"
 #include "maps.h"
 #include "outs.h"
@@ -483,6 +485,7 @@ static void record_exec(struct user_regs_struct *regs)
 {
 	char src[64], path[4096];
 	pt_reopen_mem(&cur->p);
+	dirty_forget(cur->tgid);
 	snprintf(src, sizeof src, "/proc/%d/exe", cur->p.pid);
 	ssize_t n = readlink(src, path, sizeof path - 1);
 	if (n < 0)
@@ -1368,10 +1371,13 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
+	static struct pos_shadow last;		/* each block as last recorded */
+	static uint8_t xor[POS_BLOCK];
 	static uint8_t xs[65536];
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
-	if (xlen < 0 || pos_take(&cur->p, &ps) < 0) {
+	int uffd = dirty_fd(cur->tgid);
+	if (xlen < 0 || pos_take_since(&cur->p, uffd, &ps) < 0) {
 		int e = errno;
 		if (pt_dying(cur->p.pid))
 			return -1;	/* killed from outside: its end comes next */
@@ -1383,15 +1389,28 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	}
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
-	tw_put64(&R.w, flags);
+	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
-	for (int i = 0; i < ps.nb; i++)
-		if (ps.data[i] && !pos_store_has(&written, ps.b[i].hash)) {
-			tw_item(&R.w, IT_BLOCK, 0, &ps.b[i].hash, 8, ps.data[i], ps.b[i].len);
-			pos_store_add(&written, ps.b[i].hash, (const uint8_t *)"", 0);
+	for (int i = 0; i < ps.nb; i++) {
+		const struct pos_block *b = &ps.b[i];
+		if (!ps.data[i])
+			continue;
+		if (!pos_store_has(&written, b->hash)) {
+			uint64_t h[2] = { b->hash };
+			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
+			if (base) {
+				for (uint64_t k = 0; k < b->len; k++)
+					xor[k] = ps.data[i][k] ^ base[k];
+				tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
+			} else {
+				tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, ps.data[i], b->len);
+			}
+			pos_store_add(&written, b->hash, (const uint8_t *)"", 0);
 		}
+		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, ps.data[i]);
+	}
 	tw_end(&R.w);
 	pos_free(&ps);
 	return 0;
@@ -1402,6 +1421,12 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 static void preempted(struct user_regs_struct *regs)
 {
 	gave_way = cur->p.pid;
+	/* Its first preemption gives the process a userfaultfd (in a
+	 * thread without a signal to deliver here: the calls injected for
+	 * it end this signal-delivery-stop). */
+	int moved = 0;
+	if (!cur->nstash && !cur->tracer)
+		moved = dirty_setup(&cur->p, cur->tgid, cur->stash, &cur->nstash, 64);
 	if (record_state(regs, TRP_RAN) < 0) {
 		ready(cur);	/* it dies when resumed */
 		return;
@@ -1418,7 +1443,9 @@ static void preempted(struct user_regs_struct *regs)
 	while (i < cur->nstash && (blocked >> (cur->stash[i].si_signo - 1) & 1))
 		i++;
 	cur->held_blocked = cur->nstash && i == cur->nstash;
-	if (i < cur->nstash) {
+	if (cur->nstash && moved) {
+		buf_want_traced(&cur->p);	/* came meanwhile: held */
+	} else if (i < cur->nstash) {
 		siginfo_t si = cur->stash[i];
 		memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
 		cur->nstash--;
@@ -1836,6 +1863,9 @@ int main(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
+	/* The filter lets calls at the library's syscall instruction
+	 * through even without the library: dirty.c injects some there. */
+	pt_untraced_ip = BUF_UNTRACED_IP;
 	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
 	root->tgid = R.root = root->p.pid;
 	tty_give(root->p.pid);
