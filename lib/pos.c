@@ -535,14 +535,6 @@ static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi, const uint
 	return same;
 }
 
-const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t len)
-{
-	if (!s->cap)
-		return NULL;
-	size_t k = slot_of(s, hash);
-	return s->slot[k].data && s->slot[k].len == len ? s->slot[k].data : NULL;
-}
-
 /* Are the bytes of block b in buf (p's now) the recorded ones, but in
  * the ranges skip? Where they differ by hash, those compared need the
  * recorded bytes (s, or zeros). */
@@ -557,7 +549,10 @@ static int block_same(const struct pos_block *b, const uint8_t *buf, const struc
 	if (!partial)
 		return 0;
 	static const uint8_t zeros[POS_BLOCK];
-	const uint8_t *want = pos_store_get(s, b->hash, b->len);
+	uint32_t wlen = 0;
+	const uint8_t *want = pos_store_get(s, b->hash, &wlen);
+	if (want && wlen != b->len)
+		want = NULL;
 	if (!want && hash_of(zeros, b->len) == b->hash)
 		want = zeros;
 	return want && bytes_same(buf, want, b->addr, b->len, skip, nskip);

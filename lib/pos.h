@@ -77,9 +77,6 @@ void pos_store_free(struct pos_store *s);
 int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_store *s,
 	      char *why, size_t wlen);
 
-/* The recorded bytes of the block with this hash and length, or NULL. */
-const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t len);
-
 /* Does p's memory hold the recorded blocks b[0..nb) (each block's hash,
  * each zero run zeros), but in the ranges skip[0..nskip) ({from, to})?
  * A block that overlaps those is compared byte by byte with its bytes
