@@ -1411,10 +1411,11 @@ static void deliver_pending(struct engine *e)
 	e->pending_sig = 0;
 	if (pt_status_hex(e->p.pid, "SigCgt:", &caught) < 0 || !(caught >> (sig - 1) & 1))
 		return;
+	int how = e->how;
 	e->how = RESUME_STEP;
 	pt_resume(&e->p, RESUME_STEP, sig);
 	int k = wait_stop(e, &st);
-	e->how = RESUME_CONT;
+	e->how = how;
 	if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
 		diverge(e, "thread %u: expected the handler of signal %d to start, got %s",
 			cur_task(e)->rtid, sig, describe_stop(e, k, st));
