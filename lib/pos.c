@@ -3,6 +3,7 @@
 #include "pos.h"
 #include "bufabi.h"
 #include "maps.h"
+#include "pagemap.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,27 +15,9 @@
 #include <linux/userfaultfd.h>
 #include <unistd.h>
 
-/* PAGEMAP_SCAN (Linux 6.7; older headers lack it): the ranges of a
- * process's pages that are present or swapped, found by walking its page
- * tables, so that the untouched parts of huge reservations (the shadow
- * memory of AddressSanitizer: terabytes) cost nothing. */
-struct pm_region {
-	uint64_t start, end, categories;
-};
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PM_PRESENT (1 << 3)
-#define PM_SWAPPED (1 << 4)
-/* With a userfaultfd in write-protect async mode (Linux 6.7): a page is
- * "written" once written since it was last write-protected; a scan with
- * PM_WP_MATCHING protects again the pages it reports, and one with
- * PM_CHECK_WPASYNC fails with EPERM on a mapping not registered so. */
-#define PM_WP_MATCHING (1 << 0)
-#define PM_CHECK_WPASYNC (1 << 1)
-#define PM_WRITTEN (1 << 1)
+/* PAGEMAP_SCAN (lib/pagemap.h) finds the untouched parts of huge
+ * reservations (the shadow memory of AddressSanitizer: terabytes) at no
+ * cost, and with a userfaultfd the pages written since the last scan. */
 
 /* Without PAGEMAP_SCAN (or with REWIND_NO_PAGEMAP_SCAN=1) every writable
  * byte is read; beyond this much, rec gives up instead of hanging. */

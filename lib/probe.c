@@ -2,9 +2,11 @@
  * kernel features a tracer can rely on here; environment variables switch
  * features off so that every fallback can be tested on any machine. */
 #include "probe.h"
+#include "pagemap.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +17,9 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
 #include <asm/prctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -29,6 +33,12 @@
 #define PR_SET_SYSCALL_USER_DISPATCH 59
 #define PR_SYS_DISPATCH_ON 1
 #define SYSCALL_DISPATCH_FILTER_BLOCK 1
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1 << 15)
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
 #endif
 #ifndef ARCH_SET_CPUID
 #define ARCH_SET_CPUID 0x1012
@@ -61,6 +71,10 @@ static const struct {
 	[PROBE_SECCOMP_TRAP] = { "seccomp SIGSYS", "REWIND_NO_SECCOMP_TRAP",
 		"not used: rec's preloaded library makes the common calls without a stop",
 		"not needed: rec's preloaded library makes the common calls without a stop" },
+	[PROBE_UFFD_WP] = { "write tracking", "REWIND_NO_UFFD_WP",
+		"a preemption records the memory written since the last one "
+		"(userfaultfd write-protect, PAGEMAP_SCAN)",
+		"a preemption hashes all of the process's writable memory" },
 };
 
 static volatile uint32_t probe_var;
@@ -130,6 +144,41 @@ static void seccomp_child(void)
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
 		_exit(1);
 	syscall(SYS_getppid);
+}
+
+/* Four pages registered for write protection, one written: a scan must
+ * report that page alone, and a second scan nothing (protected again). */
+static void uffd_child(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	long fd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_WP_ASYNC };
+	char *m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0 || ioctl(fd, UFFDIO_API, &api) < 0 || m == MAP_FAILED || pm < 0)
+		_exit(1);
+	memset(m, 1, 4 * pg);
+	struct uffdio_register reg = { .range = { (uintptr_t)m, 4 * pg },
+				       .mode = UFFDIO_REGISTER_MODE_WP };
+	struct uffdio_writeprotect wp = { .range = { (uintptr_t)m, 4 * pg },
+					  .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+	if (ioctl(fd, UFFDIO_REGISTER, &reg) < 0 || ioctl(fd, UFFDIO_WRITEPROTECT, &wp) < 0)
+		_exit(1);
+	m[2 * pg] = 2;
+	for (int round = 0; round < 2; round++) {
+		struct pm_region r[4];
+		struct pm_scan_arg a = { .size = sizeof a, .flags = PM_WP_MATCHING | PM_CHECK_WPASYNC,
+					 .start = (uintptr_t)m, .end = (uintptr_t)m + 4 * pg,
+					 .vec = (uintptr_t)r, .vec_len = 4,
+					 .category_mask = PM_WRITTEN, .return_mask = PM_WRITTEN };
+		int n = ioctl(pm, PM_SCAN, &a);
+		if (round == 0 && (n != 1 || r[0].start != (uintptr_t)m + 2 * pg ||
+				   r[0].end != (uintptr_t)m + 3 * pg))
+			_exit(1);
+		if (round == 1 && n != 0)
+			_exit(1);
+	}
+	_exit(0);
 }
 
 static void dr_child(void)
@@ -228,6 +277,10 @@ static int probe_run(enum probe_feature f)
 		return died_of(in_child(sud_child), SIGSYS);
 	case PROBE_SECCOMP_TRAP:
 		return died_of(in_child(seccomp_child), SIGSYS);
+	case PROBE_UFFD_WP: {
+		int st = in_child(uffd_child);
+		return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
 	default:
 		return 0;
 	}

@@ -13,6 +13,8 @@ enum probe_feature {
 	PROBE_CPUID_FAULT,	/* arch_prctl(ARCH_SET_CPUID, 0) makes cpuid fault */
 	PROBE_SUD,		/* syscall user dispatch raises SIGSYS */
 	PROBE_SECCOMP_TRAP,	/* a seccomp filter's RET_TRAP raises SIGSYS */
+	PROBE_UFFD_WP,		/* a userfaultfd in write-protect async mode and
+				   PAGEMAP_SCAN report exactly the pages written */
 	PROBE_N
 };
 

@@ -3,6 +3,7 @@
  * dirty.h); the pages are read and protected again in lib/pos.c. */
 #include "dirty.h"
 #include "bufabi.h"
+#include "probe.h"
 #include "util.h"
 
 #include <errno.h>
@@ -117,7 +118,7 @@ static int inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t 
 int dirty_setup(struct pt_proc *p, pid_t tgid, siginfo_t *stash, int *nstash, int max)
 {
 	if (find(tgid) >= 0 || nprocs == (int)(sizeof procs / sizeof *procs) ||
-	    env_flag("REWIND_NO_UFFD_WP") || pt_untraced_ip != BUF_UNTRACED_IP)
+	    !probe_has(PROBE_UFFD_WP) || pt_untraced_ip != BUF_UNTRACED_IP)
 		return 0;
 	struct user_regs_struct r;
 	pt_getregs(p, &r);
