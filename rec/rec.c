@@ -1427,6 +1427,12 @@ static void preempted(struct user_regs_struct *regs)
 	int moved = 0;
 	if (!cur->nstash && !cur->tracer)
 		moved = dirty_setup(&cur->p, cur->tgid, cur->stash, &cur->nstash, 64);
+	/* A SIGSTOP of ours that came during those calls was dropped there:
+	 * without this, none would be sent to it again (on_alarm), and a
+	 * thread that spins would never give way (spin count hung rec). One
+	 * still on its way is passed over when it comes (do_signal). */
+	if (moved && preempting == cur->p.pid)
+		preempting = 0;
 	if (record_state(regs, TRP_RAN) < 0) {
 		ready(cur);	/* it dies when resumed */
 		return;
