@@ -455,8 +455,11 @@ static int pp_arm(struct watch *w)
 
 static void pp_disarm(struct watch *w)
 {
-	if (!w->opened && pp_ours(w))
-		pp_open(w, 0);
+	/* A thread at the entry of a call the engine has yet to make can
+	 * only open the pages through that call's re-run; left protected,
+	 * a checkpoint made now would fault where the recording did not. */
+	if (!w->opened && pp_ours(w) && pp_open(w, 0) < 0)
+		pp_open(w, 1);
 }
 
 /* The engine's hook: is this SIGSEGV an access to a page we protected? */
