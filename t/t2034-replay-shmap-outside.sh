@@ -21,6 +21,11 @@ test_expect_success 'record while this script writes into the mapped file' '
 	rec_prog "$T/shmap-outside" "$scratch/shared.file" &
 	p=$! &&
 	until test -e "$scratch/shared.file.ready"; do sleep 0.01; done &&
+	# Written while it sleeps (not between a call and its look: rec
+	# notices a change from outside at a system call, and replay makes
+	# it there).
+	pid=$(pgrep -x shmap-outside) &&
+	until grep -q nanosleep /proc/$pid/wchan; do sleep 0.01; done &&
 	printf "out%05d" $$ | dd of="$scratch/shared.file" conv=notrunc 2>/dev/null &&
 	wait $p &&
 	trace=$(ls -d "$scratch"/trace.* | tail -n 1) &&

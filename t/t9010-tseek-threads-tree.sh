@@ -8,10 +8,13 @@
 require_tprog threads
 [ -x "$REWIND_BIN/tseek" ] || { echo "Bail out! no tseek in $REWIND_BIN (run make)"; exit 1; }
 
+# at_line FILE: FILE with replay's stop line on a line of its own (python
+# writes a line's parts apart, so an event can end mid-line).
+at_line () { sed 's/\(.\)\(-- stopped after event \)/\1\n\2/' "$1"; }
 # stop_part FILE: replay --to's own lines, from "-- stopped" on.
-stop_part () { sed -n '/^-- stopped after event /,$p' "$1"; }
+stop_part () { at_line "$1" | sed -n '/^-- stopped after event /,$p'; }
 # out_part FILE: the program's output before them.
-out_part () { sed '/^-- stopped after event /,$d' "$1"; }
+out_part () { at_line "$1" | sed '/^-- stopped after event /,$d'; }
 
 # pick NAME: events of $trace to stop at, into NAME.evs: eight spread
 # over what follows the first clone, the last two; replay --to each
