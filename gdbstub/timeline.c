@@ -487,6 +487,8 @@ static void drop_mark(struct timeline *t, int i)
 static int snap(struct timeline *t, struct eng_snap *s)
 {
 	watch_disarm(&t->w);
+	if (watch_still_armed(&t->w))
+		return -1;	/* its copy would fault where the recording did not */
 	tl_flush(t);
 	return eng_snap(&t->e, s);
 }

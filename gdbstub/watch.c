@@ -673,6 +673,11 @@ void watch_disarm(struct watch *w)
 	w->stops->disarm(w);
 }
 
+int watch_still_armed(const struct watch *w)
+{
+	return w->stops == &pp_stops && !w->opened && pp_ours(w) && pp_any_set(w);
+}
+
 void watch_reset(struct watch *w)
 {
 	w->drpid = 0;

@@ -79,6 +79,9 @@ int watch_arm(struct watch *w, const struct watchpt *wp, int n);
 /* Take every watchpoint out of the process (before a fork copies it, or
  * its memory is hashed). */
 void watch_disarm(struct watch *w);
+/* After watch_disarm: is a page still protected by us (the thread was
+ * where no call could open it)? A fork now would keep our protection. */
+int watch_still_armed(const struct watch *w);
 /* The replay is now a fresh copy of a checkpoint, with nothing armed. */
 void watch_reset(struct watch *w);
 
