@@ -342,14 +342,19 @@ require_gdb () {
 
 # gdb_run PROG SCRIPT...: gdb in batch mode on PROG, sourcing each SCRIPT
 # in turn (an error ends only its own script); all it prints goes to
-# gdb.out.
+# gdb.out, and a copy to gdb.out.N (N the test's number), kept with the
+# scratch directory when a later test overwrites gdb.out. Its status is
+# gdb's (124 after the timeout).
 gdb_run () {
-	local prog=$1 s args=()
+	local prog=$1 s args=() st
 	shift
 	for s in "$@"; do
 		args+=(-x "$s")
 	done
 	timeout -k 5 120 gdb -batch -nx "${args[@]}" "$prog" >gdb.out 2>&1
+	st=$?
+	cp gdb.out "gdb.out.$test_count"
+	return $st
 }
 
 # gdb_section NAME [FILE]: the lines of FILE (gdb.out) after a script's
