@@ -1084,15 +1084,8 @@ static int handled(pid_t pid, int sig)
 {
 	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGTRAP)
 		return 0;
-	char path[64], line[256];
-	unsigned long long cgt = 0;
-	snprintf(path, sizeof path, "/proc/%d/status", pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "SigCgt: %llx", &cgt) == 1)
-			break;
-	if (f)
-		fclose(f);
+	uint64_t cgt = 0;
+	pt_status_hex(pid, "SigCgt:", &cgt);
 	return sig > 0 && sig <= 64 && (cgt >> (sig - 1) & 1);
 }
 

@@ -163,25 +163,6 @@ static uint64_t vdso_syscall(struct pt_proc *p, const struct map *m, int n, uint
 	return 0;
 }
 
-/* A hex field of /proc/PID/status ("SigBlk:"), or -1 if unreadable. */
-static int status_hex(pid_t pid, const char *field, uint64_t *v)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%d/status", pid);
-	FILE *f = fopen(path, "re");
-	int rc = -1;
-	size_t fl = strlen(field);
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, field, fl)) {
-			*v = strtoull(line + fl, NULL, 16);
-			rc = 0;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return rc;
-}
-
 /* The mm fields of struct prctl_mm_map that /proc/PID/stat shows, in
  * that struct's order (start_code ... env_end; brk, which stat lacks, is
  * left 0): fields 26-28 and 45-51. */
@@ -371,7 +352,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	struct pt_proc *p = &k->p;
 	pid_t pid = p->pid;
 	uint64_t mm[11], spend = 0;
-	if (status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
+	if (pt_status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
 		die(EXIT_TRACE, "/proc/%d: cannot read the replayed process's state", pid);
 	if (spend)
 		return 1;	/* a signal the kernel holds: not in a checkpoint */
@@ -496,7 +477,7 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		if (k->state == ET_GONE)
 			continue;
 		nprocs += k->rtid == k->rtgid;
-		if (status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
+		if (pt_status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
 			die(EXIT_TRACE, "/proc/%d: cannot read the replayed thread's state", k->p.pid);
 		if (pend)
 			goto out;	/* a signal the kernel holds for it */

@@ -822,20 +822,11 @@ static int continued(void)
 	int any = 0;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *t = R.tasks[i];
-		char path[64], line[256];
-		unsigned long long pend = 0, mask = 1ull << (SIGCONT - 1);
+		uint64_t pend = 0, shared = 0, mask = 1ull << (SIGCONT - 1);
 		if (t->state != T_STOPPED)
 			continue;
-		snprintf(path, sizeof path, "/proc/%d/status", t->p.pid);
-		FILE *f = fopen(path, "re");
-		while (f && fgets(line, sizeof line, f)) {
-			unsigned long long v;
-			if ((sscanf(line, "SigPnd: %llx", &v) == 1 || sscanf(line, "ShdPnd: %llx", &v) == 1))
-				pend |= v;
-		}
-		if (f)
-			fclose(f);
-		if (!f || (pend & mask)) {
+		if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
+		    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0 || ((pend | shared) & mask)) {
 			ready(t);
 			any = 1;
 		}
