@@ -1125,6 +1125,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
 		cls = C_EMU;	/* strict mode: rec kept it, and answered */
 	if (cls == C_EXIT) {
+		/* The marks its end makes through robust lists, maybe in
+		 * memory other processes share (rec's exit_robust_marks). */
+		apply_mem(e, &e->cur);
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
 		if (eng_live(e) > 1) {

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -1211,6 +1212,8 @@ static int seccomp_strict(long nr, struct user_regs_struct *r)
 	return 0;
 }
 
+static void exit_robust_marks(long nr);
+
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void)
@@ -1274,6 +1277,8 @@ void syscall_entry(void)
 		cur->out = 0;	/* a write before it is over */
 		begin(TR_SYSCALL, TRF_NORETURN);
 		tw_put(&R.w, s->buf, s->len);
+		if (e->class == C_EXIT)
+			exit_robust_marks(nr);
 		tw_end(&R.w);
 		cur->state = T_KERNEL;
 		pt_resume(&cur->p, RESUME_CONT, 0);
@@ -1588,6 +1593,28 @@ static void record_start(void)
 	tw_end(&R.w);
 }
 
+/* The futex words on the robust list at head (an address in the memory
+ * of p), at most max of them, into word; returns how many. */
+static int robust_words(struct pt_proc *p, uint64_t head, uint64_t *word, int max)
+{
+	uint64_t h[3];	/* list, futex_offset, list_op_pending */
+	if (!head || pt_read(p, head, h, sizeof h) != sizeof h)
+		return 0;
+	/* The entries, a circular list back to the head (the low bit of
+	 * a link marks a PI mutex), then the one being locked or freed. */
+	uint64_t at = h[0] & ~1ull;
+	int n = 0;
+	while (n < max - 1 && at && at != head) {
+		word[n++] = at + h[1];
+		if (pt_read(p, at, &at, 8) != 8)
+			break;
+		at &= ~1ull;
+	}
+	if (h[2] & ~1ull)
+		word[n++] = (h[2] & ~1ull) + h[1];
+	return n;
+}
+
 /* The futex words the kernel marked (FUTEX_OWNER_DIED) through the
  * robust list of cur, a thread that just ended, as IT_MEM items of the
  * record being built: its live siblings see them, and replay's kernel,
@@ -1599,25 +1626,42 @@ static void robust_marks(void)
 	for (int i = 0; i < R.ntasks && !sib; i++)
 		if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
 			sib = R.tasks[i];
-	uint64_t h[3];	/* list, futex_offset, list_op_pending */
-	if (!cur->robust || !sib || pt_read(&sib->p, cur->robust, h, sizeof h) != sizeof h)
-		return;
-	/* The entries, a circular list back to the head (the low bit of
-	 * a link marks a PI mutex), then the one being locked or freed. */
-	uint64_t at = h[0] & ~1ull, word[2049];
-	int n = 0;
-	while (n < 2048 && at && at != cur->robust) {
-		word[n++] = at + h[1];
-		if (pt_read(&sib->p, at, &at, 8) != 8)
-			break;
-		at &= ~1ull;
-	}
-	if (h[2] & ~1ull)
-		word[n++] = (h[2] & ~1ull) + h[1];
+	uint64_t word[2049];
+	int n = sib ? robust_words(&sib->p, cur->robust, word, 2049) : 0;
 	for (int i = 0; i < n; i++) {
 		uint32_t w;
 		if (pt_read(&sib->p, word[i], &w, 4) == 4)
 			tw_item(&R.w, IT_MEM, 0, &word[i], 8, &w, 4);
+	}
+}
+
+/* cur is at the entry of exit_group, or of exit as its process's last
+ * thread: the marks the kernel is about to make through the robust lists
+ * of the threads that end, as IT_MEM items of the call's record. No
+ * sibling outlives them to show the marks afterwards (robust_marks), yet
+ * the words may be in memory shared with other processes (a
+ * process-shared mutex): replay writes them before the call. */
+static void exit_robust_marks(long nr)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (nr == SYS_exit && R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+			return;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		if (t->tgid != cur->tgid || !t->robust)
+			continue;
+		/* The kernel marks a word that holds the thread's id as
+		 * the thread sees it (in its pid namespace). */
+		uint32_t tid = self_id(t->p.pid, t->p.pid);
+		uint64_t word[2049];
+		int n = robust_words(&cur->p, t->robust, word, 2049);
+		for (int k = 0; k < n; k++) {
+			uint32_t w;
+			if (pt_read(&cur->p, word[k], &w, 4) != 4 || (w & FUTEX_TID_MASK) != tid)
+				continue;
+			w = (w & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+			tw_item(&R.w, IT_MEM, 0, &word[k], 8, &w, 4);
+		}
 	}
 }
 
