@@ -1148,7 +1148,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	}
 	if (e->cur.flags & TRF_NORETURN) {
 		/* The program died inside the call: only SIGKILL does that
-		 * without a signal stop (kill(getpid(), SIGKILL)). */
+		 * without a signal stop (kill(getpid(), SIGKILL)). Robust
+		 * mutexes first (rec's kill_robust_marks). */
+		apply_mem(e, &e->cur);
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
@@ -1550,6 +1552,7 @@ static void replay_signal(struct engine *e, int k)
 		diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
 	if (flags & TRS_ASYNC)
 		ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, e->cur.p + 8);
+	apply_mem(e, &e->cur);	/* robust mutexes of a process it ends */
 	e->pending_sig = sig;
 }
 

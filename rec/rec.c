@@ -1213,6 +1213,8 @@ static int seccomp_strict(long nr, struct user_regs_struct *r)
 }
 
 static void exit_robust_marks(long nr);
+static void process_robust_marks(pid_t tgid, struct trace_writer *w);
+static void kill_robust_marks(long nr, const uint64_t *a, struct trace_writer *w);
 
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
@@ -1255,6 +1257,8 @@ void syscall_entry(void)
 	tw_put(s, cur->a, sizeof cur->a);
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
+	if (nr == SYS_kill || nr == SYS_tkill || nr == SYS_tgkill)
+		kill_robust_marks(nr, cur->a, s);
 	cur->at_exit = 0;
 	cur->held_blocked = 0;
 	cur->entry_regs = regs;
@@ -1357,6 +1361,15 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);
 	tw_put(&R.w, si, 128);
+	/* One that ends the process (default action, neither caught nor
+	 * ignored): the marks of its robust mutexes, which replay writes
+	 * before it delivers the signal. */
+	uint64_t caught, ign, bit = 1ull << (sig - 1);
+	if (sig != SIGCHLD && sig != SIGCONT && sig != SIGURG && sig != SIGWINCH &&
+	    sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
+	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 &&
+	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !((caught | ign) & bit))
+		process_robust_marks(cur->tgid, &R.w);
 	tw_end(&R.w);
 }
 
@@ -1635,6 +1648,62 @@ static void robust_marks(void)
 	}
 }
 
+/* Where cur's process sees the word at addr of process tgid: the same
+ * address in its own process, or for another process the address in
+ * cur's where the same shared memory lies (a process-shared mutex, in a
+ * mapping both share, maybe at other addresses); 0 if cur has none. */
+static uint64_t shared_in_cur(pid_t tgid, uint64_t addr)
+{
+	if (tgid == cur->tgid)
+		return addr;
+	struct maps_line there, here;
+	FILE *f = maps_open(tgid);
+	int found = 0;
+	while (f && !found && maps_next(f, &there))
+		found = there.lo <= addr && addr < there.hi;
+	if (f)
+		fclose(f);
+	if (!found || there.perm[3] != 's')
+		return 0;
+	uint64_t fo = there.off + (addr - there.lo), at = 0;
+	f = maps_open(cur->tgid);
+	while (f && !at && maps_next(f, &here))
+		if (here.perm[3] == 's' && here.ino == there.ino && here.deleted == there.deleted &&
+		    !strcmp(here.name, there.name) && here.off <= fo && fo + 4 <= here.off + (here.hi - here.lo))
+			at = here.lo + (fo - here.off);
+	if (f)
+		fclose(f);
+	return at;
+}
+
+/* The marks (FUTEX_OWNER_DIED) the kernel makes through the robust lists
+ * of the threads of process tgid when it ends, as IT_MEM items into w.
+ * Read while it still lives; replay writes them through cur, before the
+ * end: so where tgid is another process, only the words in memory cur
+ * shares with it (a process-shared mutex), where cur sees them. */
+static void process_robust_marks(pid_t tgid, struct trace_writer *w)
+{
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		if (t->tgid != tgid || !t->robust)
+			continue;
+		/* The kernel marks a word that holds the thread's id as
+		 * the thread sees it (in its pid namespace). */
+		uint32_t tid = self_id(t->p.pid, t->p.pid);
+		uint64_t word[2049];
+		int n = robust_words(&t->p, t->robust, word, 2049);
+		for (int k = 0; k < n; k++) {
+			uint32_t v;
+			uint64_t at;
+			if (pt_read(&t->p, word[k], &v, 4) != 4 || (v & FUTEX_TID_MASK) != tid ||
+			    !(at = shared_in_cur(tgid, word[k])))
+				continue;
+			v = (v & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+			tw_item(w, IT_MEM, 0, &at, 8, &v, 4);
+		}
+	}
+}
+
 /* cur is at the entry of exit_group, or of exit as its process's last
  * thread: the marks the kernel is about to make through the robust lists
  * of the threads that end, as IT_MEM items of the call's record. No
@@ -1646,23 +1715,23 @@ static void exit_robust_marks(long nr)
 	for (int i = 0; i < R.ntasks; i++)
 		if (nr == SYS_exit && R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
 			return;
-	for (int i = 0; i < R.ntasks; i++) {
-		struct task *t = R.tasks[i];
-		if (t->tgid != cur->tgid || !t->robust)
-			continue;
-		/* The kernel marks a word that holds the thread's id as
-		 * the thread sees it (in its pid namespace). */
-		uint32_t tid = self_id(t->p.pid, t->p.pid);
-		uint64_t word[2049];
-		int n = robust_words(&cur->p, t->robust, word, 2049);
-		for (int k = 0; k < n; k++) {
-			uint32_t w;
-			if (pt_read(&cur->p, word[k], &w, 4) != 4 || (w & FUTEX_TID_MASK) != tid)
-				continue;
-			w = (w & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
-			tw_item(&R.w, IT_MEM, 0, &word[k], 8, &w, 4);
-		}
-	}
+	process_robust_marks(cur->tgid, &R.w);
+}
+
+/* cur is at the entry of a kill, tkill or tgkill (arguments a) that may
+ * send SIGKILL to a process of the tree: the marks its end makes, as
+ * IT_MEM items of the call's record (staged in w). Replay writes them as
+ * the call's outputs: the program learns of the end (wait4) after it. */
+static void kill_robust_marks(long nr, const uint64_t *a, struct trace_writer *w)
+{
+	int sig = nr == SYS_tgkill ? (int)a[2] : (int)a[1];
+	pid_t id = (pid_t)a[nr == SYS_tgkill ? 1 : 0];
+	struct task *t = sig == SIGKILL && id > 0 ? find_task(id) : NULL;
+	/* kill names a process; ids the program sees in a pid namespace
+	 * are not rec's, and are left alone. */
+	if (!t || (nr == SYS_kill && t->tgid != id) || self_id(id, id) != (uint32_t)id)
+		return;
+	process_robust_marks(t->tgid, w);
 }
 
 /* A task ended (exited or killed). */
