@@ -1018,7 +1018,7 @@ static void syscall_exit(void)
 			pt_setregs(&cur->p, &regs);
 		}
 	}
-	const char *why = cap_unknown(e, a, ret);
+	const char *why = cap_unknown(&cur->p, e, a, ret);
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
 			       "record yet; the trace %s ends before it", e->name, why, R.dir);
