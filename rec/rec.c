@@ -1257,7 +1257,7 @@ void syscall_entry(void)
 	tw_put(s, cur->a, sizeof cur->a);
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
-	if (nr == SYS_kill || nr == SYS_tkill || nr == SYS_tgkill)
+	if (nr == SYS_kill || nr == SYS_tkill || nr == SYS_tgkill || nr == SYS_pidfd_send_signal)
 		kill_robust_marks(nr, cur->a, s);
 	cur->at_exit = 0;
 	cur->held_blocked = 0;
@@ -1718,15 +1718,35 @@ static void exit_robust_marks(long nr)
 	process_robust_marks(cur->tgid, &R.w);
 }
 
-/* cur is at the entry of a kill, tkill or tgkill (arguments a) that may
- * send SIGKILL to a process of the tree: the marks its end makes, as
- * IT_MEM items of the call's record (staged in w). Replay writes them as
- * the call's outputs: the program learns of the end (wait4) after it. */
+/* cur is at the entry of a kill, tkill, tgkill or pidfd_send_signal
+ * (arguments a) that may send SIGKILL to a process of the tree: the
+ * marks its end makes, as IT_MEM items of the call's record (staged in
+ * w). Replay writes them as the call's outputs: the program learns of
+ * the end (wait4) after it. */
 static void kill_robust_marks(long nr, const uint64_t *a, struct trace_writer *w)
 {
 	int sig = nr == SYS_tgkill ? (int)a[2] : (int)a[1];
 	pid_t id = (pid_t)a[nr == SYS_tgkill ? 1 : 0];
-	struct task *t = sig == SIGKILL && id > 0 ? find_task(id) : NULL;
+	if (sig != SIGKILL)
+		return;
+	if (nr == SYS_pidfd_send_signal) {
+		/* The process the pidfd names, as rec sees it (its fdinfo
+		 * read from here says the id in rec's pid namespace). */
+		char path[64], line[128];
+		snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, (int)a[0]);
+		FILE *f = fopen(path, "re");
+		id = 0;
+		while (f && fgets(line, sizeof line, f))
+			if (!strncmp(line, "Pid:", 4))
+				id = atoi(line + 4);
+		if (f)
+			fclose(f);
+		struct task *t = id > 0 ? find_task(id) : NULL;
+		if (t && t->tgid == id)
+			process_robust_marks(id, w);
+		return;
+	}
+	struct task *t = id > 0 ? find_task(id) : NULL;
 	/* kill names a process; ids the program sees in a pid namespace
 	 * are not rec's, and are left alone. */
 	if (!t || (nr == SYS_kill && t->tgid != id) || self_id(id, id) != (uint32_t)id)

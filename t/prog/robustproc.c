@@ -4,9 +4,9 @@
  * the parent's next lock gets EOWNERDEAD. The children end by
  * exit_group, by exit from the last thread, by exit_group while another
  * thread holds it, by abort(), by raise(SIGKILL), and by the parent's
- * SIGKILL while holding it through a mapping of their own at another
- * address. Prints how each ended and what each lock returned, and a
- * token. */
+ * SIGKILL (kill, then pidfd_send_signal) while holding it through a
+ * mapping of their own at another address. Prints how each ended and
+ * what each lock returned, and a token. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ static void child(int how)
 			usleep(1000);
 		exit(0);
 	}
-	if (how == 5)	/* through a mapping at another address */
+	if (how >= 5)	/* through a mapping at another address */
 		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	pthread_mutex_lock(m);
 	if (how == 1)
@@ -51,7 +52,7 @@ static void child(int how)
 		abort();
 	if (how == 4)
 		raise(SIGKILL);
-	if (how == 5) {
+	if (how >= 5) {
 		write(ready[1], "", 1);
 		pause();	/* until the parent kills it */
 	}
@@ -75,14 +76,18 @@ int main(void)
 	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(m, &a);
-	for (int how = 0; how < 6; how++) {
+	for (int how = 0; how < 7; how++) {
 		pid_t p = fork();
 		if (p == 0)
 			child(how);
-		if (how == 5) {
+		if (how >= 5) {
 			char c;
 			read(ready[0], &c, 1);
-			kill(p, SIGKILL);
+			if (how == 5)
+				kill(p, SIGKILL);
+			else
+				syscall(SYS_pidfd_send_signal, (int)syscall(SYS_pidfd_open, p, 0), SIGKILL,
+					NULL, 0);
 		}
 		int st;
 		waitpid(p, &st, 0);
