@@ -1367,8 +1367,8 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 	uint64_t caught, ign, bit = 1ull << (sig - 1);
 	if (sig != SIGCHLD && sig != SIGCONT && sig != SIGURG && sig != SIGWINCH &&
 	    sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
-	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 &&
-	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !((caught | ign) & bit))
+	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
+	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit))
 		process_robust_marks(cur->tgid, &R.w);
 	tw_end(&R.w);
 }
