@@ -226,7 +226,7 @@ static const struct cmd_out old_ioctls[] = {
 	{ 0x8926, 0 }, { 0x8927, 40 }, { 0x8929, 40 }, { 0x8930, 0 }, { 0x8931, 0 },
 	{ 0x8932, 0 }, { 0x8933, 40 }, { 0x8934, 0 }, { 0x8935, 40 }, { 0x8936, 0 },
 	{ 0x8937, 0 }, { 0x8938, 40 }, { 0x8940, SPECIAL }, { 0x8941, 0 }, { 0x8942, 40 },
-	{ 0x8943, 0 }, { 0x8947, 40 }, { 0x8948, 40 }, { 0x8949, 0 },
+	{ 0x8943, 0 }, { 0x8946, SPECIAL }, { 0x8947, 40 }, { 0x8948, 40 }, { 0x8949, 0 },
 	{ 0x894b, 4 }, { 0x894c, 0 }, { 0x8953, 0 }, { 0x8954, 68 }, { 0x8955, 0 },
 	{ 0x8960, 0 }, { 0x8961, 68 }, { 0x8962, 0 }, { 0x8970, 40 }, { 0x8971, 0 },
 	{ 0x8990, 0 }, { 0x8991, 0 }, { 0x8992, 0 }, { 0x8995, 0 },
@@ -361,13 +361,60 @@ static void out_msghdr(struct pt_proc *p, uint64_t v, uint64_t len,
 	out_iov(p, iov, iovlen, len, fn, ctx);
 }
 
+/* SIOCETHTOOL: the bytes the kernel writes at ifr_data for the command
+ * there (its first u32), read after the call (sizes in the struct are
+ * the kernel's answer then), or -1 for a command not known here. */
+static int64_t ethtool_out_size(struct pt_proc *p, uint64_t data)
+{
+	uint32_t h[3];
+	uint64_t mask;
+	if (pt_read(p, data, h, sizeof h) != sizeof h)
+		return 0;	/* the kernel could not read it either */
+	switch (h[0]) {
+	case 0x07: case 0x0a: case 0x14: case 0x16: case 0x18: case 0x1e:
+	case 0x21: case 0x23: case 0x25: case 0x27: case 0x2b:
+		return 8;	/* GMSGLVL, GLINK, G*CSUM, GSG, GTSO, GUFO, GGSO,
+				   GFLAGS, GPFLAGS, GGRO: struct ethtool_value */
+	case 0x01: return 44;	/* GSET: struct ethtool_cmd */
+	case 0x03: return 196;	/* GDRVINFO */
+	case 0x05: return 20;	/* GWOL */
+	case 0x0e: return 92;	/* GCOALESCE */
+	case 0x10: return 36;	/* GRINGPARAM */
+	case 0x12: return 16;	/* GPAUSEPARAM */
+	case 0x3c: return 36;	/* GCHANNELS */
+	case 0x41: return 44;	/* GET_TS_INFO */
+	case 0x42: return 44;	/* GMODULEINFO */
+	case 0x44: return 40;	/* GEEE */
+	case 0x1b:		/* GSTRINGS: len strings of 32 */
+		return 12 + 32 * (int64_t)(h[2] < 65536 ? h[2] : 65536);
+	case 0x20:		/* GPERMADDR: size bytes */
+		return 8 + (h[1] < 4096 ? h[1] : 4096);
+	case 0x3a:		/* GFEATURES: size blocks of 16 */
+		return 8 + 16 * (int64_t)(h[1] < 4096 ? h[1] : 4096);
+	case 0x37:		/* GSSET_INFO: a u32 per set bit of the mask */
+		if (pt_read(p, data + 8, &mask, 8) != 8)
+			return 16;
+		return 16 + 4 * __builtin_popcountll(mask);
+	case 0x4c:		/* GLINKSETTINGS: 3 masks of nwords (a negative
+				   nwords answers the size handshake) */
+		return 48 + ((int8_t)(h[2] >> 24) > 0 ? 12 * (int8_t)(h[2] >> 24) : 0);
+	}
+	return -1;
+}
+
 /* The ioctls whose outputs a pointer in their argument leads to. */
 static void out_special_ioctl(struct pt_proc *p, uint64_t req, uint64_t arg,
 			      void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
 {
 	uint64_t w[3], q[13];
 	uint32_t n[2];
-	if (req == 0x8912) {		/* SIOCGIFCONF: struct ifconf, its buffer */
+	if (req == 0x8946 && pt_read(p, arg + 16, w, 8) == 8) {
+		/* SIOCETHTOOL: struct ifreq's ifr_data leads to the command's
+		 * struct */
+		int64_t n = ethtool_out_size(p, w[0]);
+		if (n > 0)
+			out(p, w[0], n, fn, ctx);
+	} else if (req == 0x8912) {	/* SIOCGIFCONF: struct ifconf, its buffer */
 		out(p, arg, 16, fn, ctx);
 		if (pt_read(p, arg, w, 16) == 16)
 			out(p, w[1], (uint32_t)w[0] < 65536 ? (uint32_t)w[0] : 65536, fn, ctx);
@@ -436,9 +483,11 @@ static void out_keyctl(struct pt_proc *p, const uint64_t a[6], int64_t ret,
 	out(p, buf, (uint64_t)ret < cap ? (uint64_t)ret : cap, fn, ctx);
 }
 
-const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t ret)
+const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret)
 {
 	static char why[96];
+	uint64_t data;
+	uint32_t cmd;
 	if (ret < 0)
 		return NULL;	/* the kernel refused it: it wrote nothing */
 	for (int i = 0; i < e->nargs; i++) {
@@ -446,6 +495,10 @@ const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t 
 		int k = sys_kind(e->arg[i]);
 		if (k == A_IOCTL && ioctl_out_size(v) == REFUSE)
 			snprintf(why, sizeof why, "ioctl request %#x", (unsigned)v);
+		else if (k == A_IOCTL && (uint32_t)v == 0x8946 && i + 1 < e->nargs &&
+			 pt_read(p, a[i + 1] + 16, &data, 8) == 8 && ethtool_out_size(p, data) < 0 &&
+			 pt_read(p, data, &cmd, 4) == 4)
+			snprintf(why, sizeof why, "ioctl SIOCETHTOOL command %#x", cmd);
 		else if (k == A_FCNTL && fcntl_out_size(v) == REFUSE)
 			snprintf(why, sizeof why, "fcntl command %llu", (unsigned long long)v);
 		else if (k == A_QUOTACTL && quotactl_out_size(v) == REFUSE)

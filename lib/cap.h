@@ -23,9 +23,10 @@ void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6
 void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,
 		 void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
 
-/* Why a call that returned ret wrote what cap_outputs cannot say (an
- * ioctl, fcntl or quotactl request it does not know), or NULL. */
-const char *cap_unknown(const struct sys_entry *e, const uint64_t a[6], int64_t ret);
+/* Why a call of the process p that returned ret wrote what cap_outputs
+ * cannot say (an ioctl, fcntl or quotactl request it does not know, an
+ * ethtool command), or NULL. */
+const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret);
 
 /* Why a call with these arguments cannot be recorded even before it
  * runs (seccomp's strict mode, which cannot stack on rec's filter, and

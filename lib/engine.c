@@ -1125,6 +1125,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
 		cls = C_EMU;	/* strict mode: rec kept it, and answered */
 	if (cls == C_EXIT) {
+		/* The marks its end makes through robust lists, maybe in
+		 * memory other processes share (rec's exit_robust_marks). */
+		apply_mem(e, &e->cur);
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
 		if (eng_live(e) > 1) {
@@ -1145,7 +1148,9 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	}
 	if (e->cur.flags & TRF_NORETURN) {
 		/* The program died inside the call: only SIGKILL does that
-		 * without a signal stop (kill(getpid(), SIGKILL)). */
+		 * without a signal stop (kill(getpid(), SIGKILL)). Robust
+		 * mutexes first (rec's kill_robust_marks). */
+		apply_mem(e, &e->cur);
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
@@ -1547,6 +1552,7 @@ static void replay_signal(struct engine *e, int k)
 		diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
 	if (flags & TRS_ASYNC)
 		ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, e->cur.p + 8);
+	apply_mem(e, &e->cur);	/* robust mutexes of a process it ends */
 	e->pending_sig = sig;
 }
 
