@@ -984,19 +984,11 @@ static int64_t own_settings(struct user_regs_struct *r)
  * the NSpid line of its status, or ret where that cannot be read. */
 static uint32_t self_id(uint32_t tid, int64_t ret)
 {
-	char path[64], line[256];
+	char line[256], *end;
 	uint32_t id = ret;
-	snprintf(path, sizeof path, "/proc/%u/status", tid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			char *s = line + 6, *end;
-			for (long v; (v = strtol(s, &end, 10)), end != s; s = end)
-				id = v;
-			break;
-		}
-	if (f)
-		fclose(f);
+	char *s = pt_status(tid, "NSpid:", line, sizeof line);
+	for (long v; s && ((v = strtol(s, &end, 10)), end != s); s = end)
+		id = v;
 	return id;
 }
 
