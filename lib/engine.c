@@ -1479,20 +1479,11 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
  * run goes on from it exactly. */
 static void replay_preempt(struct engine *e)
 {
-	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
-	size_t off = trace_fixed_size(TR_PREEMPT);
-	int k;
-	if (e->cur.size < off)
+	struct trace_item regs, xs, hashes;
+	if (e->cur.size < trace_fixed_size(TR_PREEMPT))
 		bad_record(e, "short preemption record");
-	while ((k = trace_item(&e->cur, &off, &it)) > 0) {
-		if (it.tag == IT_REGS)
-			regs = it;
-		else if (it.tag == IT_XSTATE)
-			xs = it;
-		else if (it.tag == IT_HASHES)
-			hashes = it;
-	}
-	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
+	if (trace_preempt_state(&e->cur, &regs, &xs, &hashes) < 0 ||
+	    regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
 	if (e->pending_sig)
 		deliver_pending(e);

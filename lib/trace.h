@@ -181,6 +181,12 @@ int trace_item(const struct trace_rec *rec, size_t *off, struct trace_item *it);
 /* Size of the fixed part of a record of this kind, before its items. */
 size_t trace_fixed_size(int kind);
 
+/* The thread state that preemption record pre holds: its IT_REGS,
+ * IT_XSTATE and IT_HASHES items, each left empty (len 0) where absent.
+ * 0, or -1 when the record is short or an item overruns it. */
+int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, struct trace_item *xs,
+			struct trace_item *hashes);
+
 /* Syscall record fields. */
 struct trace_syscall {
 	int32_t nr;	/* as the kernel reads rax: its low 32 bits */
