@@ -3,6 +3,7 @@
  * process are performed and checked; signals and rdtsc are re-created
  * where the trace says. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
+#include "bufabi.h"
 #include "bufplay.h"
 #include "cap.h"
 #include "cpu.h"
@@ -99,6 +100,18 @@ static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 	return e->ntasks++;
 }
 
+/* The buffer ABI revision start record rec names (0 where it names
+ * none: an older rewind). */
+static uint32_t trace_bufabi(const struct trace_rec *rec)
+{
+	struct trace_item it;
+	size_t off = trace_fixed_size(TR_START);
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_BUFABI && it.len >= 4)
+			return get32(it.p);
+	return 0;
+}
+
 void eng_open(struct engine *e, const char *dir)
 {
 	memset(e, 0, sizeof *e);
@@ -111,6 +124,13 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s", e->r.err);
 	if (k == 0 || rec.kind != TR_START)
 		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
+	/* The preloaded library and the engine fill and read each other's
+	 * buffer: of another revision, the replay would diverge. */
+	uint32_t abi = trace_bufabi(&rec);
+	if (abi != BUF_ABI)
+		die(EXIT_TRACE, "%s: recorded by %s rewind (syscall buffer ABI revision %u), this one has "
+		    "revision %u: record the program again", e->r.path, abi < BUF_ABI ? "an older" : "a newer",
+		    abi, BUF_ABI);
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
 	 * recording CPU's features takes other paths in libc. */
 	cpu_check_trace(dir, &rec);

@@ -1575,6 +1575,8 @@ static void record_start(void)
 	char cpu[8192];
 	cpu_desc(cpu, sizeof cpu);
 	tw_item(&R.w, IT_CPU, 0, NULL, 0, cpu, strlen(cpu));
+	uint32_t abi = BUF_ABI;
+	tw_item(&R.w, IT_BUFABI, 0, &abi, 4, NULL, 0);
 	if (R.chaos)
 		tw_item(&R.w, IT_CHAOS, 0, &R.seed, 8, NULL, 0);
 	tw_end(&R.w);
