@@ -315,6 +315,16 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 			k->stop = PS_SYSEXIT;
 		if (sp->pid < 0)
 			goto no;
+		/* The copy only waits to be copied again, at eng_restore(),
+		 * by a clone injected into it: a signal it caught meanwhile
+		 * would stop that clone. One does come: a copy made of it
+		 * that executed a program sends it SIGCHLD when it ends,
+		 * though cloned with no exit signal (t8010's echo child).
+		 * It blocks them all; the threads made of it get their own
+		 * masks back (set_thread). */
+		static const uint64_t all = ~0ull;
+		if (ptrace(PTRACE_SETSIGMASK, sp->pid, 8, &all) < 0)
+			goto no;
 		sp->tsclen = tsc_export(sp->rtgid, &sp->tsc);
 		if (x == e->ti || (!s->pid && sp->rtgid == e->tasks[e->ti].rtgid)) {
 			s->pid = sp->pid;
