@@ -13,6 +13,12 @@
  * programs, heaps and mappings with randomization off, and is ordinary
  * application memory for ASan. */
 #define BUF_ADDR 0x3e0000000000ull
+/* The revision of this ABI: the layout and entry format below and what
+ * buf/rwbuf.c does in each mode. rec writes it in the trace's start
+ * record (IT_BUFABI) and replay refuses a trace of another revision, so
+ * bump it with any change to them that an older trace would replay
+ * differently under. */
+#define BUF_ABI 1
 #define BUF_PAGE 4096ull
 #define BUF_DATA_SIZE (4ull << 20)
 #define BUF_SIZE (2 * BUF_PAGE + BUF_DATA_SIZE)

@@ -2,7 +2,8 @@
  * (orig_rax = -1) and answered from the trace; calls that shape the
  * process are performed and checked; signals and rdtsc are re-created
  * where the trace says. Any mismatch is a divergence: we stop and say so. */
-#include "engine.h"
+#include "engint.h"
+#include "bufabi.h"
 #include "bufplay.h"
 #include "cap.h"
 #include "cpu.h"
@@ -32,13 +33,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
-#include <linux/kcmp.h>
 
 #ifndef SS_AUTODISARM
 #define SS_AUTODISARM (1u << 31)
 #endif
 
-static void kill_all(struct engine *e);
 static void diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void diverge(struct engine *e, const char *fmt, ...)
 {
@@ -51,7 +50,7 @@ static void diverge(struct engine *e, const char *fmt, ...)
 	 * is not reaped while another that ended is not, and waiting for
 	 * it alone would wait for ever. */
 	if (e->started && !e->done)
-		kill_all(e);
+		eng_kill_all(e);
 	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
 }
 
@@ -87,14 +86,6 @@ static void switch_task(struct engine *e, int i)
 	e->ti = i;
 }
 
-static int find_task(struct engine *e, uint32_t rtid)
-{
-	for (int i = 0; i < e->ntasks; i++)
-		if (e->tasks[i].rtid == rtid && e->tasks[i].state != ET_GONE)
-			return i;
-	return -1;
-}
-
 static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 {
 	e->tasks = xrealloc(e->tasks, (e->ntasks + 1) * sizeof *e->tasks);
@@ -109,9 +100,16 @@ static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 	return e->ntasks++;
 }
 
-static struct eng_task *cur_task(struct engine *e)
+/* The buffer ABI revision start record rec names (0 where it names
+ * none: an older rewind). */
+static uint32_t trace_bufabi(const struct trace_rec *rec)
 {
-	return &e->tasks[e->ti];
+	struct trace_item it;
+	size_t off = trace_fixed_size(TR_START);
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_BUFABI && it.len >= 4)
+			return get32(it.p);
+	return 0;
 }
 
 void eng_open(struct engine *e, const char *dir)
@@ -126,6 +124,13 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s", e->r.err);
 	if (k == 0 || rec.kind != TR_START)
 		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
+	/* The preloaded library and the engine fill and read each other's
+	 * buffer: of another revision, the replay would diverge. */
+	uint32_t abi = trace_bufabi(&rec);
+	if (abi != BUF_ABI)
+		die(EXIT_TRACE, "%s: recorded by %s rewind (syscall buffer ABI revision %u), this one has "
+		    "revision %u: record the program again", e->r.path, abi < BUF_ABI ? "an older" : "a newer",
+		    abi, BUF_ABI);
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
 	 * recording CPU's features takes other paths in libc. */
 	cpu_check_trace(dir, &rec);
@@ -1499,20 +1504,11 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
  * run goes on from it exactly. */
 static void replay_preempt(struct engine *e)
 {
-	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
-	size_t off = trace_fixed_size(TR_PREEMPT);
-	int k;
-	if (e->cur.size < off)
+	struct trace_item regs, xs, hashes;
+	if (e->cur.size < trace_fixed_size(TR_PREEMPT))
 		bad_record(e, "short preemption record");
-	while ((k = trace_item(&e->cur, &off, &it)) > 0) {
-		if (it.tag == IT_REGS)
-			regs = it;
-		else if (it.tag == IT_XSTATE)
-			xs = it;
-		else if (it.tag == IT_HASHES)
-			hashes = it;
-	}
-	if (k < 0 || regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
+	if (trace_preempt_state(&e->cur, &regs, &xs, &hashes) < 0 ||
+	    regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
 		bad_record(e, "preemption without its state");
 	if (e->pending_sig)
 		deliver_pending(e);
@@ -1806,8 +1802,7 @@ uint64_t eng_process_start(const char *dir, uint32_t pid)
 	return at;
 }
 
-/* Kill and reap every thread and process of the replay still there. */
-static void kill_all(struct engine *e)
+void eng_kill_all(struct engine *e)
 {
 	if (!e->started)
 		return;
@@ -1867,7 +1862,7 @@ struct eng_task *eng_task_of(struct engine *e, uint32_t rtid)
 
 void eng_close(struct engine *e)
 {
-	kill_all(e);
+	eng_kill_all(e);
 	emufs_close(&e->fs);
 	trace_close(&e->r);
 	free(e->curbuf);
@@ -1877,533 +1872,6 @@ void eng_close(struct engine *e)
 	free(e->tasks);
 	e->tasks = NULL;
 	e->ntasks = 0;
-}
-
-/* Wait for pid's next stop. */
-static int wait_pid(pid_t pid, int *st)
-{
-	while (waitpid(pid, st, __WALL) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
-int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
-	       const uint64_t a[6], uint64_t *ret, pid_t *child)
-{
-	static const uint8_t insn[2] = { 0x0f, 0x05 };
-	uint8_t save[2];
-	int wrote = 0, ok = 0;
-	if (pt_read(p, at, save, 2) != 2)
-		return -1;
-	if (memcmp(save, insn, 2)) {
-		if (pt_write(p, at, insn, 2) < 0)
-			return -1;
-		wrote = 1;
-	}
-	struct user_regs_struct inj = *r;
-	inj.rip = at;
-	inj.orig_rax = -1;	/* no syscall restart, and a pending call is skipped */
-	inj.rax = nr;
-	pt_set_args(&inj, a);
-	pt_setregs(p, &inj);
-	if (child)
-		*child = -1;
-	/* The filter traces every call: a seccomp stop, then (clone) the
-	 * clone event, then the syscall-exit stop. */
-	int st, how = RESUME_CONT;
-	for (int i = 0; i < 3; i++) {
-		pt_resume(p, how, 0);
-		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
-			break;
-		int k = pt_classify(st);
-		if (k == PS_SIGNAL)
-			break;	/* not our call: give up, the caller goes on without */
-		if (child && (st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
-			unsigned long msg;
-			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
-			*child = msg;
-		}
-		if (k == PS_SYSEXIT) {
-			struct user_regs_struct o;
-			pt_getregs(p, &o);
-			*ret = o.rax;
-			ok = 1;
-			break;
-		}
-		how = RESUME_SYSCALL;
-	}
-	if (wrote)
-		pt_write(p, at, save, 2);
-	pt_setregs(p, r);
-	return ok ? 0 : -1;
-}
-
-/* Make the stopped process p (registers r) clone itself with no exit
- * signal, through a syscall instruction written over the one at r->rip;
- * both come back with memory and registers as they were. The child stays
- * stopped (SIGSTOP). Returns its pid or -1. */
-static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	uint8_t save[2];
-	if (pt_read(p, r->rip, save, 2) != 2)
-		return -1;
-	static const uint64_t a[6];
-	uint64_t ret;
-	pid_t child = -1;
-	int st;
-	eng_inject(p, r, r->rip, SYS_clone, a, &ret, &child);
-	if (child < 0 || wait_pid(child, &st) < 0) {
-		if (child > 0)
-			kill(child, SIGKILL);
-		return -1;
-	}
-	/* The child was copied with the syscall instruction in place. */
-	struct pt_proc c = { child, -1 };
-	pt_reopen_mem(&c);
-	pt_write(&c, r->rip, save, 2);
-	close(c.memfd);
-	ptrace(PTRACE_SETOPTIONS, child, 0, PT_OPTIONS);
-	pt_setregs(&c, r);
-	return child;
-}
-
-static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_rec *src)
-{
-	*dst = *src;
-	*buf = xmalloc(src->size);
-	memcpy(*buf, src->p, src->size);
-	dst->p = *buf;
-}
-
-/* The current thread's fields into its slot of e->tasks, and back. */
-static void save_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	t->p = e->p;
-	t->stop = e->stop;
-	t->pending_sig = e->pending_sig;
-	t->raised = e->raised;
-	t->how = e->how;
-}
-
-static void load_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	e->p = t->p;
-	e->stop = t->stop;
-	e->pending_sig = t->pending_sig;
-	e->raised = t->raised;
-	e->how = t->how;
-}
-
-/* Put thread p (registers r, as at the seccomp stop of a call it had
- * entered) back at that stop: run its syscall instruction again. The
- * filter stops it there as before; the call has not run. */
-static int reenter(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	uint8_t insn[2];
-	struct user_regs_struct w = *r;
-	int st;
-	if (pt_read(p, r->rip - 2, insn, 2) != 2 || insn[0] != 0x0f || insn[1] != 0x05)
-		return -1;
-	w.rip -= 2;
-	w.rax = r->orig_rax;
-	pt_setregs(p, &w);
-	pt_resume(p, RESUME_CONT, 0);
-	if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != PS_SECCOMP)
-		return -1;
-	pt_getregs(p, &w);
-	if (w.orig_rax != r->orig_rax)
-		return -1;
-	pt_setregs(p, r);
-	return 0;
-}
-
-/* A fork shares the shared mappings with the replay, so a checkpoint
- * keeps their bytes: the emulated files' copies (emufs), and the others
- * (anonymous ones, read from each process). Returns 0, or -1 when they
- * hold more than max bytes. */
-static int save_shared(struct engine *e, struct eng_snap *s, const int *lead, uint64_t max)
-{
-	if (emufs_save(&e->fs, &s->files, max) < 0)
-		return -1;
-	uint64_t total = 0;
-	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc *p = &e->tasks[lead[j]].p;
-		FILE *f = maps_open(p->pid);
-		if (!f)
-			return -1;
-		struct maps_line ml;
-		while (maps_next(f, &ml)) {
-			uint64_t lo = ml.lo, hi = ml.hi;
-			if (ml.perm[3] != 's' || !strncmp(ml.name, "/memfd:rewind-file", 18))
-				continue;
-			if ((total += hi - lo) > max) {
-				fclose(f);
-				return -1;
-			}
-			s->shm = xrealloc(s->shm, (s->nshm + 1) * sizeof *s->shm);
-			struct eng_shm *m = &s->shm[s->nshm++];
-			m->addr = lo;
-			m->proc = j;
-			m->data = xmalloc(hi - lo);
-			/* Pages past the end of the object (a grown mapping)
-			 * do not read: keep what does. */
-			ssize_t n = pt_read(p, lo, m->data, hi - lo);
-			m->len = n > 0 ? n : 0;
-		}
-		fclose(f);
-	}
-	return 0;
-}
-
-void eng_snap_undo(struct engine *e, const struct eng_snap *s)
-{
-	if (emufs_restore(&e->fs, &s->files) < 0)
-		die(EXIT_TRACE, "cannot put back the checkpoint's mapped files: %s", strerror(errno));
-	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc p = { s->procs[j].pid, -1 };
-		pt_reopen_mem(&p);
-		for (int i = 0; i < s->nshm; i++)
-			if (s->shm[i].proc == j && s->shm[i].len &&
-			    pt_write(&p, s->shm[i].addr, s->shm[i].data, s->shm[i].len) < 0)
-				die(EXIT_TRACE, "cannot put back the checkpoint's shared memory at 0x%llx",
-				    (unsigned long long)s->shm[i].addr);
-		if (p.memfd >= 0)
-			close(p.memfd);
-	}
-}
-
-int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th)
-{
-	if (ptrace(PTRACE_GETREGS, p->pid, 0, &th->regs) < 0)
-		return -1;
-	th->xs = xrealloc(th->xs, 65536);
-	ssize_t xl = pt_getxstate(p, th->xs, 65536);
-	if (xl <= 0 || ptrace(PTRACE_GETSIGMASK, p->pid, 8, &th->mask) < 0)
-		return -1;
-	th->xs = xrealloc(th->xs, xl);	/* a few KiB of the 64 asked for */
-	th->xlen = xl;
-	return 0;
-}
-
-/* Can thread k, at its stop (registers r), be copied? */
-static int copyable(struct engine *e, const struct eng_task *k, const struct user_regs_struct *r)
-{
-	if (k->pending_sig || k->raised || k->doomed)
-		return 0;	/* a signal on its way, or an execve's victim */
-	if (find_task(e, k->rtgid) < 0)
-		return 0;	/* its process's first thread has ended */
-	if (k->state == ET_INCALL) {
-		const struct sys_entry *c = k->entrylen >= 4 ? sys_lookup((int32_t)get32(k->entry)) : NULL;
-		return k->stop == PS_SECCOMP && (int64_t)r->orig_rax >= 0 && c && c->class != C_EXECVE;
-	}
-	/* At a seccomp stop a pending call is about to run (an exit). */
-	return k->state == ET_STOPPED && !(k->stop == PS_SECCOMP && (int64_t)r->orig_rax != -1);
-}
-
-int eng_can_copy(struct engine *e)
-{
-	if (!e->started || e->done || e->stopping)
-		return 0;
-	save_cur(e);
-	int ok = 1;
-	for (int i = 0; i < e->ntasks && ok; i++) {
-		struct eng_task *k = &e->tasks[i];
-		struct user_regs_struct r;
-		if (k->state == ET_GONE)
-			ok = !k->doomed;	/* its end is still to be checked */
-		else
-			ok = ptrace(PTRACE_GETREGS, k->p.pid, 0, &r) == 0 && copyable(e, k, &r);
-	}
-	/* Two processes that share their memory (a clone with CLONE_VM and
-	 * no CLONE_THREAD) would not share it in the copies. */
-	for (int a = 0; a < e->ntasks && ok; a++)
-		for (int b = a + 1; b < e->ntasks && ok; b++) {
-			struct eng_task *x = &e->tasks[a], *y = &e->tasks[b];
-			if (x->state != ET_GONE && y->state != ET_GONE && x->rtid == x->rtgid &&
-			    y->rtid == y->rtgid &&
-			    syscall(SYS_kcmp, x->p.pid, y->p.pid, KCMP_VM, 0, 0) == 0)
-				ok = 0;
-		}
-	load_cur(e);
-	return ok;
-}
-
-int eng_snap(struct engine *e, struct eng_snap *s)
-{
-	memset(s, 0, sizeof *s);
-	if (!eng_can_copy(e))
-		return -1;
-	save_cur(e);
-	int n = e->ntasks;
-	int *lead = xmalloc(n * sizeof *lead);
-	s->th = xmalloc(n * sizeof *s->th);
-	memset(s->th, 0, n * sizeof *s->th);
-	s->procs = xmalloc(n * sizeof *s->procs);
-	memset(s->procs, 0, n * sizeof *s->procs);
-	s->ntasks = n;
-	for (int i = 0; i < n; i++) {
-		struct eng_task *k = &e->tasks[i];
-		if (k->state == ET_GONE)
-			continue;
-		if (eng_thread_state(&k->p, &s->th[i]) < 0)
-			goto no;
-		if (k->rtid == k->rtgid)
-			lead[s->nprocs++] = i;
-	}
-	if (save_shared(e, s, lead, 64u << 20) < 0)
-		goto no;
-	for (int j = 0; j < s->nprocs; j++) {
-		/* The copy is a fork of the current thread in its process
-		 * (pred_ok() in gdbstub runs it), else of the first thread. */
-		int x = e->tasks[e->ti].rtgid == e->tasks[lead[j]].rtgid && e->tasks[e->ti].state != ET_GONE
-				? e->ti : lead[j];
-		struct eng_task *k = &e->tasks[x];
-		struct eng_snap_proc *sp = &s->procs[j];
-		sp->rtgid = k->rtgid;
-		sp->regs = s->th[x].regs;
-		sp->pid = inject_clone(&k->p, &s->th[x].regs);
-		/* The injected call left the thread at a syscall-exit stop; one
-		 * inside a call goes back to its entry. */
-		if (k->state == ET_INCALL && reenter(&k->p, &s->th[x].regs) < 0)
-			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again after a checkpoint",
-			    (unsigned long long)e->cur.event, k->rtid);
-		if (k->state != ET_INCALL)
-			k->stop = PS_SYSEXIT;
-		if (sp->pid < 0)
-			goto no;
-		sp->tsclen = tsc_export(sp->rtgid, &sp->tsc);
-		if (x == e->ti || (!s->pid && sp->rtgid == e->tasks[e->ti].rtgid)) {
-			s->pid = sp->pid;
-			s->regs = sp->regs;
-		}
-	}
-	s->tasks = xmalloc(n * sizeof *s->tasks);
-	memcpy(s->tasks, e->tasks, n * sizeof *s->tasks);
-	for (int i = 0; i < n; i++) {
-		struct eng_task *k = &s->tasks[i];
-		k->p.memfd = -1;
-		k->entry = k->entrylen ? xmalloc(k->entrylen) : NULL;
-		k->entrycap = k->entrylen;
-		if (k->entrylen)
-			memcpy(k->entry, e->tasks[i].entry, k->entrylen);
-	}
-	s->ti = e->ti;
-	memcpy(s->exe, e->exe, sizeof s->exe);
-	trace_tell(&e->r, &s->pos);
-	copy_rec(&s->cur, &s->curbuf, &e->cur);
-	if (e->held)
-		copy_rec(&s->ahead, &s->aheadbuf, &e->ahead);
-	s->held = e->held;
-	s->rm = e->rm;
-	s->done = e->done;
-	s->status = e->status;
-	free(lead);
-	load_cur(e);
-	return 0;
-no:
-	free(lead);
-	load_cur(e);
-	eng_snap_free(s);
-	return -1;
-}
-
-static void put_rec(struct trace_rec *dst, uint8_t **buf, size_t *cap, const struct trace_rec *src)
-{
-	if (src->size > *cap) {
-		*cap = src->size;
-		*buf = xrealloc(*buf, src->size);
-	}
-	memcpy(*buf, src->p, src->size);
-	*dst = *src;
-	dst->p = *buf;
-}
-
-/* Make a new thread in p's process with clear-tid address ctid (0:
- * none); it waits at its first stop. Returns its pid or -1. */
-static pid_t clone_thread(struct pt_proc *p, uint64_t ctid)
-{
-	struct user_regs_struct r;
-	pt_getregs(p, &r);
-	uint64_t a[6] = { CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-				  CLONE_SYSVSEM | (ctid ? CLONE_CHILD_CLEARTID : 0),
-			  0, 0, ctid, 0, 0 };
-	uint64_t ret;
-	pid_t child = -1;
-	int st;
-	if (eng_inject(p, &r, r.rip, SYS_clone, a, &ret, &child) < 0 || child < 0 ||
-	    wait_pid(child, &st) < 0)
-		return -1;
-	return child;
-}
-
-/* Give the new thread k of a restored process the state th of the
- * thread it stands for. first: the process's first thread, a fork of the
- * copy, which has the clear-tid address and alternate stack of no
- * thread, or of the copied one. Dies if the kernel refuses. */
-static void set_thread(struct eng_task *k, const struct eng_snap_thread *th, int first)
-{
-	struct user_regs_struct r = th->regs;
-	uint64_t a[6] = { 0 }, ret;
-	k->stop = PS_SIGNAL;
-	if (first && k->ctid) {
-		a[0] = k->ctid;
-		if (eng_inject(&k->p, &r, r.rip, SYS_set_tid_address, a, &ret, NULL) < 0)
-			die(EXIT_TRACE, "cannot give thread %u its clear-tid address", k->rtid);
-		k->stop = PS_SYSEXIT;
-	}
-	if (first || k->alt[1] != SS_DISABLE) {
-		/* The stack_t goes below the red zone; rsp is moved off any
-		 * alternate stack for the call, which refuses to change the
-		 * one it runs on. */
-		uint64_t at = (r.rsp - 512) & ~15ull, save[3];
-		struct user_regs_struct w = r;
-		w.rsp = 8;
-		a[0] = at;
-		if (pt_read(&k->p, at, save, sizeof save) != sizeof save ||
-		    pt_write(&k->p, at, k->alt, sizeof k->alt) < 0 ||
-		    eng_inject(&k->p, &w, r.rip, SYS_sigaltstack, a, &ret, NULL) < 0 || ret ||
-		    pt_write(&k->p, at, save, sizeof save) < 0)
-			die(EXIT_TRACE, "cannot give thread %u its alternate signal stack", k->rtid);
-		k->stop = PS_SYSEXIT;
-	}
-	pt_setregs(&k->p, &r);
-	if (pt_setxstate(&k->p, th->xs, th->xlen) < 0 ||
-	    ptrace(PTRACE_SETSIGMASK, k->p.pid, 8, &th->mask) < 0)
-		die(EXIT_TRACE, "cannot set the FP state or signal mask of thread %u: %s", k->rtid,
-		    strerror(errno));
-	if (k->state == ET_INCALL) {
-		if (reenter(&k->p, &r) < 0)
-			die(EXIT_TRACE, "cannot make thread %u enter its call again", k->rtid);
-		k->stop = PS_SECCOMP;
-	}
-	k->how = RESUME_CONT;
-}
-
-void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
-	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th)
-{
-	kill_all(e);
-	for (int i = 0; i < e->ntasks; i++)
-		free(e->tasks[i].entry);
-	free(e->tasks);
-	e->tasks = tasks;
-	e->ntasks = n;
-	e->ti = ti;
-	for (int i = 0; i < n; i++)
-		tasks[i].p.memfd = -1;
-	for (int j = 0; j < nprocs; j++) {
-		/* The copy is the process's first thread; the others are
-		 * cloned in it, then each gets its own state. */
-		int li = find_task(e, rtgid[j]);
-		if (li < 0)
-			die(EXIT_TRACE, "a checkpoint's process %u has no first thread", rtgid[j]);
-		struct eng_task *lk = &e->tasks[li];
-		lk->p.pid = pid[j];
-		pt_reopen_mem(&lk->p);
-		for (int i = 0; i < n; i++) {
-			struct eng_task *k = &e->tasks[i];
-			if (k == lk || k->state == ET_GONE || k->rtgid != lk->rtgid)
-				continue;
-			k->p.pid = clone_thread(&lk->p, k->ctid);
-			if (k->p.pid < 0)
-				die(EXIT_TRACE, "cannot make thread %u of the checkpoint again", k->rtid);
-			pt_reopen_mem(&k->p);
-		}
-		for (int i = 0; i < n; i++)
-			if (e->tasks[i].state != ET_GONE && e->tasks[i].rtgid == lk->rtgid)
-				set_thread(&e->tasks[i], &th[i], i == li);
-	}
-	for (int i = 0; i < n; i++)
-		e->tasks[i].pending_sig = e->tasks[i].raised = 0;
-	load_cur(e);
-	e->stopping = 0;
-}
-
-void eng_restore(struct engine *e, const struct eng_snap *s)
-{
-	pid_t *child = xmalloc(s->nprocs * sizeof *child);
-	uint32_t *rtgid = xmalloc(s->nprocs * sizeof *rtgid);
-	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc sp = { s->procs[j].pid, -1 };
-		pt_reopen_mem(&sp);
-		child[j] = inject_clone(&sp, &s->procs[j].regs);
-		close(sp.memfd);
-		if (child[j] < 0)
-			die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->procs[j].pid,
-			    strerror(errno));
-		rtgid[j] = s->procs[j].rtgid;
-	}
-	eng_snap_undo(e, s);
-	struct eng_task *tasks = xmalloc(s->ntasks * sizeof *tasks);
-	memcpy(tasks, s->tasks, s->ntasks * sizeof *tasks);
-	for (int i = 0; i < s->ntasks; i++) {
-		struct eng_task *k = &tasks[i];
-		k->entry = k->entrylen ? xmalloc(k->entrylen) : NULL;
-		if (k->entrylen)
-			memcpy(k->entry, s->tasks[i].entry, k->entrylen);
-	}
-	eng_adopt(e, tasks, s->ntasks, s->ti, rtgid, child, s->nprocs, s->th);
-	for (int j = 0; j < s->nprocs; j++)
-		tsc_import(s->procs[j].rtgid, s->procs[j].tsc, s->procs[j].tsclen);
-	free(child);
-	free(rtgid);
-	e->done = s->done;
-	e->status = s->status;
-	e->held = s->held;
-	e->rm = s->rm;
-	memcpy(e->exe, s->exe, sizeof e->exe);
-	put_rec(&e->cur, &e->curbuf, &e->curcap, &s->cur);
-	if (s->held)
-		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
-	if (trace_seek(&e->r, &s->pos) < 0)
-		die(EXIT_TRACE, "%s", e->r.err);
-}
-
-pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	return inject_clone(p, r);
-}
-
-void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r)
-{
-	if (k->state == ET_INCALL) {
-		if (reenter(&k->p, r) < 0)
-			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again",
-			    (unsigned long long)e->cur.event, k->rtid);
-		k->stop = PS_SECCOMP;
-	} else {
-		k->stop = PS_SYSEXIT;
-	}
-	if (k == cur_task(e))
-		e->stop = k->stop;
-}
-
-void eng_snap_free(struct eng_snap *s)
-{
-	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc p = { s->procs[j].pid, -1 };
-		if (p.pid > 0)
-			pt_kill(&p);
-		free(s->procs[j].tsc);
-	}
-	free(s->procs);
-	free(s->curbuf);
-	free(s->aheadbuf);
-	emufs_saved_free(&s->files);
-	for (int i = 0; i < s->nshm; i++)
-		free(s->shm[i].data);
-	free(s->shm);
-	for (int i = 0; i < s->ntasks; i++) {
-		free(s->th[i].xs);
-		if (s->tasks)
-			free(s->tasks[i].entry);
-	}
-	free(s->th);
-	free(s->tasks);
-	memset(s, 0, sizeof *s);
 }
 
 uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev)

@@ -711,6 +711,11 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 	struct trace_item it;
 
 	while (trace_item(rec, &off, &it) > 0) {
+		if (it.tag == IT_BUFABI && it.len >= 4) {
+			sn_printf(b, "%sbuf-abi=%u", b->len ? " " : "", get32(it.p));
+			if (js)
+				sn_printf(js, ",\"buf_abi\":%u", get32(it.p));
+		}
 		if (it.tag == IT_CHAOS && it.len >= 8) {
 			sn_printf(b, "%schaos=%llu", b->len ? " " : "", (unsigned long long)get64(it.p));
 			if (js)

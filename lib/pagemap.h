@@ -6,6 +6,12 @@
 
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <linux/userfaultfd.h>
+
+/* The userfaultfd mode PM_WRITTEN needs (Linux 6.7 too). */
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1 << 15)
+#endif
 
 struct pm_region {
 	uint64_t start, end, categories;

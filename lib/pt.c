@@ -248,19 +248,43 @@ int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n)
 	return 0;
 }
 
+char *pt_stat(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* The command name may hold spaces and parentheses: it ends at the
+	 * last ')'. */
+	char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] ? p + 2 : NULL;
+}
+
+char *pt_status(pid_t pid, const char *field, char *line, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "re");
+	char *v = NULL;
+	size_t fl = strlen(field);
+	while (f && !v && fgets(line, len, f))
+		if (!strncmp(line, field, fl))
+			v = line + fl;
+	if (f)
+		fclose(f);
+	return v;
+}
+
 void pt_wait_zombie(pid_t tid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", tid);
+	char buf[512];
 	for (int i = 0; i < 10000; i++) {
-		FILE *f = fopen(path, "re");
-		if (!f)
-			return;
-		size_t n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		const char *p = strrchr(buf, ')');
-		if (!p || !p[1] || p[2] == 'Z' || p[2] == 'X')
+		const char *s = pt_stat(tid, buf, sizeof buf);
+		if (!s || *s == 'Z' || *s == 'X')
 			return;
 		usleep(1000);
 	}
@@ -268,40 +292,26 @@ void pt_wait_zombie(pid_t tid)
 
 int pt_status_hex(pid_t pid, const char *field, uint64_t *v)
 {
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%d/status", pid);
-	FILE *f = fopen(path, "re");
-	int rc = -1;
-	size_t fl = strlen(field);
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, field, fl)) {
-			*v = strtoull(line + fl, NULL, 16);
-			rc = 0;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return rc;
+	char line[256];
+	const char *s = pt_status(pid, field, line, sizeof line);
+	if (!s)
+		return -1;
+	*v = strtoull(s, NULL, 16);
+	return 0;
 }
 
 /* SIGKILL shows pending until the thread takes it, then PF_EXITING
  * until it is a zombie. */
 int pt_dying(pid_t pid)
 {
-	char path[64], line[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	char buf[512];
+	const char *s = pt_stat(pid, buf, sizeof buf);
+	if (!s)
 		return 1;
-	int d = 0;
 	unsigned flags = 0;
 	char state = 0;
-	if (fgets(line, sizeof line, f)) {
-		const char *p = strrchr(line, ')');
-		d = !p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2 ||
-		    state == 'Z' || state == 'X' || (flags & 0x4);	/* PF_EXITING */
-	}
-	fclose(f);
+	int d = sscanf(s, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2 ||
+		state == 'Z' || state == 'X' || (flags & 0x4);	/* PF_EXITING */
 	uint64_t pend = 0, shared = 0;
 	if (pt_status_hex(pid, "SigPnd:", &pend) < 0 || pt_status_hex(pid, "ShdPnd:", &shared) < 0)
 		return 1;

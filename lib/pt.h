@@ -75,6 +75,14 @@ ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max);
 /* Wait (up to 10 s) until thread tid is a zombie or gone: its exit
  * has done all it does to its process (cleared its id for a join). */
 void pt_wait_zombie(pid_t tid);
+/* /proc/PID/stat read into buf (len bytes at most): a pointer to its
+ * third field (the state letter) on, past the command name, or NULL when
+ * unreadable. */
+char *pt_stat(pid_t pid, char *buf, size_t len);
+/* The line of /proc/PID/status that starts with field ("NSpid:") read
+ * into line (len bytes at most): a pointer to what follows field in it,
+ * or NULL when there is none or it is unreadable. */
+char *pt_status(pid_t pid, const char *field, char *line, size_t len);
 /* A hex field of /proc/PID/status ("SigCgt:") in *v: 0, or -1 when
  * unreadable. */
 int pt_status_hex(pid_t pid, const char *field, uint64_t *v);

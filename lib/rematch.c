@@ -94,16 +94,8 @@ static int dead_stacks(pid_t pid, const pid_t *tids, int n, uint64_t (*dead)[2])
 static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m,
 		      struct pos_store *store, const pid_t *tids, int n)
 {
-	struct trace_item it, regs = { 0 }, xs = { 0 }, hashes = { 0 };
-	size_t off = trace_fixed_size(TR_PREEMPT);
-	while (trace_item(pre, &off, &it) > 0) {
-		if (it.tag == IT_REGS)
-			regs = it;
-		else if (it.tag == IT_XSTATE)
-			xs = it;
-		else if (it.tag == IT_HASHES)
-			hashes = it;
-	}
+	struct trace_item it, regs, xs, hashes;
+	trace_preempt_state(pre, &regs, &xs, &hashes);
 	struct user_regs_struct r, want;
 	if (regs.len != sizeof want || hashes.len % 24)
 		return 0;
@@ -117,7 +109,7 @@ static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rem
 	if (memcmp(&r, &want, sizeof r) || !xstate_same(p, xs.p, xs.len))
 		return 0;
 	m->compares++;
-	off = trace_fixed_size(TR_PREEMPT);
+	size_t off = trace_fixed_size(TR_PREEMPT);
 	while (trace_item(pre, &off, &it) > 0)
 		if (it.tag == IT_BLOCK && it.len >= 8)
 			pos_store_add(store, get64(it.p), it.p + 8, it.len - 8);

@@ -168,22 +168,12 @@ static uint64_t vdso_syscall(struct pt_proc *p, const struct map *m, int n, uint
  * left 0): fields 26-28 and 45-51. */
 static int mm_fields(pid_t pid, uint64_t mm[11])
 {
-	char path[64], buf[4096];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t k = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (k <= 0)
-		return -1;
-	buf[k] = 0;
-	char *s = strrchr(buf, ')');
+	char buf[4096];
+	char *s = pt_stat(pid, buf, sizeof buf);	/* field 3 on */
 	if (!s)
 		return -1;
 	static const int want[11] = { 26, 27, 45, 46, 47, 0, 28, 48, 49, 50, 51 };
 	uint64_t f[52] = { 0 };
-	s += 2;	/* field 3 */
 	for (int field = 3; field <= 51 && *s; field++) {
 		f[field] = strtoull(s, &s, 10);
 		while (*s && *s != ' ')

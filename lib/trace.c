@@ -278,6 +278,28 @@ int trace_item(const struct trace_rec *rec, size_t *off, struct trace_item *it)
 	return 1;
 }
 
+int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, struct trace_item *xs,
+			struct trace_item *hashes)
+{
+	struct trace_item it;
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	int k;
+	memset(regs, 0, sizeof *regs);
+	memset(xs, 0, sizeof *xs);
+	memset(hashes, 0, sizeof *hashes);
+	if (pre->size < off)
+		return -1;
+	while ((k = trace_item(pre, &off, &it)) > 0) {
+		if (it.tag == IT_REGS)
+			*regs = it;
+		else if (it.tag == IT_XSTATE)
+			*xs = it;
+		else if (it.tag == IT_HASHES)
+			*hashes = it;
+	}
+	return k;
+}
+
 int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 {
 	if (rec->kind != TR_SYSCALL || rec->size < trace_fixed_size(TR_SYSCALL))

@@ -18,7 +18,8 @@
 /* Record kinds. */
 enum trace_kind {
 	TR_START = 1,	/* event 0: u64 start time (ns, realtime), u32 pid,
-			   u32 0; items IT_CWD, IT_CPU */
+			   u32 how rdtsc stopped; items IT_CWD, IT_CPU,
+			   IT_BUFABI, IT_CHAOS */
 	TR_SYSCALL = 2,	/* i32 nr, u32 0, u64 args[6], i64 ret; items */
 	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
 	TR_RDTSC = 4,	/* u64 rip, u64 tsc, u32 aux, u32 insn (0 rdtsc, 1 rdtscp) */
@@ -79,6 +80,9 @@ enum trace_tag {
 	IT_HASHES = 9,	/* (u64 addr, u64 len, u64 hash) per block of the
 			   process's writable memory at a TR_PREEMPT */
 	IT_CHAOS = 10,	/* u64: the seed of rec --chaos (start record) */
+	IT_BUFABI = 14,	/* u32: the syscall buffer's ABI revision
+			   (lib/bufabi.h BUF_ABI) of the recording rewind
+			   (start record; none: an older one, revision 0) */
 	IT_XSTATE = 11,	/* bytes: the thread's XSAVE area (PTRACE_GETREGSET) */
 	IT_TASK = 13,	/* u32 tid, u32 pid: the thread a clone-like call made
 			   and its process (the caller's for a thread), as
@@ -180,6 +184,12 @@ int trace_item(const struct trace_rec *rec, size_t *off, struct trace_item *it);
 
 /* Size of the fixed part of a record of this kind, before its items. */
 size_t trace_fixed_size(int kind);
+
+/* The thread state that preemption record pre holds: its IT_REGS,
+ * IT_XSTATE and IT_HASHES items, each left empty (len 0) where absent.
+ * 0, or -1 when the record is short or an item overruns it. */
+int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, struct trace_item *xs,
+			struct trace_item *hashes);
 
 /* Syscall record fields. */
 struct trace_syscall {

@@ -3,6 +3,7 @@
  * dirty.h); the pages are read and protected again in lib/pos.c. */
 #include "dirty.h"
 #include "bufabi.h"
+#include "pagemap.h"
 #include "probe.h"
 #include "util.h"
 
@@ -16,11 +17,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Linux 6.7; Debian 12's headers lack it. */
-#ifndef UFFD_FEATURE_WP_ASYNC
-#define UFFD_FEATURE_WP_ASYNC (1 << 15)
-#endif
 
 /* One per process tried: its userfaultfd, or -1 when it could not have
  * one (then it is not tried again until it executes another program). */

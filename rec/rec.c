@@ -985,19 +985,11 @@ static int64_t own_settings(struct user_regs_struct *r)
  * the NSpid line of its status, or ret where that cannot be read. */
 static uint32_t self_id(uint32_t tid, int64_t ret)
 {
-	char path[64], line[256];
+	char line[256], *end;
 	uint32_t id = ret;
-	snprintf(path, sizeof path, "/proc/%u/status", tid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			char *s = line + 6, *end;
-			for (long v; (v = strtol(s, &end, 10)), end != s; s = end)
-				id = v;
-			break;
-		}
-	if (f)
-		fclose(f);
+	char *s = pt_status(tid, "NSpid:", line, sizeof line);
+	for (long v; s && ((v = strtol(s, &end, 10)), end != s); s = end)
+		id = v;
 	return id;
 }
 
@@ -1601,6 +1593,8 @@ static void record_start(void)
 	char cpu[8192];
 	cpu_desc(cpu, sizeof cpu);
 	tw_item(&R.w, IT_CPU, 0, NULL, 0, cpu, strlen(cpu));
+	uint32_t abi = BUF_ABI;
+	tw_item(&R.w, IT_BUFABI, 0, &abi, 4, NULL, 0);
 	if (R.chaos)
 		tw_item(&R.w, IT_CHAOS, 0, &R.seed, 8, NULL, 0);
 	tw_end(&R.w);
