@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -248,6 +250,15 @@ void buf_drain(struct pt_proc *p, int held,
 /* Whether reads (and writes, *w) of the file at fd of p can neither block
  * nor, for writes, reach rec's stdout or stderr (replay re-emits those);
  * *c: whether closing it cannot block. */
+/* A file of procfs: a write to one may do anything (/proc/PID/mem
+ * writes memory, see memfile.h), so it goes traced. */
+static int proc_file(const char *path, const struct stat *st)
+{
+	struct statfs sf;
+	return S_ISREG(st->st_mode) && st->st_size == 0 && statfs(path, &sf) == 0 &&
+	       sf.f_type == PROC_SUPER_MAGIC;
+}
+
 static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 {
 	char path[64];
@@ -266,7 +277,8 @@ static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 	/* A write to an emulated file is recorded as a patch of it (emu.c),
 	 * and one to rec's stdout or stderr as output replay prints again
 	 * (even on /dev/null): only traced calls get those. */
-	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd);
+	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd) &&
+	     !proc_file(path, &st);
 	return 1;
 }
 
@@ -310,6 +322,19 @@ void buf_nowrite(struct pt_proc *p)
 	put_settings(p, &h);
 }
 
+/* Set by buf_stop(): libraries that register later stay off too. */
+static int stopped;
+
+void buf_stop(struct pt_proc *p)
+{
+	struct buf_hdr h;
+	stopped = 1;
+	if (get_hdr(p, &h) < 0)
+		return;
+	h.mode = 0;
+	put_settings(p, &h);
+}
+
 void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 {
 	struct buf_hdr h;
@@ -320,7 +345,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		if (pt_read(p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC)
 			return;
 		scan_fds(&h, p);
-		h.mode = 1;
+		h.mode = !stopped;
 		put_settings(p, &h);
 		return;
 	}

@@ -1,6 +1,7 @@
 /* rec: runs a program under ptrace and a seccomp filter and writes every
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
+#include "answer.h"
 #include "bufabi.h"
 #include "bufdrain.h"
 #include "cap.h"
@@ -8,6 +9,7 @@
 #include "dirty.h"
 #include "emu.h"
 #include "maps.h"
+#include "memfile.h"
 #include "outs.h"
 #include "pos.h"
 #include "probe.h"
@@ -643,7 +645,13 @@ static void shm_attached(uint64_t addr, int writable)
 /* 1 or 2 when the program's fd is rec's stdout or stderr, else 0. */
 static int out_kind(uint64_t fd)
 {
-	return outs_kind(cur->p.pid, fd);
+	int k = outs_kind(cur->p.pid, fd);
+	if (k < 0)
+		stop_recording(EXIT_TRACE, "cannot tell where descriptor %d of process %d goes: "
+			       "/proc/%d/fd/%d: %s (a program that makes itself non-dumpable "
+			       "is recorded by root only); the trace %s ends before it",
+			       (int)fd, cur->p.pid, cur->p.pid, (int)fd, strerror(-k), R.dir);
+	return k;
 }
 
 /* Where the ret bytes a copying call (sendfile, copy_file_range) took
@@ -980,6 +988,23 @@ static int64_t own_settings(struct user_regs_struct *r)
 	return r->rax;
 }
 
+/* A write into the process's own memory through /proc/PID/mem is an
+ * output of the call, which replay writes back; one into another
+ * process's cannot be replayed. */
+static void mem_written(long nr, const uint64_t a[6], int64_t ret)
+{
+	uint64_t addr = 0;
+	long target = memfile_written(cur->p.pid, nr, a, ret, &addr);
+	struct task *t = target > 0 ? find_task(target) : NULL;
+	if (target > 0 && (target == cur->tgid || (t && t->tgid == cur->tgid)))
+		save_mem(addr, addr + ret);
+	else if (target)
+		stop_recording(EXIT_TRACE, "the program wrote through /proc/%ld/mem into memory "
+			       "that is not its own (or at a place rec cannot tell); rewind "
+			       "cannot record that yet; the trace %s ends before it",
+			       target, R.dir);
+}
+
 /* The id thread tid (as rec sees it) sees for itself: the last one on
  * the NSpid line of its status, or ret where that cannot be read. */
 static uint32_t self_id(uint32_t tid, int64_t ret)
@@ -1070,6 +1095,7 @@ static void syscall_exit(void)
 			save_mem(pidfdp, pidfdp + 4);
 	}
 	emit_writes(nr, a, ret);
+	mem_written(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0)
 		record_exec(&regs);
 	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
@@ -1122,6 +1148,9 @@ static void syscall_exit(void)
 		stop_recording(EXIT_TRACE, "%s", emu_why);
 	if (k > 0)
 		warnx_("%s", emu_why);
+	if (nr == SYS_fanotify_init && ret >= 0 && (a[0] & 0xc))	/* a permission class */
+		for (int i = 0; i < R.ntasks; i++)
+			buf_stop(&R.tasks[i]->p);
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
@@ -1228,10 +1257,14 @@ void syscall_entry(void)
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
 			       "the trace %s ends before it", why, R.dir);
-	if (!sys_lookup(nr)) {
-		/* No such call (or x32's): ENOSYS, as from a kernel without it. */
+	uint64_t args[6];
+	pt_args(&regs, args);
+	long answer = sys_lookup(nr) ? answer_entry(cur->p.pid, cur->tgid, nr, args) : -ENOSYS;
+	if (answer) {
+		/* No such call (or x32's): ENOSYS, as from a kernel without
+		 * it; and the few calls rec answers the same way. */
 		regs.orig_rax = -1;
-		regs.rax = -ENOSYS;
+		regs.rax = answer;
 		pt_setregs(&cur->p, &regs);
 	}
 	int killed = seccomp_strict(nr, &regs);
