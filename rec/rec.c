@@ -495,6 +495,11 @@ static void record_exec(struct user_regs_struct *regs)
 	path[n] = 0;
 	store_file(src, path, IF_EXE, 0, 0);
 
+	/* maps names a deleted file (a memfd) without its " (deleted)". */
+	char mapname[4096];
+	snprintf(mapname, sizeof mapname, "%s", path);
+	if (n > 10 && !strcmp(mapname + n - 10, " (deleted)"))
+		mapname[n - 10] = 0;
 	char mpath[64];
 	uint64_t stack_top = 0;
 	int have_interp = 0;
@@ -506,7 +511,7 @@ static void record_exec(struct user_regs_struct *regs)
 	while (maps_next(f, &m)) {
 		if (!strcmp(m.name, "[stack]"))
 			stack_top = m.hi;
-		else if (m.name[0] == '/' && strcmp(m.name, path) && !have_interp) {
+		else if (m.name[0] == '/' && strcmp(m.name, mapname) && !have_interp) {
 			store_file(interp_src(m.lo, m.hi, m.off, m.name), m.name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
