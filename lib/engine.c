@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/ptrace.h>
@@ -1097,6 +1098,15 @@ static void reap_exit(struct engine *e)
 	}
 }
 
+/* Whether call sc sets the calling process's RLIMIT_STACK. */
+static int stack_limit(struct engine *e, const struct trace_syscall *sc)
+{
+	if (sc->nr == SYS_setrlimit)
+		return sc->args[0] == RLIMIT_STACK;
+	return sc->nr == SYS_prlimit64 && sc->args[1] == RLIMIT_STACK && sc->args[2] &&
+	       (sc->args[0] == 0 || sc->args[0] == cur_task(e)->rtgid);
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -1124,6 +1134,17 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 				   the SIGSYS they raise must come again */
 	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
 		cls = C_EMU;	/* strict mode: rec kept it, and answered */
+	if (stack_limit(e, sc)) {
+		/* The stack's limit lays out the mappings of the next exec
+		 * and bounds the stack's growth: replay's must be the same.
+		 * For the process itself (pid 0 at replay). */
+		cls = C_EXEC;
+		if (sc->nr == SYS_prlimit64) {
+			a[0] = 0;
+			pt_set_args(&r, a);
+			pt_setregs(&e->p, &r);
+		}
+	}
 	if (cls == C_EXIT) {
 		/* With other threads about, it must go now: they wait for
 		 * its end (a join), or die with it (exit_group). */
