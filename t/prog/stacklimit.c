@@ -1,9 +1,11 @@
-/* stacklimit.c: the stack's limit matters beyond getrlimit: a child
- * that sets RLIMIT_STACK unlimited before it executes this program again
- * gets the legacy bottom-up layout (its mappings land elsewhere), and one
- * that lowers it to 256 KiB overflows its stack in a deep recursion
- * (SIGSEGV, caught on an alternate stack). Prints where a mapping
- * landed, how deep the recursion went, and a random token. */
+/* stacklimit.c: the limits on the address space matter beyond
+ * getrlimit: a child that sets RLIMIT_STACK unlimited before it executes
+ * this program again gets the legacy bottom-up layout (its mappings land
+ * elsewhere), one that lowers it to 256 KiB overflows its stack in a
+ * deep recursion (SIGSEGV, caught on an alternate stack), and one with
+ * an 8 MiB RLIMIT_DATA cannot grow its heap by 64 MiB with sbrk. Prints
+ * where a mapping landed, how deep the recursion went, what sbrk did,
+ * and a random token. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +67,19 @@ int main(int argc, char **argv)
 		if (!sigsetjmp(back, 1))
 			recurse(0, -1);
 		printf("with a 256 KiB stack: SIGSEGV at depth %ld\n", depth);
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+	p = fork();
+	if (p == 0) {
+		struct rlimit r;
+		getrlimit(RLIMIT_DATA, &r);
+		r.rlim_cur = 8 << 20;
+		setrlimit(RLIMIT_DATA, &r);
+		void *b0 = sbrk(0), *b1 = sbrk(64 << 20), *b2 = sbrk(4096);
+		printf("with an 8 MiB data limit: sbrk of 64 MiB %s, of a page %s\n",
+		       b1 == (void *)-1 ? "fails" : "works", b2 == b0 ? "works" : "fails");
 		fflush(stdout);
 		_exit(0);
 	}
