@@ -956,6 +956,17 @@ static void vfork_child_exec(void)
 /* cur ends a prctl or seccomp call (registers r): what the program set
  * of rewind's own settings is shown to it as if rewind had none. Returns
  * the call's result, changed in r when it must be. */
+/* prctl PR_SET_DUMPABLE's values (the kernel's SUID_DUMP_*). */
+enum { DUMP_DISABLE = 0, DUMP_USER = 1 };
+
+/* The dumpable flag is the process's: its threads see the same. */
+static void set_nodump(int on)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == cur->tgid)
+			R.tasks[i]->own.nodump = on;
+}
+
 static int64_t own_settings(struct user_regs_struct *r)
 {
 	uint64_t *a = cur->a;
@@ -979,6 +990,14 @@ static int64_t own_settings(struct user_regs_struct *r)
 	}
 	case PR_SET_NO_NEW_PRIVS:
 		cur->own.nnp = 1;
+		break;
+	case PR_SET_DUMPABLE:
+		if (a[1] == DUMP_USER)
+			set_nodump(0);
+		break;
+	case PR_GET_DUMPABLE:
+		if (cur->own.nodump)
+			r->rax = DUMP_DISABLE;
 		break;
 	case PR_GET_NO_NEW_PRIVS:
 		r->rax = cur->own.nnp;
@@ -1101,8 +1120,10 @@ static void syscall_exit(void)
 	}
 	emit_writes(nr, a, ret);
 	mem_written(nr, a, ret);
-	if (e->class == C_EXECVE && ret == 0)
+	if (e->class == C_EXECVE && ret == 0) {
+		cur->own.nodump = 0;	/* exec makes it dumpable again */
 		record_exec(&regs);
+	}
 	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
 		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;
 	if (nr == SYS_shmat && ret >= 0)
@@ -1281,6 +1302,17 @@ void syscall_entry(void)
 		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
 		cur->own.tsc = regs.rsi;
 		regs.rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, &regs);
+	}
+	if (nr == SYS_prctl && regs.rdi == PR_SET_DUMPABLE && regs.rsi == DUMP_DISABLE &&
+	    geteuid() != 0) {
+		/* Non-dumpable, the program would close its /proc files to
+		 * an ordinary user's rec: it stays dumpable, and is told it
+		 * is not (PR_GET_DUMPABLE), until it says otherwise or
+		 * executes a program. */
+		set_nodump(1);
+		regs.orig_rax = -1;
+		regs.rax = 0;
 		pt_setregs(&cur->p, &regs);
 	}
 	struct trace_writer *s = &cur->stage;
