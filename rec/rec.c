@@ -691,8 +691,8 @@ static int out_arg(long nr, int *in, int *offp)
 		return *in = 0, *offp = 1, 2;
 	if (nr == SYS_sendfile)
 		return *in = 1, *offp = 2, 0;
-	if (nr == SYS_splice)
-		return 2;
+	if (nr == SYS_splice)	/* from a file: read again; from a pipe: gone */
+		return *in = 0, *offp = 1, 2;
 	if (nr == SYS_tee)
 		return 1;
 	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto || nr == SYS_sendmsg ||
