@@ -653,8 +653,8 @@ static int out_kind(uint64_t fd)
 	int k = outs_kind(cur->p.pid, fd);
 	if (k < 0)
 		stop_recording(EXIT_TRACE, "cannot tell where descriptor %d of process %d goes: "
-			       "/proc/%d/fd/%d: %s (a program that makes itself non-dumpable "
-			       "is recorded by root only); the trace %s ends before it",
+			       "/proc/%d/fd/%d: %s (a process that is not dumpable is recorded "
+			       "by root only); the trace %s ends before it",
 			       (int)fd, cur->p.pid, cur->p.pid, (int)fd, strerror(-k), R.dir);
 	return k;
 }
@@ -953,9 +953,6 @@ static void vfork_child_exec(void)
 	cur = parent;
 }
 
-/* cur ends a prctl or seccomp call (registers r): what the program set
- * of rewind's own settings is shown to it as if rewind had none. Returns
- * the call's result, changed in r when it must be. */
 /* prctl PR_SET_DUMPABLE's values (the kernel's SUID_DUMP_*). */
 enum { DUMP_DISABLE = 0, DUMP_USER = 1 };
 
@@ -967,6 +964,9 @@ static void set_nodump(int on)
 			R.tasks[i]->own.nodump = on;
 }
 
+/* cur ends a prctl or seccomp call (registers r): what the program set
+ * of rewind's own settings is shown to it as if rewind had none. Returns
+ * the call's result, changed in r when it must be. */
 static int64_t own_settings(struct user_regs_struct *r)
 {
 	uint64_t *a = cur->a;
