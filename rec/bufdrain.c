@@ -11,10 +11,10 @@
 #include "util.h"
 
 #include <dirent.h>
-#include <linux/magic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -247,9 +247,6 @@ void buf_drain(struct pt_proc *p, int held,
 		put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
 }
 
-/* Whether reads (and writes, *w) of the file at fd of p can neither block
- * nor, for writes, reach rec's stdout or stderr (replay re-emits those);
- * *c: whether closing it cannot block. */
 /* A file of procfs: a write to one may do anything (/proc/PID/mem
  * writes memory, see memfile.h), so it goes traced. */
 static int proc_file(const char *path, const struct stat *st)
@@ -259,6 +256,9 @@ static int proc_file(const char *path, const struct stat *st)
 	       sf.f_type == PROC_SUPER_MAGIC;
 }
 
+/* Whether reads (and writes, *w) of the file at fd of p can neither block
+ * nor, for writes, reach rec's stdout or stderr (replay re-emits those);
+ * *c: whether closing it cannot block. */
 static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 {
 	char path[64];
