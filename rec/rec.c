@@ -1119,6 +1119,7 @@ static void syscall_exit(void)
 			save_mem(pidfdp, pidfdp + 4);
 	}
 	emit_writes(nr, a, ret);
+	memfile_opened(cur->p.pid, nr, ret);
 	mem_written(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0) {
 		cur->own.nodump = 0;	/* exec makes it dumpable again */
