@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/close_range.h>
 #include <linux/magic.h>
 #include <sched.h>
 #include <signal.h>
@@ -313,6 +314,22 @@ static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
 		closedir(d);
 }
 
+/* How many threads the process of thread tid has (its status's
+ * Threads line), or 0 if that cannot be read. */
+static int threads(pid_t tid)
+{
+	char path[64], line[128];
+	int n = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", tid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 void buf_nowrite(struct pt_proc *p)
 {
 	struct buf_hdr h;
@@ -355,7 +372,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 	case SYS_open: case SYS_openat: case SYS_openat2: case SYS_creat:
 	case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_close: case SYS_close_range:
 	case SYS_fcntl: case SYS_mmap: case SYS_seccomp: case SYS_prctl:
-	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork: case SYS_unshare:
 		break;
 	default:
 		return;
@@ -375,7 +392,16 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		set_fd(&h, p, a[0]);
 		break;
 	case SYS_close_range:
-		scan_fds(&h, p);
+	case SYS_unshare:
+		if (nr == SYS_unshare && !(a[0] & CLONE_FILES))
+			return;
+		/* With CLOSE_RANGE_UNSHARE or CLONE_FILES the thread got a
+		 * table of its own: the process's other threads, behind the
+		 * same buffer, keep the old one. */
+		if ((nr == SYS_unshare || (a[2] & CLOSE_RANGE_UNSHARE)) && threads(p->pid) != 1)
+			h.mode = 0;
+		else
+			scan_fds(&h, p);
 		break;
 	case SYS_fork:
 		return;
