@@ -1054,7 +1054,8 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
-	pt_getregs(&cur->p, &regs);
+	if (pt_getregs_alive(&cur->p, &regs) < 0)
+		return;		/* killed from outside: task_gone() ends the call */
 	const struct sys_entry *e = sys_row(cur->nr);
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
@@ -1274,7 +1275,8 @@ void syscall_entry(void)
 	if (ptemu_entry_stop())
 		return;
 	struct user_regs_struct regs;
-	pt_getregs(&cur->p, &regs);
+	if (pt_getregs_alive(&cur->p, &regs) < 0)
+		return;		/* killed from outside since handle() looked */
 	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
 	const struct sys_entry *e = sys_row(nr);
 	if (e->class == C_UNSUP)
