@@ -659,6 +659,10 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 				out(p, a[i + 1], a[4] & 1 ? 8 : 4, fn, ctx);
 			break;
 		}
+		case A_CAPHDR:
+			if (ret == -EINVAL)
+				out(p, v, 4, fn, ctx);
+			break;
 		case A_SYSFS:		/* sysfs(2, index, buf): a name */
 			if (ok && a[0] == 2) {
 				char name[256];

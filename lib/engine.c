@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/ptrace.h>
@@ -1102,6 +1103,18 @@ static void reap_exit(struct engine *e)
 	}
 }
 
+/* Whether call sc sets the calling process's RLIMIT_STACK, RLIMIT_DATA
+ * or RLIMIT_AS, which shape its address space. */
+static int space_limit(struct engine *e, const struct trace_syscall *sc)
+{
+	uint64_t res = sc->nr == SYS_setrlimit ? sc->args[0] : sc->args[1];
+	if (res != RLIMIT_STACK && res != RLIMIT_DATA && res != RLIMIT_AS)
+		return 0;
+	return sc->nr == SYS_setrlimit ||
+	       (sc->nr == SYS_prlimit64 && sc->args[2] &&
+		(sc->args[0] == 0 || sc->args[0] == cur_task(e)->rtgid));
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
@@ -1129,6 +1142,18 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 				   the SIGSYS they raise must come again */
 	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
 		cls = C_EMU;	/* strict mode: rec kept it, and answered */
+	if (space_limit(e, sc)) {
+		/* The stack's limit lays out the mappings of the next exec
+		 * and bounds the stack's growth, the data limit bounds brk
+		 * (performed, and checked): replay's must be the same. For
+		 * the process itself (pid 0 at replay). */
+		cls = C_EXEC;
+		if (sc->nr == SYS_prlimit64) {
+			a[0] = 0;
+			pt_set_args(&r, a);
+			pt_setregs(&e->p, &r);
+		}
+	}
 	if (cls == C_EXIT) {
 		/* The marks its end makes through robust lists, maybe in
 		 * memory other processes share (rec's exit_robust_marks). */

@@ -194,6 +194,15 @@ void pt_getregs(struct pt_proc *p, struct user_regs_struct *r)
 		die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(errno));
 }
 
+int pt_getregs_alive(struct pt_proc *p, struct user_regs_struct *r)
+{
+	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) == 0)
+		return 0;
+	if (errno == ESRCH)
+		return -1;
+	die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(errno));
+}
+
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 {
 	/* ESRCH: killed meanwhile (SIGKILL from outside), as pt_resume. */

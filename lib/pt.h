@@ -58,6 +58,9 @@ enum pt_stop {
 enum pt_stop pt_classify(int status);
 
 void pt_getregs(struct pt_proc *p, struct user_regs_struct *r);
+/* As pt_getregs, but -1 instead of dying when the thread was killed since
+ * it stopped (ESRCH: SIGKILL from outside); its end comes next. */
+int pt_getregs_alive(struct pt_proc *p, struct user_regs_struct *r);
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
 /* Resume with PTRACE_CONT (how 0), PTRACE_SYSCALL (1, to the syscall's
  * exit) or PTRACE_SINGLESTEP (2), passing sig. */

@@ -85,6 +85,9 @@ enum sys_kind {
 	A_FHANDLE,	/* out: name_to_handle_at's struct file_handle, and
 			   the mount id after it (an int, or a u64 with
 			   AT_HANDLE_MNT_ID_UNIQUE) */
+	A_CAPHDR,	/* in/out: capget and capset's header, whose u32
+			   version the kernel overwrites with its own when it
+			   refuses the one given (EINVAL) */
 };
 #define sys_arg(kind, param) ((uint32_t)(kind) | ((uint32_t)(param) << 8))
 #define sys_kind(cell) ((enum sys_kind)((cell) & 0xff))

@@ -80,6 +80,7 @@
 #define SYSFS		sys_arg(A_SYSFS, 0)
 #define OINTS(n)	sys_arg(A_OINTS, n)	/* count in argument n */
 #define FHANDLE		sys_arg(A_FHANDLE, 0)
+#define CAPHDR		sys_arg(A_CAPHDR, 0)
 
 /* File descriptors and plain file operations. */
 SYS(0,   read,            C_EMU,    R_INT, FD, OBUF(2), UINT)
@@ -221,8 +222,9 @@ SYS(121, getpgid,         C_EMU,    R_INT, INT)
 SYS(122, setfsuid,        C_EMU,    R_INT, INT)
 SYS(123, setfsgid,        C_EMU,    R_INT, INT)
 SYS(124, getsid,          C_EMU,    R_INT, INT)
-SYS(125, capget,          C_EMU,    R_INT, PTR, OUT(24))
-SYS(126, capset,          C_EMU,    R_INT, PTR, PTR)
+/* capget writes one 12-byte struct for version 1, two for 2 and 3. */
+SYS(125, capget,          C_EMU,    R_INT, CAPHDR, OUT(24))
+SYS(126, capset,          C_EMU,    R_INT, CAPHDR, PTR)
 
 /* Signals. */
 SYS(127, rt_sigpending,   C_EMU,    R_INT, OUT(8), UINT)
@@ -493,7 +495,9 @@ SYS(443, quotactl_fd,     C_EMU,    R_INT, FD, QUOTACTL, INT, PTR)
 SYS(444, landlock_create_ruleset, C_EMU, R_FD, PTR, UINT, HEX)
 SYS(445, landlock_add_rule, C_EMU,  R_INT, FD, INT, PTR, HEX)
 SYS(446, landlock_restrict_self, C_EMU, R_INT, FD, HEX)
-SYS(447, memfd_secret,    C_EMU,    R_FD,  HEX)
+/* memfd_secret: ENOSYS, as without CONFIG_SECRETMEM (rec cannot read
+ * what the program keeps in it, nor replay map it). */
+SYS(447, memfd_secret,    C_NOSYS,  R_FD,  HEX)
 SYS(448, process_mrelease, C_EMU,   R_INT, FD, HEX)
 SYS(449, futex_waitv,     C_EMU,    R_INT, PTR, UINT, HEX, PTR, CLOCK)
 SYS(450, set_mempolicy_home_node, C_EMU, R_INT, HEX, UINT, UINT, HEX)
@@ -570,3 +574,4 @@ SYS(469, file_setattr,    C_EMU,    R_INT, FD, STR, PTR, UINT, ATFLAGS)
 #undef SYSFS
 #undef OINTS
 #undef FHANDLE
+#undef CAPHDR

@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/close_range.h>
+#include <linux/magic.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -23,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -245,6 +248,15 @@ void buf_drain(struct pt_proc *p, int held,
 		put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
 }
 
+/* A file of procfs: a write to one may do anything (/proc/PID/mem
+ * writes memory, see memfile.h), so it goes traced. */
+static int proc_file(const char *path, const struct stat *st)
+{
+	struct statfs sf;
+	return S_ISREG(st->st_mode) && st->st_size == 0 && statfs(path, &sf) == 0 &&
+	       sf.f_type == PROC_SUPER_MAGIC;
+}
+
 /* Whether reads (and writes, *w) of the file at fd of p can neither block
  * nor, for writes, reach rec's stdout or stderr (replay re-emits those);
  * *c: whether closing it cannot block. */
@@ -266,7 +278,8 @@ static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 	/* A write to an emulated file is recorded as a patch of it (emu.c),
 	 * and one to rec's stdout or stderr as output replay prints again
 	 * (even on /dev/null): only traced calls get those. */
-	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd);
+	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd) &&
+	     !proc_file(path, &st);
 	return 1;
 }
 
@@ -301,12 +314,41 @@ static void scan_fds(struct buf_hdr *h, struct pt_proc *p)
 		closedir(d);
 }
 
+/* How many threads the process of thread tid has (its status's
+ * Threads line), or 0 if that cannot be read. */
+static int threads(pid_t tid)
+{
+	char path[64], line[128];
+	int n = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", tid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 void buf_nowrite(struct pt_proc *p)
 {
 	struct buf_hdr h;
 	if (get_hdr(p, &h) < 0 || h.nowrite)
 		return;
 	h.nowrite = 1;
+	put_settings(p, &h);
+}
+
+/* Set by buf_stop(): libraries that register later stay off too. */
+static int stopped;
+
+void buf_stop(struct pt_proc *p)
+{
+	struct buf_hdr h;
+	stopped = 1;
+	if (get_hdr(p, &h) < 0)
+		return;
+	h.mode = 0;
 	put_settings(p, &h);
 }
 
@@ -320,7 +362,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		if (pt_read(p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC)
 			return;
 		scan_fds(&h, p);
-		h.mode = 1;
+		h.mode = !stopped;
 		put_settings(p, &h);
 		return;
 	}
@@ -330,7 +372,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 	case SYS_open: case SYS_openat: case SYS_openat2: case SYS_creat:
 	case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_close: case SYS_close_range:
 	case SYS_fcntl: case SYS_mmap: case SYS_seccomp: case SYS_prctl:
-	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork: case SYS_unshare:
 		break;
 	default:
 		return;
@@ -350,7 +392,16 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		set_fd(&h, p, a[0]);
 		break;
 	case SYS_close_range:
-		scan_fds(&h, p);
+	case SYS_unshare:
+		if (nr == SYS_unshare && !(a[0] & CLONE_FILES))
+			return;
+		/* With CLOSE_RANGE_UNSHARE or CLONE_FILES the thread got a
+		 * table of its own: the process's other threads, behind the
+		 * same buffer, keep the old one. */
+		if ((nr == SYS_unshare || (a[2] & CLOSE_RANGE_UNSHARE)) && threads(p->pid) != 1)
+			h.mode = 0;
+		else
+			scan_fds(&h, p);
 		break;
 	case SYS_fork:
 		return;

@@ -49,4 +49,10 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
  * have open became emulated). */
 void buf_nowrite(struct pt_proc *p);
 
+/* Turn buffering off in p's process, and in every process whose library
+ * starts from now on: every call goes traced. For a program that asked
+ * for fanotify permission events, which can hold any open or read (a
+ * call that waits untraced would hold the whole recording). */
+void buf_stop(struct pt_proc *p);
+
 #endif

@@ -2,6 +2,7 @@
  * stderr (see outs.h). */
 #include "outs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -38,8 +39,10 @@ int outs_kind(pid_t pid, uint64_t fd)
 	char path[64];
 	struct stat st;
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, (int)fd);
-	if (fd > INT32_MAX || stat(path, &st) < 0)
+	if (fd > INT32_MAX)
 		return 0;
+	if (stat(path, &st) < 0)
+		return errno == EACCES || errno == EPERM ? -errno : 0;
 	int k = 0;
 	for (int s = 2; s >= 1; s--)
 		if (have_out[s] && out[s].st_dev == st.st_dev && out[s].st_ino == st.st_ino &&

@@ -11,7 +11,8 @@
 void outs_init(void);
 
 /* 1 or 2 when fd of process pid is rec's stdout or stderr (the same file;
- * for a device like /dev/null, the same open file), else 0. */
+ * for a device like /dev/null, the same open file), else 0; -EACCES or
+ * -EPERM when rec may not look (a non-dumpable process, rec not root). */
 int outs_kind(pid_t pid, uint64_t fd);
 
 #endif

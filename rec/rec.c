@@ -1,6 +1,7 @@
 /* rec: runs a program under ptrace and a seccomp filter and writes every
  * source of nondeterminism it meets into a trace directory (see
  * rec(1) and rewind-trace(5)). */
+#include "answer.h"
 #include "bufabi.h"
 #include "bufdrain.h"
 #include "cap.h"
@@ -8,6 +9,7 @@
 #include "dirty.h"
 #include "emu.h"
 #include "maps.h"
+#include "memfile.h"
 #include "outs.h"
 #include "pos.h"
 #include "probe.h"
@@ -494,6 +496,11 @@ static void record_exec(struct user_regs_struct *regs)
 	path[n] = 0;
 	store_file(src, path, IF_EXE, 0, 0);
 
+	/* maps names a deleted file (a memfd) without its " (deleted)". */
+	char mapname[4096];
+	snprintf(mapname, sizeof mapname, "%s", path);
+	if (n > 10 && !strcmp(mapname + n - 10, " (deleted)"))
+		mapname[n - 10] = 0;
 	char mpath[64];
 	uint64_t stack_top = 0;
 	int have_interp = 0;
@@ -505,7 +512,7 @@ static void record_exec(struct user_regs_struct *regs)
 	while (maps_next(f, &m)) {
 		if (!strcmp(m.name, "[stack]"))
 			stack_top = m.hi;
-		else if (m.name[0] == '/' && strcmp(m.name, path) && !have_interp) {
+		else if (m.name[0] == '/' && strcmp(m.name, mapname) && !have_interp) {
 			store_file(interp_src(m.lo, m.hi, m.off, m.name), m.name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
@@ -644,7 +651,13 @@ static void shm_attached(uint64_t addr, int writable)
 /* 1 or 2 when the program's fd is rec's stdout or stderr, else 0. */
 static int out_kind(uint64_t fd)
 {
-	return outs_kind(cur->p.pid, fd);
+	int k = outs_kind(cur->p.pid, fd);
+	if (k < 0)
+		stop_recording(EXIT_TRACE, "cannot tell where descriptor %d of process %d goes: "
+			       "/proc/%d/fd/%d: %s (a process that is not dumpable is recorded "
+			       "by root only); the trace %s ends before it",
+			       (int)fd, cur->p.pid, cur->p.pid, (int)fd, strerror(-k), R.dir);
+	return k;
 }
 
 /* Where the ret bytes a copying call (sendfile, copy_file_range) took
@@ -679,8 +692,8 @@ static int out_arg(long nr, int *in, int *offp)
 		return *in = 0, *offp = 1, 2;
 	if (nr == SYS_sendfile)
 		return *in = 1, *offp = 2, 0;
-	if (nr == SYS_splice)
-		return 2;
+	if (nr == SYS_splice)	/* from a file: read again; from a pipe: gone */
+		return *in = 0, *offp = 1, 2;
 	if (nr == SYS_tee)
 		return 1;
 	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto || nr == SYS_sendmsg ||
@@ -941,6 +954,17 @@ static void vfork_child_exec(void)
 	cur = parent;
 }
 
+/* prctl PR_SET_DUMPABLE's values (the kernel's SUID_DUMP_*). */
+enum { DUMP_DISABLE = 0, DUMP_USER = 1 };
+
+/* The dumpable flag is the process's: its threads see the same. */
+static void set_nodump(int on)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == cur->tgid)
+			R.tasks[i]->own.nodump = on;
+}
+
 /* cur ends a prctl or seccomp call (registers r): what the program set
  * of rewind's own settings is shown to it as if rewind had none. Returns
  * the call's result, changed in r when it must be. */
@@ -968,6 +992,14 @@ static int64_t own_settings(struct user_regs_struct *r)
 	case PR_SET_NO_NEW_PRIVS:
 		cur->own.nnp = 1;
 		break;
+	case PR_SET_DUMPABLE:
+		if (a[1] == DUMP_USER)
+			set_nodump(0);
+		break;
+	case PR_GET_DUMPABLE:
+		if (cur->own.nodump)
+			r->rax = DUMP_DISABLE;
+		break;
 	case PR_GET_NO_NEW_PRIVS:
 		r->rax = cur->own.nnp;
 		break;
@@ -979,6 +1011,23 @@ static int64_t own_settings(struct user_regs_struct *r)
 	}
 	pt_setregs(&cur->p, r);
 	return r->rax;
+}
+
+/* A write into the process's own memory through /proc/PID/mem is an
+ * output of the call, which replay writes back; one into another
+ * process's cannot be replayed. */
+static void mem_written(long nr, const uint64_t a[6], int64_t ret)
+{
+	uint64_t addr = 0;
+	long target = memfile_written(cur->p.pid, nr, a, ret, &addr);
+	struct task *t = target > 0 ? find_task(target) : NULL;
+	if (target > 0 && (target == cur->tgid || (t && t->tgid == cur->tgid)))
+		save_mem(addr, addr + ret);
+	else if (target)
+		stop_recording(EXIT_TRACE, "the program wrote through /proc/%ld/mem into memory "
+			       "that is not its own (or at a place rec cannot tell); rewind "
+			       "cannot record that yet; the trace %s ends before it",
+			       target, R.dir);
 }
 
 /* The id thread tid (as rec sees it) sees for itself: the last one on
@@ -998,7 +1047,8 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
-	pt_getregs(&cur->p, &regs);
+	if (pt_getregs_alive(&cur->p, &regs) < 0)
+		return;		/* killed from outside: task_gone() ends the call */
 	const struct sys_entry *e = sys_row(cur->nr);
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
@@ -1063,8 +1113,12 @@ static void syscall_exit(void)
 			save_mem(pidfdp, pidfdp + 4);
 	}
 	emit_writes(nr, a, ret);
-	if (e->class == C_EXECVE && ret == 0)
+	memfile_opened(cur->p.pid, nr, ret);
+	mem_written(nr, a, ret);
+	if (e->class == C_EXECVE && ret == 0) {
+		cur->own.nodump = 0;	/* exec makes it dumpable again */
 		record_exec(&regs);
+	}
 	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
 		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;
 	if (nr == SYS_shmat && ret >= 0)
@@ -1115,6 +1169,9 @@ static void syscall_exit(void)
 		stop_recording(EXIT_TRACE, "%s", emu_why);
 	if (k > 0)
 		warnx_("%s", emu_why);
+	if (nr == SYS_fanotify_init && ret >= 0 && (a[0] & 0xc))	/* a permission class */
+		for (int i = 0; i < R.ntasks; i++)
+			buf_stop(&R.tasks[i]->p);
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
@@ -1215,7 +1272,8 @@ void syscall_entry(void)
 	if (ptemu_entry_stop())
 		return;
 	struct user_regs_struct regs;
-	pt_getregs(&cur->p, &regs);
+	if (pt_getregs_alive(&cur->p, &regs) < 0)
+		return;		/* killed from outside since handle() looked */
 	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
 	const struct sys_entry *e = sys_row(nr);
 	if (e->class == C_UNSUP)
@@ -1225,10 +1283,14 @@ void syscall_entry(void)
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
 			       "the trace %s ends before it", why, R.dir);
-	if (!sys_lookup(nr)) {
-		/* No such call (or x32's): ENOSYS, as from a kernel without it. */
+	uint64_t args[6];
+	pt_args(&regs, args);
+	long answer = sys_lookup(nr) ? answer_entry(cur->p.pid, cur->tgid, nr, args) : -ENOSYS;
+	if (answer) {
+		/* No such call (or x32's): ENOSYS, as from a kernel without
+		 * it; and the few calls rec answers the same way. */
 		regs.orig_rax = -1;
-		regs.rax = -ENOSYS;
+		regs.rax = answer;
 		pt_setregs(&cur->p, &regs);
 	}
 	int killed = seccomp_strict(nr, &regs);
@@ -1240,6 +1302,17 @@ void syscall_entry(void)
 		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
 		cur->own.tsc = regs.rsi;
 		regs.rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, &regs);
+	}
+	if (nr == SYS_prctl && regs.rdi == PR_SET_DUMPABLE && regs.rsi == DUMP_DISABLE &&
+	    geteuid() != 0) {
+		/* Non-dumpable, the program would close its /proc files to
+		 * an ordinary user's rec: it stays dumpable, and is told it
+		 * is not (PR_GET_DUMPABLE), until it says otherwise or
+		 * executes a program. */
+		set_nodump(1);
+		regs.orig_rax = -1;
+		regs.rax = 0;
 		pt_setregs(&cur->p, &regs);
 	}
 	struct trace_writer *s = &cur->stage;

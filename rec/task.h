@@ -57,10 +57,11 @@ struct task {
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
-	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode),
-	 * for the calls that read them back; inherited by the threads and
-	 * processes it makes. */
-	struct { int tsc, nnp, seccomp, strict; } own;
+	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode,
+	 * the dumpable flag an ordinary user's rec keeps on), for the calls
+	 * that read them back; inherited by the threads and processes it
+	 * makes. */
+	struct { int tsc, nnp, seccomp, strict, nodump; } own;
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 	uint64_t robust;	/* its robust list's head (set_robust_list) */
 };
