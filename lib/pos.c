@@ -231,7 +231,8 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 		struct pm_scan_arg a = { .size = sizeof a, .start = at, .end = hi,
 					 .flags = PM_WP_MATCHING | PM_CHECK_WPASYNC,
 					 .vec = (uintptr_t)r, .vec_len = 64,
-					 .category_mask = PM_WRITTEN, .return_mask = PM_WRITTEN };
+					 .category_mask = PM_WRITTEN,
+					 .return_mask = PM_WRITTEN | PM_PRESENT | PM_SWAPPED };
 		int k = ioctl(fd, PM_SCAN, &a);
 		if (k < 0)
 			return -1;
@@ -246,6 +247,17 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 				first = done;
 			if (end > hi)
 				end = hi;
+			/* Written and empty now (MADV_DONTNEED: a thread's
+			 * stack as it ends): the whole blocks inside are a
+			 * zero run, not read. */
+			uint64_t zs = lo + (r[i].start - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
+			uint64_t ze = r[i].end >= hi ? hi : lo + (r[i].end - lo) / POS_BLOCK * POS_BLOCK;
+			if (!(r[i].categories & (PM_PRESENT | PM_SWAPPED)) && zs < ze) {
+				if (zs > first)
+					hash_blocks(p, out, cap, first, zs);
+				add_block(out, cap, zs, ze - zs, POS_ZERO, NULL);
+				first = done = ze;
+			}
 			if (end > first) {
 				hash_blocks(p, out, cap, first, end);
 				done = end;
