@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fmt.h"
+#include "pos.h"
 #include "rematch.h"
 #include "sys.h"
 #include "trace.h"
@@ -900,7 +901,8 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 	while (trace_item(rec, &off, &it) > 0)
 		if (it.tag == IT_HASHES)
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
-				mem += get64(it.p + k + 8);
+				if (get64(it.p + k + 16) != POS_ZERO)	/* runs of empty pages are not read */
+					mem += get64(it.p + k + 8);
 	int ran = rematch_ran(rec);
 	int since = get64(rec->p + 8) & TRP_SINCE;
 	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed%s)", (unsigned long long)rip,

@@ -111,38 +111,73 @@ static void hash_blocks(struct pt_proc *p, struct pos *out, int *cap, uint64_t a
 	}
 }
 
-/* An anonymous private mapping [lo, hi): the blocks holding a present
- * or swapped page are hashed, each run of blocks without one (zeros, as
- * the kernel would fill them) is one POS_ZERO entry. */
-static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uint64_t lo,
-		       uint64_t hi)
+/* Regions of [lo, hi) in pages of the given categories (PM_*), added
+ * to the growing array *r of *n (room for *cap). 0 or -1. */
+static int collect(int fd, uint64_t lo, uint64_t hi, uint64_t cats, struct pm_region **r, int *n,
+		   int *cap)
 {
-	struct pm_region r[64];
-	uint64_t a = lo;	/* the blocks before a are taken */
 	for (uint64_t at = lo, next; at < hi; at = next) {
-		int k = scan(fd, at, hi, r, 64, &next);
+		if (*cap - *n < 64) {
+			*cap = *cap ? 2 * *cap : 128;
+			*r = xrealloc(*r, *cap * sizeof **r);
+		}
+		struct pm_scan_arg a = { .size = sizeof a, .start = at, .end = hi,
+					 .vec = (uintptr_t)(*r + *n), .vec_len = 64,
+					 .category_anyof_mask = cats, .return_mask = cats };
+		int k = ioctl(fd, PM_SCAN, &a);
 		if (k < 0)
 			return -1;
-		for (int i = 0; i < k; i++) {
-			uint64_t first = lo + (r[i].start - lo) / POS_BLOCK * POS_BLOCK;
-			uint64_t end = lo + (r[i].end - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
-			if (end > hi)
-				end = hi;
-			if (first > a) {
-				add_block(out, cap, a, first - a, POS_ZERO, NULL);
-				a = first;
-			}
-			if (end > a) {
-				hash_blocks(p, out, cap, a, end);
-				a = end;
-			}
-		}
+		*n += k;
+		next = a.walk_end ? a.walk_end : hi;
 		if (next <= at)
 			break;
 	}
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct pm_region *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* An anonymous private mapping [lo, hi) whose pages with contents are
+ * in r[0..n) (sorted by start, may overlap): the blocks holding one are
+ * hashed, each run of blocks without one (zeros, as the kernel would
+ * fill them) is one POS_ZERO entry. */
+static void take_regions(struct pt_proc *p, struct pos *out, int *cap, uint64_t lo, uint64_t hi,
+			 const struct pm_region *r, int n)
+{
+	uint64_t a = lo;	/* the blocks before a are taken */
+	for (int i = 0; i < n; i++) {
+		uint64_t first = lo + (r[i].start - lo) / POS_BLOCK * POS_BLOCK;
+		uint64_t end = lo + (r[i].end - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
+		if (end > hi)
+			end = hi;
+		if (first > a) {
+			add_block(out, cap, a, first - a, POS_ZERO, NULL);
+			a = first;
+		}
+		if (end > a) {
+			hash_blocks(p, out, cap, a, end);
+			a = end;
+		}
+	}
 	if (a < hi)
 		add_block(out, cap, a, hi - a, POS_ZERO, NULL);
-	return 0;
+}
+
+/* An anonymous private mapping [lo, hi): the pages present or swapped
+ * are its contents. */
+static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uint64_t lo,
+		       uint64_t hi)
+{
+	struct pm_region *r = NULL;
+	int n = 0, rcap = 0, rc = collect(fd, lo, hi, PM_PRESENT | PM_SWAPPED, &r, &n, &rcap);
+	if (rc == 0)
+		take_regions(p, out, cap, lo, hi, r, n);
+	free(r);
+	return rc;
 }
 
 /* Register the private anonymous mapping [lo, hi) with uffd for
@@ -161,6 +196,28 @@ static int wp_arm(int uffd, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* Take the mapping [lo, hi) whole, as take_sparse, and arm it (wp_arm).
+ * Protecting puts a marker in each empty page, which scans report as
+ * swapped: the pages with contents are those present or swapped before,
+ * and those present after (made meanwhile), or a thread stack of 8 MiB
+ * would be read whole, each time one is new. */
+static int take_arming(struct pt_proc *p, int fd, int uffd, struct pos *out, int *cap,
+		       uint64_t lo, uint64_t hi)
+{
+	struct pm_region *r = NULL;
+	int n = 0, rcap = 0, rc = collect(fd, lo, hi, PM_PRESENT | PM_SWAPPED, &r, &n, &rcap);
+	if (rc == 0 && wp_arm(uffd, lo, hi) == 0) {
+		int n0 = n;
+		rc = collect(fd, lo, hi, PM_PRESENT, &r, &n, &rcap);
+		if (n > n0)
+			qsort(r, n, sizeof *r, by_start);
+	}
+	if (rc == 0)
+		take_regions(p, out, cap, lo, hi, r, n);
+	free(r);
+	return rc;
+}
+
 /* The blocks of the pages of [lo, hi) written since the last scan, each
  * protected again. 0, or -1 when [lo, hi) is not a mapping registered
  * with write protection (or the scan failed): then it must be taken
@@ -174,7 +231,8 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 		struct pm_scan_arg a = { .size = sizeof a, .start = at, .end = hi,
 					 .flags = PM_WP_MATCHING | PM_CHECK_WPASYNC,
 					 .vec = (uintptr_t)r, .vec_len = 64,
-					 .category_mask = PM_WRITTEN, .return_mask = PM_WRITTEN };
+					 .category_mask = PM_WRITTEN,
+					 .return_mask = PM_WRITTEN | PM_PRESENT | PM_SWAPPED };
 		int k = ioctl(fd, PM_SCAN, &a);
 		if (k < 0)
 			return -1;
@@ -189,6 +247,17 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 				first = done;
 			if (end > hi)
 				end = hi;
+			/* Written and empty now (MADV_DONTNEED: a thread's
+			 * stack as it ends): the whole blocks inside are a
+			 * zero run, not read. */
+			uint64_t zs = lo + (r[i].start - lo + POS_BLOCK - 1) / POS_BLOCK * POS_BLOCK;
+			uint64_t ze = r[i].end >= hi ? hi : lo + (r[i].end - lo) / POS_BLOCK * POS_BLOCK;
+			if (!(r[i].categories & (PM_PRESENT | PM_SWAPPED)) && zs < ze) {
+				if (zs > first)
+					hash_blocks(p, out, cap, first, zs);
+				add_block(out, cap, zs, ze - zs, POS_ZERO, NULL);
+				first = done = ze;
+			}
 			if (end > first) {
 				hash_blocks(p, out, cap, first, end);
 				done = end;
@@ -233,7 +302,8 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 			 * here on tracked, and taken whole this once. */
 			while (out->nb > nb)
 				free(out->data[--out->nb]);
-			wp_arm(uffd, lo, hi);
+			rc = take_arming(p, fd, uffd, out, &cap, lo, hi);
+			continue;
 		}
 		if (anon && fd >= 0) {
 			rc = take_sparse(p, fd, out, &cap, lo, hi);

@@ -9,8 +9,8 @@
 #include "pt.h"
 
 /* Give process tgid a userfaultfd if it has none and none was tried:
- * thread p, at a signal-delivery-stop in user code with no signal to be
- * delivered there, makes one (injected calls, through the syscall
+ * thread p, at a signal-delivery-stop in user code (a signal held for
+ * it is then delivered later, not there), makes one (injected calls, through the syscall
  * instruction rec's filter lets through: lib/bufabi.h) which rec takes
  * and the process closes again, so the program never sees it. Returns
  * 1 when calls were injected: p is then at a syscall-exit-stop with its

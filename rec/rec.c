@@ -1495,11 +1495,12 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 static void preempted(struct user_regs_struct *regs)
 {
 	gave_way = cur->p.pid;
-	/* Its first preemption gives the process a userfaultfd (in a
-	 * thread without a signal to deliver here: the calls injected for
-	 * it end this signal-delivery-stop). */
+	/* Its first preemption gives the process a userfaultfd. The calls
+	 * injected for it end this signal-delivery-stop: a held signal
+	 * waits for the next syscall or preemption (below), else a process
+	 * that always holds one (a fast timer) would never have one. */
 	int moved = 0;
-	if (!cur->nstash && !cur->tracer)
+	if (!cur->tracer)
 		moved = dirty_setup(&cur->p, cur->tgid, cur->stash, &cur->nstash, 64);
 	/* A SIGSTOP of ours that came during those calls was dropped there:
 	 * without this, none would be sent to it again (on_alarm), and a
