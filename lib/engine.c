@@ -884,8 +884,9 @@ static uint64_t clone_args(struct engine *e, long nr, const uint64_t a[6], uint6
 
 /* Perform the clone-like call the current thread is at the entry of:
  * the new thread or process joins the tasks under the recorded id sc->ret
- * (the kernel gives it another one) and waits at its first stop. A vfork
- * parent stays in the kernel until its child execs or exits. */
+ * (the kernel gives it another one) and waits at its first stop. The
+ * parent waits at its syscall-exit stop; a vfork parent stays in the
+ * kernel until its child execs or exits. */
 static void clone_start(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
@@ -954,19 +955,31 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	cur_task(e)->state = ET_KERNEL;
 	e->stop = PS_OTHER;
+	if (flags & CLONE_VFORK)
+		return;
+	/* Any other parent comes to its syscall-exit stop at once: wait for
+	 * it now, not at the call's end. Other threads may run before that
+	 * end, and meanwhile a debugger reads this thread's registers
+	 * (gdbstub's reverse-step did, and found it still running: ESRCH). */
+	k = wait_stop(e, &st);
+	if (k != PS_SYSEXIT)
+		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+	e->stop = PS_SYSEXIT;
 }
 
-/* The end of a clone-like call: its syscall-exit stop (a vfork parent
- * gets there once its child has execed or exited), where the program
- * sees the recorded id. */
+/* The end of a clone-like call: its syscall-exit stop (reached in
+ * clone_start(), but by a vfork parent only once its child has execed or
+ * exited), where the program sees the recorded id. */
 static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 			 struct user_regs_struct *r)
 {
 	int st;
-	int k = wait_stop(e, &st);
-	if (k != PS_SYSEXIT)
-		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
-	e->stop = PS_SYSEXIT;
+	if (e->stop != PS_SYSEXIT) {	/* a vfork parent: waited for here */
+		int k = wait_stop(e, &st);
+		if (k != PS_SYSEXIT)
+			diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+		e->stop = PS_SYSEXIT;
+	}
 	cur_task(e)->state = ET_STOPPED;
 	pt_getregs(&e->p, r);
 	r->rax = sc->ret;

@@ -36,7 +36,9 @@ struct eng_task {
 enum {
 	ET_STOPPED,		/* at a stop, where its last event left it */
 	ET_INCALL,		/* at the entry of a call whose end is to come */
-	ET_KERNEL,		/* resumed inside a call (a vfork waiting for its child) */
+	ET_KERNEL,		/* in a clone-like call, its result not yet given: at its
+				   syscall-exit stop, or (a vfork parent waiting
+				   for its child) resumed, with no registers to read */
 	ET_EXITING,		/* resumed into exit or exit_group */
 	ET_GONE,
 };
