@@ -952,6 +952,8 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		pt_write(&e->p, ptid, &seen, 4);
 	if (flags & CLONE_CHILD_SETTID)
 		pt_write(&e->tasks[ci].p, ctid, &self, 4);
+	if (flags & CLONE_VFORK)
+		pt_getregs(&e->p, &cur_task(e)->kregs);
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	cur_task(e)->state = ET_KERNEL;
 	e->stop = PS_OTHER;
@@ -1792,6 +1794,22 @@ int eng_regs(struct engine *e, struct user_regs_struct *r)
 	}
 	if (e->cur.kind == TR_SYSCALL && e->cur.tid == cur_task(e)->rtid && (int64_t)r->orig_rax == -1)
 		r->orig_rax = (int32_t)get32(e->cur.p);
+	return 0;
+}
+
+int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_struct *r)
+{
+	int cur = k == &e->tasks[e->ti];
+	if (k->state == ET_KERNEL && (cur ? e->stop : k->stop) != PS_SYSEXIT) {
+		*r = k->kregs;
+		return 0;
+	}
+	if (cur)
+		return eng_regs(e, r);
+	if (k->state == ET_GONE || ptrace(PTRACE_GETREGS, k->p.pid, 0, r) < 0) {
+		memset(r, 0, sizeof *r);
+		return -1;
+	}
 	return 0;
 }
 
