@@ -962,11 +962,16 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	/* Any other parent comes to its syscall-exit stop at once: wait for
 	 * it now, not at the call's end. Other threads may run before that
 	 * end, and meanwhile a debugger reads this thread's registers
-	 * (gdbstub's reverse-step did, and found it still running: ESRCH). */
+	 * (gdbstub's reverse-step did, and found it still running: ESRCH).
+	 * Those show the recorded result, not this run's thread id. */
 	k = wait_stop(e, &st);
 	if (k != PS_SYSEXIT)
 		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
 	e->stop = PS_SYSEXIT;
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	r.rax = sc->ret;
+	pt_setregs(&e->p, &r);
 }
 
 /* The end of a clone-like call: its syscall-exit stop (reached in
