@@ -984,7 +984,7 @@ pid_t tl_regs_of(struct timeline *t, uint32_t tid, struct user_regs_struct *r)
 	struct engine *e = &t->e;
 	struct eng_task *k = eng_task_of(e, tid);
 	/* A thread on its way out has no registers to show. */
-	if (!k || (k == &e->tasks[e->ti] ? eng_regs(e, r) : ptrace(PTRACE_GETREGS, k->p.pid, 0, r)) < 0)
+	if (!k || eng_task_regs(e, k, r) < 0)
 		return -1;
 	return k->p.pid;
 }
@@ -1445,7 +1445,11 @@ static int back1(struct timeline *t, const struct pos *p, struct pos *out)
 		struct pos prev = { .ev = p->ev - 1 };
 		return back1(t, &prev, out);
 	}
-	pt_getregs(&k->p, &r);
+	/* (A vfork parent is in the kernel here, its registers kept.) */
+	if (eng_task_regs(&t->e, k, &r) < 0) {
+		snprintf(t->msg, sizeof t->msg, "thread %u has no registers to step back from", c->tid);
+		return -1;
+	}
 	if (kind == TR_SIGNAL) {
 		at = r.rip;	/* the faulting instruction, not run */
 	} else if (c->kind == TR_RDTSC) {

@@ -884,8 +884,9 @@ static uint64_t clone_args(struct engine *e, long nr, const uint64_t a[6], uint6
 
 /* Perform the clone-like call the current thread is at the entry of:
  * the new thread or process joins the tasks under the recorded id sc->ret
- * (the kernel gives it another one) and waits at its first stop. A vfork
- * parent stays in the kernel until its child execs or exits. */
+ * (the kernel gives it another one) and waits at its first stop. The
+ * parent waits at its syscall-exit stop; a vfork parent stays in the
+ * kernel until its child execs or exits. */
 static void clone_start(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ptid, ctid, flags = clone_args(e, sc->nr, sc->args, &ptid, &ctid);
@@ -951,22 +952,41 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		pt_write(&e->p, ptid, &seen, 4);
 	if (flags & CLONE_CHILD_SETTID)
 		pt_write(&e->tasks[ci].p, ctid, &self, 4);
+	if (flags & CLONE_VFORK)
+		pt_getregs(&e->p, &cur_task(e)->kregs);
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	cur_task(e)->state = ET_KERNEL;
 	e->stop = PS_OTHER;
+	if (flags & CLONE_VFORK)
+		return;
+	/* Any other parent comes to its syscall-exit stop at once: wait for
+	 * it now, not at the call's end. Other threads may run before that
+	 * end, and meanwhile a debugger reads this thread's registers
+	 * (gdbstub's reverse-step did, and found it still running: ESRCH).
+	 * Those show the recorded result, not this run's thread id. */
+	k = wait_stop(e, &st);
+	if (k != PS_SYSEXIT)
+		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+	e->stop = PS_SYSEXIT;
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	r.rax = sc->ret;
+	pt_setregs(&e->p, &r);
 }
 
-/* The end of a clone-like call: its syscall-exit stop (a vfork parent
- * gets there once its child has execed or exited), where the program
- * sees the recorded id. */
+/* The end of a clone-like call: its syscall-exit stop (reached in
+ * clone_start(), but by a vfork parent only once its child has execed or
+ * exited), where the program sees the recorded id. */
 static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 			 struct user_regs_struct *r)
 {
 	int st;
-	int k = wait_stop(e, &st);
-	if (k != PS_SYSEXIT)
-		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
-	e->stop = PS_SYSEXIT;
+	if (e->stop != PS_SYSEXIT) {	/* a vfork parent: waited for here */
+		int k = wait_stop(e, &st);
+		if (k != PS_SYSEXIT)
+			diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+		e->stop = PS_SYSEXIT;
+	}
 	cur_task(e)->state = ET_STOPPED;
 	pt_getregs(&e->p, r);
 	r->rax = sc->ret;
@@ -1779,6 +1799,22 @@ int eng_regs(struct engine *e, struct user_regs_struct *r)
 	}
 	if (e->cur.kind == TR_SYSCALL && e->cur.tid == cur_task(e)->rtid && (int64_t)r->orig_rax == -1)
 		r->orig_rax = (int32_t)get32(e->cur.p);
+	return 0;
+}
+
+int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_struct *r)
+{
+	int cur = k == &e->tasks[e->ti];
+	if (k->state == ET_KERNEL && (cur ? e->stop : k->stop) != PS_SYSEXIT) {
+		*r = k->kregs;
+		return 0;
+	}
+	if (cur)
+		return eng_regs(e, r);
+	if (k->state == ET_GONE || ptrace(PTRACE_GETREGS, k->p.pid, 0, r) < 0) {
+		memset(r, 0, sizeof *r);
+		return -1;
+	}
 	return 0;
 }
 

@@ -32,11 +32,16 @@ struct eng_task {
 	 * alternate signal stack (stack_t: sp, flags, size; alt[1] 2,
 	 * SS_DISABLE, when none). */
 	uint64_t ctid, alt[3];
+	/* A vfork parent's registers as it went into the kernel (ET_KERNEL
+	 * and resumed: no stop to read them at). */
+	struct user_regs_struct kregs;
 };
 enum {
 	ET_STOPPED,		/* at a stop, where its last event left it */
 	ET_INCALL,		/* at the entry of a call whose end is to come */
-	ET_KERNEL,		/* resumed inside a call (a vfork waiting for its child) */
+	ET_KERNEL,		/* in a clone-like call, its result not yet given: at its
+				   syscall-exit stop, or (a vfork parent waiting
+				   for its child) resumed, with no registers to read */
 	ET_EXITING,		/* resumed into exit or exit_group */
 	ET_GONE,
 };
@@ -220,6 +225,11 @@ void eng_snap_undo(struct engine *e, const struct eng_snap *s);
  * current event. Returns 0, or -1 (zeros in *r) when the thread has
  * ended. */
 int eng_regs(struct engine *e, struct user_regs_struct *r);
+
+/* Registers of thread k (one of e->tasks) like eng_regs(); a vfork
+ * parent in the kernel until its child execs or exits has those it went
+ * in with. Returns 0, or -1 when the thread has none (gone, or ending). */
+int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_struct *r);
 
 /* Open the trace in dir like eng_open(), then, when tseek(1) left a
  * checkpoint at or before event ev (and after event 1) in dir/seek, make
