@@ -1872,6 +1872,37 @@ static int others_ready(void)
 	return 0;
 }
 
+/* t is blocked in a syscall whose entry is not yet written. A
+ * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
+ * lock word, which makes the owner's unlock call the kernel instead of
+ * releasing the word itself: wait until the kernel made that mark (or the
+ * call ended) before another thread runs, and write the word as an
+ * IT_MEM item of the entry, which replay writes there. t may be gone
+ * after. */
+static void pi_waiters_mark(struct task *t)
+{
+	int op = (int)(t->a[1] & 127);
+	pid_t tid = t->p.pid;
+	if (t->nr != SYS_futex || (op != FUTEX_LOCK_PI && op != 13 /* FUTEX_LOCK_PI2 */))
+		return;
+	uint32_t v;
+	/* The kernel either marks the word and sleeps, or ends the call
+	 * (took the lock, a fault, a timeout): each comes soon. */
+	while (pt_read(&t->p, t->a[0], &v, 4) == 4 && !(v & FUTEX_WAITERS)) {
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+		return;
+	}
+	if (!find_task(tid) || t->state != T_KERNEL || !t->open)
+		return;
+	tw_item(&t->stage, IT_MEM, 0, &t->a[0], 8, &v, 4);
+}
+
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
  * sched_yield, and the end of the timeslice. A call that sends data to
@@ -1899,6 +1930,11 @@ static void await_quick_return(void)
 		}
 		cur = t;
 		handle(st);
+		if (!find_task(tid))
+			return;
+	}
+	if (t->state == T_KERNEL && t->open) {
+		pi_waiters_mark(t);
 		if (!find_task(tid))
 			return;
 	}
