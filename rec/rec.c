@@ -995,6 +995,15 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
+/* Whether syscall nr with arguments a is a futex op that takes a PI
+ * lock, blocking while another thread owns it. */
+static int pi_acquire(long nr, const uint64_t *a)
+{
+	int op = (int)(a[1] & 127);
+	return nr == SYS_futex && (op == FUTEX_LOCK_PI || op == 13 /* FUTEX_LOCK_PI2 */ ||
+				   op == FUTEX_WAIT_REQUEUE_PI);
+}
+
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
@@ -1019,8 +1028,11 @@ static void syscall_exit(void)
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
 	/* A whole call goes where it began; an end goes after every call
-	 * that began before it. */
-	flush_entries(cur->open ? cur->seq : UINT64_MAX);
+	 * that began before it. So does a PI lock's taking, which the
+	 * owner's later FUTEX_UNLOCK_PI may have handed over: the owner's
+	 * unlock checks that the word names it still (a robust one), so
+	 * the word must name the new owner only after that call's entry. */
+	flush_entries(cur->open && !pi_acquire(nr, a) ? cur->seq : UINT64_MAX);
 	/* The end of an execve that made a thread the leader is the end of
 	 * the call its old id began. */
 	pid_t tid = cur->exec_tid ? cur->exec_tid : cur->p.pid;
@@ -1881,9 +1893,8 @@ static int others_ready(void)
  * after. */
 static void pi_waiters_mark(struct task *t)
 {
-	int op = (int)(t->a[1] & 127);
 	pid_t tid = t->p.pid;
-	if (t->nr != SYS_futex || (op != FUTEX_LOCK_PI && op != 13 /* FUTEX_LOCK_PI2 */))
+	if (!pi_acquire(t->nr, t->a) || (t->a[1] & 127) == FUTEX_WAIT_REQUEUE_PI)
 		return;
 	uint32_t v;
 	/* The kernel either marks the word and sleeps, or ends the call

@@ -1,8 +1,10 @@
 #!/bin/bash
-# t1150-replay-pi-mutex.sh: threads contend for a priority-inheritance
+# t1150-replay-pi-mutex.sh: threads contend for a robust priority-inheritance
 # mutex. A waiter's FUTEX_LOCK_PI marks the lock word before it sleeps,
 # and the owner's unlock then calls the kernel: replay makes the mark at
-# the call's entry (it diverged at the owner's unlock without it).
+# the call's entry (it diverged at the owner's unlock without it). The
+# waiter's end, which names it in the word, comes after the owner's
+# FUTEX_UNLOCK_PI began (a robust unlock checked the word and failed).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog pimutex
 

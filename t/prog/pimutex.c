@@ -1,7 +1,8 @@
-/* pimutex.c: threads contend for a priority-inheritance mutex: a waiter's
- * FUTEX_LOCK_PI marks the lock word (FUTEX_WAITERS), so the owner's
- * unlock goes through the kernel, which hands the lock over. Prints how
- * often an owner saw the mark, the sum the threads made, and a token. */
+/* pimutex.c: threads contend for a robust priority-inheritance mutex: a
+ * waiter's FUTEX_LOCK_PI marks the lock word (FUTEX_WAITERS), so the
+ * owner's unlock goes through the kernel, which hands the lock over (and
+ * a robust one's unlock fails unless the word names its caller). Prints
+ * how often an owner saw the mark, the sum the threads made, and a token. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -17,7 +18,8 @@ static int active = 3;	/* threads not done: each will lock again */
 static void *worker(void *arg)
 {
 	for (int i = 0; i < 200; i++) {
-		pthread_mutex_lock(&m);
+		if (pthread_mutex_lock(&m) != 0)
+			continue;
 		sum += (long)arg;
 		if (i % 10 == 0) {
 			/* Give way while owning it until another thread
@@ -42,6 +44,7 @@ int main(void)
 	pthread_mutexattr_t a;
 	pthread_mutexattr_init(&a);
 	pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&m, &a);
 	pthread_t t[3];
 	for (long i = 0; i < 3; i++)
