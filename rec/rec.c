@@ -1884,11 +1884,22 @@ static int others_ready(void)
 	return 0;
 }
 
+/* Whether syscall nr with arguments a is a futex op that writes a word
+ * other threads change in user memory (FUTEX_WAKE_OP's second word, a PI
+ * lock's word), and ends without blocking: rec reads the word at the
+ * end, so no other thread may run before it. */
+static int futex_word_write(long nr, const uint64_t *a)
+{
+	int op = (int)(a[1] & 127);
+	return nr == SYS_futex && (op == FUTEX_WAKE_OP || op == FUTEX_UNLOCK_PI ||
+				   op == FUTEX_TRYLOCK_PI || op == FUTEX_CMP_REQUEUE_PI);
+}
+
 /* t is blocked in a syscall whose entry is not yet written. A
  * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
  * lock word, which makes the owner's unlock call the kernel instead of
- * releasing the word itself: wait until the kernel made that mark (or the
- * call ended) before another thread runs, and write the word as an
+ * releasing the word itself: wait until the kernel made that mark and
+ * the thread sleeps (or the call ended) before another thread runs, and write the word as an
  * IT_MEM item of the entry, which replay writes there. t may be gone
  * after. */
 static void pi_waiters_mark(struct task *t)
@@ -1898,8 +1909,17 @@ static void pi_waiters_mark(struct task *t)
 		return;
 	uint32_t v;
 	/* The kernel either marks the word and sleeps, or ends the call
-	 * (took the lock, a fault, a timeout): each comes soon. */
-	while (pt_read(&t->p, t->a[0], &v, 4) == 4 && !(v & FUTEX_WAITERS)) {
+	 * (took the lock, a fault, a timeout): each comes soon. The mark
+	 * may be an earlier waiter's, so only its sleep (queued where the
+	 * owner's unlock finds it) says the word is final. */
+	for (;;) {
+		char buf[512];
+		const char *state = pt_stat(tid, buf, sizeof buf);
+		int asleep = state && *state == 'S';
+		if (pt_read(&t->p, t->a[0], &v, 4) != 4)
+			return;
+		if (asleep && (v & FUTEX_WAITERS))
+			break;
 		int st;
 		if (wait_any(tid, &st, 1) == 0) {
 			sched_yield();
@@ -1931,7 +1951,7 @@ static void await_quick_return(void)
 	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
-	int hold = t->out || (nr == SYS_exit && tid != t->tgid);
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
 	for (int i = 0; (hold || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
