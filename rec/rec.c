@@ -993,8 +993,6 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
-/* The end of the syscall cur is in: its result and outputs, as the rest
- * of its record (nothing came between) or as a TR_SYSRET. */
 /* Whether syscall nr with arguments a is a futex op that takes a PI
  * lock, blocking while another thread owns it. */
 static int pi_acquire(long nr, const uint64_t *a)
@@ -1004,6 +1002,8 @@ static int pi_acquire(long nr, const uint64_t *a)
 				   op == FUTEX_WAIT_REQUEUE_PI);
 }
 
+/* The end of the syscall cur is in: its result and outputs, as the rest
+ * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
 {
 	struct user_regs_struct regs;
@@ -1899,9 +1899,9 @@ static int futex_word_write(long nr, const uint64_t *a)
  * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
  * lock word, which makes the owner's unlock call the kernel instead of
  * releasing the word itself: wait until the kernel made that mark and
- * the thread sleeps (or the call ended) before another thread runs, and write the word as an
- * IT_MEM item of the entry, which replay writes there. t may be gone
- * after. */
+ * the thread sleeps (or the call ended) before another thread runs, and
+ * write the word as an IT_MEM item of the entry, which replay writes
+ * there. t may be gone after. */
 static void pi_waiters_mark(struct task *t)
 {
 	pid_t tid = t->p.pid;
