@@ -1364,6 +1364,9 @@ static void replay_syscall(struct engine *e, int k)
 	memcpy(t->entry, e->cur.p, e->cur.size);
 	t->entrylen = e->cur.size;
 	t->state = ET_INCALL;
+	/* What the kernel wrote before the call blocked (the FUTEX_WAITERS
+	 * mark of a FUTEX_LOCK_PI), which other threads see meanwhile. */
+	apply_mem(e, &e->cur);
 	if (s->class == C_CLONE)
 		clone_start(e, &sc);
 }

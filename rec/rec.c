@@ -1042,6 +1042,15 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
+/* Whether syscall nr with arguments a is a futex op that takes a PI
+ * lock, blocking while another thread owns it. */
+static int pi_acquire(long nr, const uint64_t *a)
+{
+	int op = (int)(a[1] & 127);
+	return nr == SYS_futex && (op == FUTEX_LOCK_PI || op == 13 /* FUTEX_LOCK_PI2 */ ||
+				   op == FUTEX_WAIT_REQUEUE_PI);
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1069,8 +1078,11 @@ static void syscall_exit(void)
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
 	/* A whole call goes where it began; an end goes after every call
-	 * that began before it. */
-	flush_entries(cur->open ? cur->seq : UINT64_MAX);
+	 * that began before it. So does a PI lock's taking, which the
+	 * owner's later FUTEX_UNLOCK_PI may have handed over: the owner's
+	 * unlock checks that the word names it still (a robust one), so
+	 * the word must name the new owner only after that call's entry. */
+	flush_entries(cur->open && !pi_acquire(nr, a) ? cur->seq : UINT64_MAX);
 	/* The end of an execve that made a thread the leader is the end of
 	 * the call its old id began. */
 	pid_t tid = cur->exec_tid ? cur->exec_tid : cur->p.pid;
@@ -1946,6 +1958,56 @@ static int others_ready(void)
 	return 0;
 }
 
+/* Whether syscall nr with arguments a is a futex op that writes a word
+ * other threads change in user memory (FUTEX_WAKE_OP's second word, a PI
+ * lock's word), and ends without blocking: rec reads the word at the
+ * end, so no other thread may run before it. */
+static int futex_word_write(long nr, const uint64_t *a)
+{
+	int op = (int)(a[1] & 127);
+	return nr == SYS_futex && (op == FUTEX_WAKE_OP || op == FUTEX_UNLOCK_PI ||
+				   op == FUTEX_TRYLOCK_PI || op == FUTEX_CMP_REQUEUE_PI);
+}
+
+/* t is blocked in a syscall whose entry is not yet written. A
+ * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
+ * lock word, which makes the owner's unlock call the kernel instead of
+ * releasing the word itself: wait until the kernel made that mark and
+ * the thread sleeps (or the call ended) before another thread runs, and
+ * write the word as an IT_MEM item of the entry, which replay writes
+ * there. t may be gone after. */
+static void pi_waiters_mark(struct task *t)
+{
+	pid_t tid = t->p.pid;
+	if (!pi_acquire(t->nr, t->a) || (t->a[1] & 127) == FUTEX_WAIT_REQUEUE_PI)
+		return;
+	uint32_t v;
+	/* The kernel either marks the word and sleeps, or ends the call
+	 * (took the lock, a fault, a timeout): each comes soon. The mark
+	 * may be an earlier waiter's, so only its sleep (queued where the
+	 * owner's unlock finds it) says the word is final. */
+	for (;;) {
+		char buf[512];
+		const char *state = pt_stat(tid, buf, sizeof buf);
+		int asleep = state && *state == 'S';
+		if (pt_read(&t->p, t->a[0], &v, 4) != 4)
+			return;
+		if (asleep && (v & FUTEX_WAITERS))
+			break;
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+		return;
+	}
+	if (!find_task(tid) || t->state != T_KERNEL || !t->open)
+		return;
+	tw_item(&t->stage, IT_MEM, 0, &t->a[0], 8, &v, 4);
+}
+
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
  * sched_yield, and the end of the timeslice. A call that sends data to
@@ -1963,7 +2025,7 @@ static void await_quick_return(void)
 	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
-	int hold = t->out || (nr == SYS_exit && tid != t->tgid);
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
 	for (int i = 0; (hold || i < 40) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */
@@ -1973,6 +2035,11 @@ static void await_quick_return(void)
 		}
 		cur = t;
 		handle(st);
+		if (!find_task(tid))
+			return;
+	}
+	if (t->state == T_KERNEL && t->open) {
+		pi_waiters_mark(t);
 		if (!find_task(tid))
 			return;
 	}
