@@ -1042,6 +1042,26 @@ static uint32_t self_id(uint32_t tid, int64_t ret)
 	return id;
 }
 
+/* The signals pending for the stopped thread p that it does not block:
+ * what the kernel delivers before it runs user code again. A queue
+ * longer than it reads only leaves signals out, which is safe (do_signal
+ * holds those). */
+static uint64_t pending_now(struct pt_proc *p)
+{
+	siginfo_t q[16];
+	uint64_t set = 0, blocked = 0;
+	for (int shared = 0; shared < 2; shared++) {
+		struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 16 };
+		long n = ptrace(PTRACE_PEEKSIGINFO, p->pid, &a, q);
+		for (long i = 0; i < n; i++)
+			if (q[i].si_signo > 0 && q[i].si_signo <= 64)
+				set |= 1ull << (q[i].si_signo - 1);
+	}
+	if (set)
+		ptrace(PTRACE_GETSIGMASK, p->pid, sizeof blocked, &blocked);
+	return set & ~blocked;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1180,6 +1200,7 @@ static void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
+	cur->exit_pend = pending_now(&cur->p);
 	ptemu_exit_stop(nr, ret);
 }
 
@@ -1495,6 +1516,9 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 static void preempted(struct user_regs_struct *regs)
 {
 	gave_way = cur->p.pid;
+	/* Replay raises a signal with no preemption before it where the
+	 * thread was last: here now, not at its last syscall's exit. */
+	cur->at_exit = 0;
 	/* Its first preemption gives the process a userfaultfd. The calls
 	 * injected for it end this signal-delivery-stop: a held signal
 	 * waits for the next syscall or preemption (below), else a process
@@ -1577,6 +1601,17 @@ static int do_signal(int sig)
 	}
 	int flags = 0;
 	if (!is_sync(&si)) {
+		/* Registers alone do not say it is at the exit still: a
+		 * thread that spins comes back to the same ones, and a signal
+		 * that came then, raised by replay at the exit, would run its
+		 * handler on other memory. It is there if the signal waited
+		 * at the exit (or is the one raised at the entry). Taken now,
+		 * a process-wide one waits for no other thread. */
+		uint64_t bit = 1ull << (sig - 1);
+		boundary = boundary && (sig == cur->injected || (cur->exit_pend & bit));
+		for (int k = 0; k < R.ntasks; k++)
+			if (R.tasks[k]->tgid == cur->tgid)
+				R.tasks[k]->exit_pend &= ~bit;
 		int i;
 		for (i = 0; i < cur->nstash && cur->stash[i].si_signo != sig; i++)
 			;
