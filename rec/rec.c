@@ -1051,6 +1051,26 @@ static int pi_acquire(long nr, const uint64_t *a)
 				   op == FUTEX_WAIT_REQUEUE_PI);
 }
 
+/* The signals pending for the stopped thread p, its own (set[0]) and
+ * its process's (set[1]): at a syscall exit, what the kernel delivers
+ * before it runs user code again. Blocked ones are left in
+ * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
+ * it waits with): one that waits for its unblocking is delivered after
+ * another call, with other registers. A queue longer than it reads only
+ * leaves signals out, which is safe (do_signal holds those). */
+static void pending_now(struct pt_proc *p, uint64_t set[2])
+{
+	siginfo_t q[16];
+	for (int shared = 0; shared < 2; shared++) {
+		struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 16 };
+		long n = ptrace(PTRACE_PEEKSIGINFO, p->pid, &a, q);
+		set[shared] = 0;
+		for (long i = 0; i < n; i++)
+			if (q[i].si_signo > 0 && q[i].si_signo <= 64)
+				set[shared] |= 1ull << (q[i].si_signo - 1);
+	}
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 static void syscall_exit(void)
@@ -1192,6 +1212,7 @@ static void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
+	pending_now(&cur->p, cur->exit_pend);
 	ptemu_exit_stop(nr, ret);
 }
 
@@ -1507,6 +1528,9 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 static void preempted(struct user_regs_struct *regs)
 {
 	gave_way = cur->p.pid;
+	/* Replay raises a signal with no preemption before it where the
+	 * thread was last: here now, not at its last syscall's exit. */
+	cur->at_exit = 0;
 	/* Its first preemption gives the process a userfaultfd. The calls
 	 * injected for it end this signal-delivery-stop: a held signal
 	 * waits for the next syscall or preemption (below), else a process
@@ -1589,6 +1613,23 @@ static int do_signal(int sig)
 	}
 	int flags = 0;
 	if (!is_sync(&si)) {
+		/* Registers alone do not say it is at the exit still: a
+		 * thread that spins comes back to the same ones, and a signal
+		 * that came then, raised by replay at the exit, would run its
+		 * handler on other memory. It is there if the signal waited
+		 * at the exit (or is the one raised at the entry). Once the
+		 * process's queue has none left, a process-wide one waits
+		 * for no other thread either. */
+		uint64_t bit = 1ull << (sig - 1), now[2];
+		boundary = boundary && (sig == cur->injected ||
+					((cur->exit_pend[0] | cur->exit_pend[1]) & bit));
+		cur->exit_pend[0] &= ~bit;
+		cur->exit_pend[1] &= ~bit;
+		pending_now(&cur->p, now);
+		if (!(now[1] & bit))	/* no other thread takes it now */
+			for (int k = 0; k < R.ntasks; k++)
+				if (R.tasks[k]->tgid == cur->tgid)
+					R.tasks[k]->exit_pend[1] &= ~bit;
 		int i;
 		for (i = 0; i < cur->nstash && cur->stash[i].si_signo != sig; i++)
 			;

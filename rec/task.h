@@ -29,6 +29,9 @@ struct task {
 	uint64_t seq;		/* entry order among open ones */
 	int at_exit;		/* the last stop was a syscall exit */
 	struct user_regs_struct exit_regs;
+	uint64_t exit_pend[2];	/* signals pending at that exit, its own
+				   and the process's: the only ones it can
+				   take there */
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
