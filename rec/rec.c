@@ -97,10 +97,10 @@ static volatile int term_ticks;
 static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
 
 /* The ticks since the last SIGALRM: one, or more when rec itself did not
- * run for a while (a loaded machine). The timer's signals do not merge
- * into a count: counting handler calls, a thread could compute its whole
- * work unpreempted while rec waited for a CPU, and another thread for
- * that long too (bigspin under load: no preemption at all). */
+ * run for a while (a loaded machine), as SIGALRMs that come while one is
+ * pending merge into it. Counting handler calls instead, a thread could
+ * compute its whole work unpreempted while rec waited for a CPU, another
+ * thread waiting all that time (bigspin under load: no preemption). */
 static int ticks_passed(void)
 {
 	static struct timespec t0;
