@@ -96,25 +96,52 @@ static volatile sig_atomic_t flush_due, term_sig;
 static volatile int term_ticks;
 static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
 
+/* The ticks since the last SIGALRM: one, or more when rec itself did not
+ * run for a while (a loaded machine), as SIGALRMs that come while one is
+ * pending merge into it. Counting handler calls instead, a thread could
+ * compute its whole work unpreempted while rec waited for a CPU, another
+ * thread waiting all that time (bigspin under load: no preemption). */
+static int ticks_passed(void)
+{
+	static struct timespec t0;
+	static long long seen;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = now;
+	long long total = ((now.tv_sec - t0.tv_sec) * 1000000000ll + now.tv_nsec - t0.tv_nsec) /
+			  (TICK_US * 1000ll);
+	long long n = total - seen;
+	if (n < 1)
+		n = 1;		/* early: counted now, the next one waits */
+	if (n > 1000000 / TICK_US)
+		n = 1000000 / TICK_US;
+	seen += n;
+	if (seen < total)
+		seen = total;
+	return (int)n;
+}
+
 /* Every tick: flush once a second, and stop a thread that has run its
  * timeslice without a syscall while another waits. */
 static void on_alarm(int sig)
 {
 	(void)sig;
-	if (term_sig && ++term_ticks >= TERM_TICKS) {
+	int n = ticks_passed();
+	if (term_sig && (term_ticks += n) >= TERM_TICKS) {
 		term_msg[22] = '0' + term_sig / 10 % 10;
 		term_msg[23] = '0' + term_sig % 10;
 		(void)!write(2, term_msg, sizeof term_msg - 1);
 		_exit(128 + term_sig);
 	}
-	if (++ticks_to_flush >= 1000000 / TICK_US) {
+	if ((ticks_to_flush += n) >= 1000000 / TICK_US) {
 		ticks_to_flush = 0;
 		flush_due = 1;
 	}
 	if (!run_tid)
 		return;
-	run_ticks++;
-	if (want_ticks && preempting != run_tid && ++seg_ticks >= want_ticks) {
+	run_ticks += n;
+	if (want_ticks && preempting != run_tid && (seg_ticks += n) >= want_ticks) {
 		preempting = run_tid;
 		syscall(SYS_tkill, run_tid, SIGSTOP);
 	} else if (want_ticks && seg_ticks + 1 >= want_ticks) {
