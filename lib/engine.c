@@ -69,22 +69,33 @@ static int find_item(const struct trace_rec *rec, int tag, int flags, struct tra
 
 /* Make task i the current one: its state moves into the engine's
  * fields, the previous one's back into its slot. */
+void eng_save_cur(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	t->p = e->p;
+	t->stop = e->stop;
+	t->pending_sig = e->pending_sig;
+	t->raised = e->raised;
+	t->how = e->how;
+}
+
+void eng_load_cur(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	e->p = t->p;
+	e->stop = t->stop;
+	e->pending_sig = t->pending_sig;
+	e->raised = t->raised;
+	e->how = t->how;
+}
+
 static void switch_task(struct engine *e, int i)
 {
 	if (i == e->ti)
 		return;
-	struct eng_task *o = &e->tasks[e->ti], *n = &e->tasks[i];
-	o->p = e->p;
-	o->stop = e->stop;
-	o->pending_sig = e->pending_sig;
-	o->raised = e->raised;
-	o->how = e->how;
-	e->p = n->p;
-	e->stop = n->stop;
-	e->pending_sig = n->pending_sig;
-	e->raised = n->raised;
-	e->how = n->how;
+	eng_save_cur(e);
 	e->ti = i;
+	eng_load_cur(e);
 }
 
 static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)

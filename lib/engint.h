@@ -20,6 +20,11 @@ static inline struct eng_task *cur_task(struct engine *e)
 	return &e->tasks[e->ti];
 }
 
+/* The engine's fields of the current thread (its pt_proc, stop, pending
+ * signal...) into its slot of e->tasks, and back. */
+void eng_save_cur(struct engine *e);
+void eng_load_cur(struct engine *e);
+
 /* Kill and reap every thread and process of the replay still there. */
 void eng_kill_all(struct engine *e);
 

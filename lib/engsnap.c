@@ -117,27 +117,6 @@ static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_re
 	dst->p = *buf;
 }
 
-/* The current thread's fields into its slot of e->tasks, and back. */
-static void save_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	t->p = e->p;
-	t->stop = e->stop;
-	t->pending_sig = e->pending_sig;
-	t->raised = e->raised;
-	t->how = e->how;
-}
-
-static void load_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	e->p = t->p;
-	e->stop = t->stop;
-	e->pending_sig = t->pending_sig;
-	e->raised = t->raised;
-	e->how = t->how;
-}
-
 /* Put thread p (registers r, as at the seccomp stop of a call it had
  * entered) back at that stop: run its syscall instruction again. The
  * filter stops it there as before; the call has not run. */
@@ -248,7 +227,7 @@ int eng_can_copy(struct engine *e)
 {
 	if (!e->started || e->done || e->stopping)
 		return 0;
-	save_cur(e);
+	eng_save_cur(e);
 	int ok = 1;
 	for (int i = 0; i < e->ntasks && ok; i++) {
 		struct eng_task *k = &e->tasks[i];
@@ -268,7 +247,7 @@ int eng_can_copy(struct engine *e)
 			    syscall(SYS_kcmp, x->p.pid, y->p.pid, KCMP_VM, 0, 0) == 0)
 				ok = 0;
 		}
-	load_cur(e);
+	eng_load_cur(e);
 	return ok;
 }
 
@@ -277,7 +256,7 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	memset(s, 0, sizeof *s);
 	if (!eng_can_copy(e))
 		return -1;
-	save_cur(e);
+	eng_save_cur(e);
 	int n = e->ntasks;
 	int *lead = xmalloc(n * sizeof *lead);
 	s->th = xmalloc(n * sizeof *s->th);
@@ -352,11 +331,11 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 	s->done = e->done;
 	s->status = e->status;
 	free(lead);
-	load_cur(e);
+	eng_load_cur(e);
 	return 0;
 no:
 	free(lead);
-	load_cur(e);
+	eng_load_cur(e);
 	eng_snap_free(s);
 	return -1;
 }
@@ -469,7 +448,7 @@ void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const ui
 	}
 	for (int i = 0; i < n; i++)
 		e->tasks[i].pending_sig = e->tasks[i].raised = 0;
-	load_cur(e);
+	eng_load_cur(e);
 	e->stopping = 0;
 }
 
