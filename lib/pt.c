@@ -273,10 +273,10 @@ char *pt_stat(pid_t pid, char *buf, size_t len)
 	return p && p[1] == ' ' && p[2] ? p + 2 : NULL;
 }
 
-char *pt_status(pid_t pid, const char *field, char *line, size_t len)
+/* The line of the /proc file path that starts with field, into line: what
+ * follows field in it, or NULL. */
+static char *proc_field(const char *path, const char *field, char *line, size_t len)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/status", pid);
 	FILE *f = fopen(path, "re");
 	char *v = NULL;
 	size_t fl = strlen(field);
@@ -286,6 +286,26 @@ char *pt_status(pid_t pid, const char *field, char *line, size_t len)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+char *pt_status(pid_t pid, const char *field, char *line, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	return proc_field(path, field, line, len);
+}
+
+long long pt_fdinfo(pid_t pid, uint64_t fd, const char *field, int base)
+{
+	char path[64], line[256], *end;
+	if (fd > INT32_MAX)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", pid, (int)fd);
+	const char *s = proc_field(path, field, line, sizeof line);
+	if (!s)
+		return -1;
+	long long v = strtoll(s, &end, base);
+	return end == s ? -1 : v;
 }
 
 void pt_wait_zombie(pid_t tid)

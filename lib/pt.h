@@ -86,6 +86,10 @@ char *pt_stat(pid_t pid, char *buf, size_t len);
  * into line (len bytes at most): a pointer to what follows field in it,
  * or NULL when there is none or it is unreadable. */
 char *pt_status(pid_t pid, const char *field, char *line, size_t len);
+/* A number field of /proc/PID/fdinfo/FD ("pos:", "flags:" in octal with
+ * base 8, a pidfd's "Pid:"), or -1 when there is none or it is
+ * unreadable. */
+long long pt_fdinfo(pid_t pid, uint64_t fd, const char *field, int base);
 /* A hex field of /proc/PID/status ("SigCgt:") in *v: 0, or -1 when
  * unreadable. */
 int pt_status_hex(pid_t pid, const char *field, uint64_t *v);

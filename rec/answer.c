@@ -1,6 +1,7 @@
 /* answer.c: calls rec answers at their entry with the error a kernel
  * without the feature gives (see answer.h). */
 #include "answer.h"
+#include "pt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,21 +24,6 @@ static int misc_dev(pid_t pid, uint64_t fd)
 	       major(st.st_rdev) == MISC_MAJOR;
 }
 
-/* The process a pidfd of pid refers to (its Pid line), or -1. */
-static long pidfd_target(pid_t pid, uint64_t fd)
-{
-	char path[64], line[128];
-	long target = -1;
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", pid, (int)fd);
-	FILE *f = fd <= INT32_MAX ? fopen(path, "re") : NULL;
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "Pid: %ld", &target) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return target;
-}
-
 long answer_entry(pid_t pid, pid_t tgid, long nr, const uint64_t a[6])
 {
 	if (nr == SYS_ioctl && (uint32_t)a[1] == USERFAULTFD_IOC_NEW && misc_dev(pid, a[0]))
@@ -49,7 +35,7 @@ long answer_entry(pid_t pid, pid_t tgid, long nr, const uint64_t a[6])
 		if (adv == MADV_COLD || adv == MADV_PAGEOUT || adv == MADV_WILLNEED ||
 		    adv == ADV_COLLAPSE)
 			return 0;
-		if (pidfd_target(pid, a[0]) == tgid)
+		if (pt_fdinfo(pid, a[0], "Pid:", 10) == tgid)
 			return -EINVAL;
 	}
 	return 0;

@@ -1,27 +1,12 @@
 /* memfile.c: which writes went into a process's memory through
  * /proc/PID/mem (see memfile.h). */
 #include "memfile.h"
+#include "pt.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-/* The file position of fd of pid, or -1. */
-static int64_t fd_pos(pid_t pid, uint64_t fd)
-{
-	char path[64], line[128];
-	int64_t pos = -1;
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", pid, (int)fd);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "pos: %" SCNd64, &pos) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return pos;
-}
 
 /* Set once the program opened a /proc/PID/mem for writing: until then
  * no write is looked at (each look costs a stat). */
@@ -73,7 +58,7 @@ long memfile_written(pid_t pid, long nr, const uint64_t a[6], int64_t ret, uint6
 	if (!target)
 		return 0;
 	int64_t pos = (nr == SYS_write || nr == SYS_writev ||
-		       (nr == SYS_pwritev2 && (int64_t)a[3] == -1)) ? fd_pos(pid, a[0]) - ret :
+		       (nr == SYS_pwritev2 && (int64_t)a[3] == -1)) ? pt_fdinfo(pid, a[0], "pos:", 10) - ret :
 		      (int64_t)a[3];
 	if (pos < 0)
 		return -1;

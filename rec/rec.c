@@ -391,16 +391,8 @@ static int copy_file(const char *src, const char *dst)
  * file behind a hard link, which must not change the trace. */
 static int fd_writable(int fd)
 {
-	char path[64], line[256];
-	unsigned flags = 0;
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, fd);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "flags: %o", &flags) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return (flags & O_ACCMODE) != O_RDONLY;
+	long long flags = pt_fdinfo(cur->p.pid, fd, "flags:", 8);
+	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
 /* Put the file open at src (a /proc path that reaches it even if deleted)
@@ -692,20 +684,13 @@ static int out_kind(uint64_t fd)
  * minus ret. Returns -1 if the source cannot be read again. */
 static int64_t copied_from(uint64_t fd, uint64_t offp, int64_t ret)
 {
-	char path[64], line[256];
 	int64_t pos = -1;
 	if (offp) {
 		if (pt_read(&cur->p, offp, &pos, 8) != 8)
 			return -1;
 		return pos - ret;
 	}
-	snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, (int)fd);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "pos: %" SCNd64, &pos) == 1)
-			break;
-	if (f)
-		fclose(f);
+	pos = pt_fdinfo(cur->p.pid, fd, "pos:", 10);
 	return pos < 0 ? -1 : pos - ret;
 }
 
@@ -1880,15 +1865,7 @@ static void kill_robust_marks(long nr, const uint64_t *a, struct trace_writer *w
 	if (nr == SYS_pidfd_send_signal) {
 		/* The process the pidfd names, as rec sees it (its fdinfo
 		 * read from here says the id in rec's pid namespace). */
-		char path[64], line[128];
-		snprintf(path, sizeof path, "/proc/%d/fdinfo/%d", cur->p.pid, (int)a[0]);
-		FILE *f = fopen(path, "re");
-		id = 0;
-		while (f && fgets(line, sizeof line, f))
-			if (!strncmp(line, "Pid:", 4))
-				id = atoi(line + 4);
-		if (f)
-			fclose(f);
+		id = pt_fdinfo(cur->p.pid, a[0], "Pid:", 10);
 		struct task *t = id > 0 ? find_task(id) : NULL;
 		if (t && t->tgid == id)
 			process_robust_marks(id, w);
