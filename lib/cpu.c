@@ -308,7 +308,12 @@ static const char *leaf_name(uint32_t leaf)
 	return buf;
 }
 
-int cpu_compare(const struct cpu_info *rec, const struct cpu_info *here, char *why, size_t len)
+/* Compare the recording CPU rec with this one. Returns 0 when every
+ * feature bit and XSAVE state component rec had is here with the same
+ * layout, else -1 with why set ("this CPU lacks avx512f, which the
+ * recording CPU had"). */
+static int cpu_compare(const struct cpu_info *rec, const struct cpu_info *here, char *why,
+		       size_t len)
 {
 	static const char reg[4][4] = { "eax", "ebx", "ecx", "edx" };
 	char list[512] = "";

@@ -45,12 +45,6 @@ int cpu_save(const char *dir, const struct cpu_info *c);
  * of a newer version. A version 1 file (no checksum) is read as before. */
 int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen);
 
-/* Compare the recording CPU rec with this one. Returns 0 when every
- * feature bit and XSAVE state component rec had is here with the same
- * layout, else -1 with why set ("this CPU lacks avx512f, which the
- * recording CPU had"). */
-int cpu_compare(const struct cpu_info *rec, const struct cpu_info *here, char *why, size_t len);
-
 /* The replay engine's check of the trace in dir, whose start record is
  * start: dies (status 125) naming the missing feature or a corrupt cpu
  * file, or warns instead under cpu_force. A trace without a cpu file is

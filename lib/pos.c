@@ -237,7 +237,7 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 		if (k < 0)
 			return -1;
 		next = a.walk_end ? a.walk_end : hi;
-		/* Whole blocks from the mapping's start, as pos_take cuts
+		/* Whole blocks from the mapping's start, as a whole take cuts
 		 * them: a block changed since the last take is then the
 		 * same block as there, and recorded as a difference. */
 		for (int i = 0; i < k; i++) {
@@ -267,11 +267,6 @@ static int take_written(struct pt_proc *p, int fd, struct pos *out, int *cap, ui
 			break;
 	}
 	return 0;
-}
-
-int pos_take(struct pt_proc *p, struct pos *out)
-{
-	return pos_take_since(p, -1, out);
 }
 
 int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
@@ -433,14 +428,6 @@ void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, 
 	s->slot[i].len = len;
 	s->slot[i].hash = hash;
 	memcpy(s->slot[i].data, data, len);
-}
-
-void pos_store_free(struct pos_store *s)
-{
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->slot[i].data);
-	free(s->slot);
-	memset(s, 0, sizeof *s);
 }
 
 /* Make [a, b) of p zeros where it is not. */

@@ -30,17 +30,15 @@ struct pos {
 /* Hash the writable memory of stopped thread p into *out, keeping the
  * bytes of the blocks that are not all zeros. 0, or -1 if its memory map
  * cannot be read (errno EFBIG: too much of it to read without
- * PAGEMAP_SCAN; REWIND_NO_PAGEMAP_SCAN=1 forces that). */
-int pos_take(struct pt_proc *p, struct pos *out);
-
-/* pos_take, but with uffd (a userfaultfd of p's process in write-protect
- * async mode, or -1 for pos_take) only what changed since the last take:
- * the blocks of the pages written since in each private anonymous
- * mapping registered with it (written pages that are all zeros too),
- * and whole, as pos_take does, every other writable mapping. A private
- * anonymous mapping not yet registered is registered and protected
- * first. So the result lists the blocks that may differ from the state
- * of the last take; the rest of memory is as it was then. */
+ * PAGEMAP_SCAN; REWIND_NO_PAGEMAP_SCAN=1 forces that). With uffd (a
+ * userfaultfd of p's process in write-protect async mode; -1: none),
+ * only what changed since the last take: the blocks of the pages
+ * written since in each private anonymous mapping registered with it
+ * (written pages that are all zeros too), and whole every other
+ * writable mapping. A private anonymous mapping not yet registered is
+ * registered and protected first. So the result lists the blocks that
+ * may differ from the state of the last take; the rest of memory is as
+ * it was then. */
 int pos_take_since(struct pt_proc *p, int uffd, struct pos *out);
 void pos_free(struct pos *ps);
 
@@ -69,7 +67,6 @@ const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr
 /* Keep data (len bytes, hash) as that copy. */
 void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
 		    const uint8_t *data);
-void pos_store_free(struct pos_store *s);
 
 /* Make p's memory the recorded blocks b[0..nb): each block whose hash
  * differs is written from the store (or zeroed). Returns 0, or -1 with

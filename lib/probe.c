@@ -303,11 +303,6 @@ int probe_has(enum probe_feature f)
 	return works(f);
 }
 
-const char *probe_env(enum probe_feature f)
-{
-	return f >= 0 && f < PROBE_N ? feat[f].env : NULL;
-}
-
 void probe_print(FILE *out)
 {
 	for (int f = 0; f < PROBE_N; f++) {

@@ -19,16 +19,15 @@ enum probe_feature {
 };
 
 /* 1 if the feature works here and is not switched off by its
- * environment variable (see probe_env()), else 0. Probed at the first
- * call (a few ms at most), then remembered for the process. */
+ * environment variable, else 0. Probed at the first call (a few ms at
+ * most), then remembered for the process. Each feature's variable, set
+ * to anything but "" or "0", makes rewind act as if the feature were
+ * missing, so fallbacks can be tested on any machine:
+ * REWIND_NO_TSC_TRAP, REWIND_NO_DEBUGREGS (which also switches off perf
+ * breakpoints, debug registers too), REWIND_NO_PERF_BP,
+ * REWIND_NO_CPUID_FAULT, REWIND_NO_SUD, REWIND_NO_SECCOMP_TRAP,
+ * REWIND_NO_UFFD_WP. */
 int probe_has(enum probe_feature f);
-
-/* The environment variable that, set to anything but "" or "0", makes
- * rewind act as if the feature were missing, so fallbacks can be tested
- * on any machine: REWIND_NO_TSC_TRAP, REWIND_NO_DEBUGREGS (which also
- * switches off perf breakpoints, debug registers too), REWIND_NO_PERF_BP,
- * REWIND_NO_CPUID_FAULT, REWIND_NO_SUD, REWIND_NO_SECCOMP_TRAP. */
-const char *probe_env(enum probe_feature f);
 
 /* Print one line per feature: its name, present / missing / switched
  * off, and what rewind does about it. */

@@ -348,6 +348,8 @@ int trace_create(struct trace_writer *w, const char *dir)
 	return 0;
 }
 
+static void tw_put16(struct trace_writer *w, uint16_t v) { tw_put(w, &v, 2); }
+
 void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint32_t tid)
 {
 	if (w->nrec == 0)
@@ -370,7 +372,6 @@ void tw_put(struct trace_writer *w, const void *p, size_t n)
 
 void tw_put64(struct trace_writer *w, uint64_t v) { tw_put(w, &v, 8); }
 void tw_put32(struct trace_writer *w, uint32_t v) { tw_put(w, &v, 4); }
-void tw_put16(struct trace_writer *w, uint16_t v) { tw_put(w, &v, 2); }
 
 void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
 	     const void *data, size_t dlen)

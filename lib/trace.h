@@ -221,7 +221,6 @@ void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint3
 void tw_put(struct trace_writer *w, const void *p, size_t n);
 void tw_put64(struct trace_writer *w, uint64_t v);
 void tw_put32(struct trace_writer *w, uint32_t v);
-void tw_put16(struct trace_writer *w, uint16_t v);
 /* An item: hdr (hlen bytes) then data (dlen bytes). */
 void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
 	     const void *data, size_t dlen);
