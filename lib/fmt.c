@@ -11,7 +11,6 @@
 
 #include "fmt.h"
 #include "pos.h"
-#include "rematch.h"
 #include "sys.h"
 #include "trace.h"
 #include "util.h"
@@ -894,7 +893,7 @@ static const char *show_sysret(const struct trace_rec *rec, struct sn_buf *b, st
 
 static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
 {
-	uint64_t rip = get64(rec->p);
+	uint64_t rip = trace_preempt_rip(rec);
 	size_t off = trace_fixed_size(TR_PREEMPT);
 	struct trace_item it;
 	uint64_t mem = 0;
@@ -903,7 +902,7 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				if (get64(it.p + k + 16) != POS_ZERO)	/* runs of empty pages are not read */
 					mem += get64(it.p + k + 8);
-	int ran = rematch_ran(rec);
+	int ran = trace_preempt_ran(rec);
 	int since = get64(rec->p + 8) & TRP_SINCE;
 	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed%s)", (unsigned long long)rip,
 		  ran ? "replay sets its state, gdbstub runs the thread to it" :

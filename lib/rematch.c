@@ -13,17 +13,6 @@
 #define XSAVE_HDR 512		/* the XSAVE header: which components are in use */
 #define XSAVE_HDR_LEN 64
 
-int rematch_ran(const struct trace_rec *pre)
-{
-	return pre->kind == TR_PREEMPT && pre->size >= trace_fixed_size(TR_PREEMPT) &&
-	       (get64(pre->p + 8) & TRP_RAN);
-}
-
-uint64_t rematch_rip(const struct trace_rec *pre)
-{
-	return get64(pre->p);
-}
-
 uint64_t rematch_budget(void)
 {
 	static long long v = -1;

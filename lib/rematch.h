@@ -38,13 +38,18 @@ struct rematch {
  * this stretch came too early). */
 enum { RM_SET, RM_FOUND, RM_GAVEUP, RM_PASSED };
 
-/* May the place of preemption record pre be searched for: did rec stop
- * the thread where it ran (rather than record a state that a tracer in
- * the program gave it)? */
-int rematch_ran(const struct trace_rec *pre);
+/* May the place of preemption record pre be searched for, and the
+ * recorded rip of pre: trace_preempt_ran() and trace_preempt_rip() of
+ * trace.h, under the names engine.c uses. */
+static inline int rematch_ran(const struct trace_rec *pre)
+{
+	return trace_preempt_ran(pre);
+}
 
-/* The recorded rip of pre. */
-uint64_t rematch_rip(const struct trace_rec *pre);
+static inline uint64_t rematch_rip(const struct trace_rec *pre)
+{
+	return trace_preempt_rip(pre);
+}
 
 /* The thread p is stopped before running on toward pre's place: is this
  * that place? Returns 1 when p is at pre's rip with the recorded

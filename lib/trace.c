@@ -300,6 +300,17 @@ int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, st
 	return k;
 }
 
+int trace_preempt_ran(const struct trace_rec *pre)
+{
+	return pre->kind == TR_PREEMPT && pre->size >= trace_fixed_size(TR_PREEMPT) &&
+	       (get64(pre->p + 8) & TRP_RAN);
+}
+
+uint64_t trace_preempt_rip(const struct trace_rec *pre)
+{
+	return get64(pre->p);
+}
+
 int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 {
 	if (rec->kind != TR_SYSCALL || rec->size < trace_fixed_size(TR_SYSCALL))

@@ -191,6 +191,15 @@ size_t trace_fixed_size(int kind);
 int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, struct trace_item *xs,
 			struct trace_item *hashes);
 
+/* Did rec stop the thread of preemption record pre where it ran (flag
+ * TRP_RAN), rather than record a state a tracer in the program gave it?
+ * Only such a place may be searched for by re-executing the stretch
+ * (rematch.h). 0 for a record of another kind or a short one. */
+int trace_preempt_ran(const struct trace_rec *pre);
+
+/* The recorded rip of preemption record pre. */
+uint64_t trace_preempt_rip(const struct trace_rec *pre);
+
 /* Syscall record fields. */
 struct trace_syscall {
 	int32_t nr;	/* as the kernel reads rax: its low 32 bits */
