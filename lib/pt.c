@@ -2,7 +2,6 @@
  * the syscall table describes, stop decoding, registers and memory. */
 #include "pt.h"
 #include "sys.h"
-#include "tsc.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -86,8 +85,8 @@ static struct sock_fprog export_filter(scmp_filter_ctx ctx)
 	return (struct sock_fprog){ .len = np + n, .filter = f };
 }
 
-void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
-	      const char *dir)
+void pt_spawn_hook(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
+		   const char *dir, int (*before_exec)(void))
 {
 	scmp_filter_ctx ctx = build_filter();
 	struct sock_fprog prog = { 0, NULL };
@@ -119,9 +118,9 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		if (rc < 0)
 			die(EXIT_TRACE, "seccomp_load: %s", strerror(-rc));
 		/* Last, so that nothing of ours (sanitizer runtimes) meets
-		 * a trapping rdtsc before the program does. */
-		if (tsc_arm() < 0)
-			die(EXIT_TRACE, "prctl(PR_SET_TSC): %s", strerror(errno));
+		 * what it arms (a trapping rdtsc) before the program does. */
+		if (before_exec && before_exec() < 0)
+			die(EXIT_TRACE, "before execve: %s", strerror(errno));
 		execve(path, argv, envp);
 		die(127, "%s: %s", path, strerror(errno));
 	}

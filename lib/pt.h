@@ -27,12 +27,20 @@ struct pt_proc {
  * untraced path of syscall buffering: lib/bufabi.h). */
 extern uint64_t pt_untraced_ip;
 
-/* Fork a child that disables ASLR, arms the rdtsc trap if tsc_arm()
- * wants it (tsc_choose() first), installs the seccomp
- * filter built from the syscall table, and stops at its execve(path, argv,
- * envp) in dir (dir may be NULL). The child leads a process group of its
- * own. On return the child is stopped at the
+/* Fork a child that disables ASLR, installs the seccomp filter built
+ * from the syscall table, runs before_exec (if not NULL; last, so that
+ * nothing of ours meets what it arms: rec and replay pass tsc_arm, which
+ * arms the rdtsc trap where the chosen way wants it), and stops at its
+ * execve(path, argv, envp) in dir (dir may be NULL). before_exec returns
+ * 0, or -1 with errno set, and the child then dies. The child leads a
+ * process group of its own. On return the child is stopped at the
  * seccomp stop of that execve. Dies on failure. */
+void pt_spawn_hook(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
+		   const char *dir, int (*before_exec)(void));
+
+/* pt_spawn_hook with tsc_arm as before_exec (tsc_choose() first). Kept
+ * for its callers until they call pt_spawn_hook; defined in tsc.c, so
+ * that pt.c does not call into tsc.c. */
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir);
 
