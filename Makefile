@@ -52,7 +52,7 @@ $(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
 # untraced syscall instruction from inline asm), only its wrappers exported,
 # two segments and no RELRO (each mmap and mprotect the loader makes for it
 # is a stop, in every process started).
-$(BUFLIB): buf/*.c lib/bufabi.h
+$(BUFLIB): buf/*.c lib/bufabi.h lib/trace.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -fPIC -shared \
 	  -mno-red-zone -mgeneral-regs-only -fvisibility=hidden -fno-stack-protector \

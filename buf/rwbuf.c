@@ -11,6 +11,7 @@
  * arguments and input bytes match, and else goes the traced way, where
  * the engine checks the call as usual and reports a divergence. */
 #include "bufabi.h"
+#include "trace.h"	/* the item tags and TRACE_ARG_PREFIX (constants only here) */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -33,10 +34,10 @@
 /* The functions behind the exported names (see WRAP below). */
 #define IMPL static __attribute__((used, noinline))
 
-/* Trace record tags (rewind-trace(5)). */
-#define IT_MEM 1
-#define IT_ARG 2
-#define TRACE_ARG_PREFIX 64
+/* What fstat and newfstatat write is the kernel's struct stat, which
+ * is glibc's on x86-64. */
+_Static_assert(sizeof(struct stat) == 144, "struct stat is not the x86-64 kernel's");
+
 /* Entry flag: the input prefix is not known to be readable; rec saves
  * it from memory when it drains (the mappings cannot change before). */
 #define ENT_REC_INPUTS 1
@@ -343,7 +344,7 @@ IMPL off_t impl_lseek(int fd, off_t off, int whence)
 
 IMPL int impl_fstat(int fd, struct stat *st)
 {
-	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, 144, 0, 0);
+	return out_call(SYS_fstat, fd, (long)st, 0, 0, (uint64_t)st, sizeof *st, 0, 0);
 }
 
 /* The path of a call, saved as rec saves a string argument: whole, up to
@@ -382,7 +383,8 @@ static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, con
 
 IMPL int impl_fstatat(int dfd, const char *path, struct stat *st, int flags)
 {
-	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st, 144, 0);
+	return path_call(SYS_newfstatat, dfd, (long)path, (long)st, flags, 1, path, (uint64_t)st,
+			 sizeof *st, 0);
 }
 
 IMPL int impl_stat(const char *path, struct stat *st)
