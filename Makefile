@@ -19,6 +19,9 @@ LDLIBS += $(PKG_LIBS) -lZydis
 TOOLS = rec replay tdump tpack gdbstub tseek
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
+# The tools link lib/ as an archive: each takes only the objects it uses
+# (tdump none of the engine, Zydis or libunwind).
+LIB_A = $(O)/lib/librewind.a
 TPROG_SRC = $(wildcard t/prog/*.c)
 TPROGS = $(TPROG_SRC:t/prog/%.c=$(O)/t/%)
 # Test programs built with -fsanitize=address: t/prog-asan/NAME.c makes
@@ -43,9 +46,15 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 $(O)/bin/gdbstub: gdbstub/*.h
 $(O)/bin/rec: rec/*.h
 
-$(O)/bin/%: %/*.c $(LIB_OBJ) lib/*.h
+# Made afresh, also when a file leaves lib/ (the folder changes), so
+# that no object of a file gone stays in it.
+$(LIB_A): $(LIB_OBJ) lib
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(O)/bin/%: %/*.c $(LIB_A) lib/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $(filter %.c,$^) $(LIB_A) $(LDLIBS)
 
 # The syscall-buffering library rec preloads into the program: never
 # sanitized (it runs inside the program), no red zone (it calls its
