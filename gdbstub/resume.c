@@ -6,23 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Resume once (step or continue) with s armed; int3s are not put at rip,
- * so a continue from a breakpoint's address must step first. Stops of
- * the watch module's own (a fault on a protected page, a count by stops
- * that does not signal) are gone through here; res 0 is a failure
- * (t->msg). */
-void tl_resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
+/* What to arm for a resume of the thread that runs now with s, into
+ * *armed: for the debugged process's (my), s plus the watch module's and
+ * the engine's own int3s, and whether a preempted stretch is run again;
+ * for another process's, nothing. Returns the set gdb's stops are judged
+ * by: s, or an empty one. */
+static const struct stopset *arming(struct timeline *t, const struct stopset *s, int step, int my,
+				    struct stopset *armed)
 {
 	struct engine *e = &t->e;
-	struct user_regs_struct r;
 	static const struct stopset none;
-	struct stopset armed = none;
-	struct watch_stop ws;
-	int my = tl_mine(t);
-	memset(ti, 0, sizeof *ti);
+	*armed = none;
 	if (my) {
 		uint64_t a[WATCH_NCOUNT + 1];
-		armed = *s;
+		*armed = *s;
 		int n = watch_bps(&t->w, a, WATCH_NCOUNT), counting = 0;
 		for (int i = 0; i < WATCH_NCOUNT; i++)
 			counting |= t->w.c[i].used;
@@ -36,16 +33,32 @@ void tl_resume(struct timeline *t, const struct stopset *s, int step, struct tra
 		if ((a[n] = eng_rematch_rip(e)))
 			n++;
 		for (int i = 0; i < n; i++)
-			if (!stopset_has_bp(&armed, a[i]) && armed.nbp < TL_MAXBP)
-				armed.bp[armed.nbp++] = a[i];
+			if (!stopset_has_bp(armed, a[i]) && armed->nbp < TL_MAXBP)
+				armed->bp[armed->nbp++] = a[i];
 		t->ran = e->tasks[e->ti].rtid;
-	} else {
-		/* Another process: nothing armed, and no int3 in memory it
-		 * may share (a vfork child runs in its parent's). */
-		tl_flush(t);
-		s = &none;
-		e->reexec = 0;
+		return s;
 	}
+	/* Another process: nothing armed, and no int3 in memory it may
+	 * share (a vfork child runs in its parent's). */
+	tl_flush(t);
+	e->reexec = 0;
+	return &none;
+}
+
+/* Resume once (step or continue) with s armed; int3s are not put at rip,
+ * so a continue from a breakpoint's address must step first. Stops of
+ * the watch module's own (a fault on a protected page, a count by stops
+ * that does not signal) are gone through here; res 0 is a failure
+ * (t->msg). */
+void tl_resume(struct timeline *t, const struct stopset *s, int step, struct trapinfo *ti)
+{
+	struct engine *e = &t->e;
+	struct user_regs_struct r;
+	struct stopset armed;
+	struct watch_stop ws;
+	int my = tl_mine(t);
+	memset(ti, 0, sizeof *ti);
+	s = arming(t, s, step, my, &armed);
 	for (int first = 1;; first = 0) {
 		uint64_t rip = tl_rip_now(t);
 		if (my) {

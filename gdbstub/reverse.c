@@ -89,6 +89,91 @@ static int pred_ok(struct timeline *t, uint64_t c, const struct user_regs_struct
 	return ok;
 }
 
+/* Count candidate c's executions from q (where the replay is) up to p,
+ * the stop that ends move last (armed as at_p), in the kernel, not
+ * stopping at each; the counting run is not kept. Returns how many, or 0
+ * if c does not lead there or the count failed. */
+static uint64_t cand_count(struct timeline *t, const struct tl_pos *q, const struct move *last,
+			   const struct stopset *at_p, uint64_t c)
+{
+	mark_add(t, 0);	/* each candidate starts here */
+	struct trapinfo ti = { .res = ENG_TRAP };
+	struct user_regs_struct r;
+	pt_getregs(&t->e.p, &r);
+	t->here.ev = UINT64_MAX;	/* the counting run is not kept */
+	if (r.rip == c) {	/* not counted, as in a COUNT move */
+		tl_resume(t, at_p, 1, &ti);
+		if (ti.res != ENG_TRAP || reached(t, last, &ti))
+			return 0;
+		r.rip = ti.rip;
+	}
+	int end = -1;
+	if (last->kind == MV_COUNT && !last->wtype && (end = count_move(t, last, 1, PERF_END)) < 0)
+		return 0;
+	uint64_t n = 0, stops = 0;
+	tlpos_set(&t->here, q, q->n);
+	while (ti.res == ENG_TRAP) {
+		/* In chunks: the end of one is a place worth a checkpoint. */
+		struct move cm = { .kind = MV_COUNT, .addr = c };
+		int fd = count_move(t, &cm, COUNT_CHUNK, 0);
+		if (fd < 0) {
+			ti.res = ENG_EXIT;
+			break;
+		}
+		int at = 0;
+		for (;;) {
+			tl_resume(t, at_p, stopset_has_bp(at_p, r.rip), &ti);
+			r.rip = ti.rip;
+			if (ti.res != ENG_TRAP || (at = reached(t, last, &ti)) || ti.perf)
+				break;
+			if (++stops > STOP_BUDGET) {	/* p's own address is too hot */
+				ti.res = ENG_EXIT;
+				break;
+			}
+		}
+		n += at || ti.res != ENG_TRAP ? watch_count_read(&t->w, fd) : COUNT_CHUNK;
+		watch_count_close(&t->w, fd);
+		if (at)
+			break;
+		if (ti.res == ENG_TRAP) {
+			struct move part = { .kind = MV_COUNT, .n = n, .addr = c };
+			mark_mid(t, &part);
+			tl_resume(t, at_p, 1, &ti);	/* off it, as a COUNT does */
+			r.rip = ti.rip;
+			if (ti.res == ENG_TRAP && reached(t, last, &ti))
+				break;
+		}
+	}
+	t->here.ev = UINT64_MAX;	/* the counting run is not kept */
+	watch_count_close(&t->w, end);
+	if (getenv("REWIND_TLDEBUG"))
+		fprintf(stderr, "[tl] candidate %llx: %llu executions\n", (unsigned long long)c,
+			(unsigned long long)n);
+	return ti.res == ENG_TRAP ? n : 0;
+}
+
+/* Do n executions of c from q, then one step, reach p, the stop that
+ * ends move last (armed as at_p)? If so, q gets the executions. */
+static int cand_leads(struct timeline *t, struct tl_pos *q, const struct move *last,
+		      const struct stopset *at_p, uint64_t c, uint64_t n)
+{
+	struct trapinfo ti;
+	struct tl_pos x = { 0 };
+	tlpos_set(&x, q, q->n);
+	struct move m = { .kind = MV_COUNT, .n = n, .addr = c };
+	tlpos_push(&x, &m);
+	int ok = tl_go_to(t, &x) == 0;
+	if (ok) {	/* its last execution must lead to p */
+		tl_resume(t, at_p, 1, &ti);
+		struct move one = { .kind = MV_STEP, .n = 1 };
+		tl_append(t, &one);
+		ok = ti.res == ENG_TRAP && reached(t, last, &ti);
+	}
+	if (ok)
+		tlpos_set(q, &x, x.n);
+	tlpos_free(&x);
+	return ok;
+}
 
 /* The place before p = q + last (a run to its next stop, or a match), found through the
  * instruction that leads to p: candidates are those that end where p
@@ -116,126 +201,88 @@ static int via_pred(struct timeline *t, const struct tl_pos *p, struct tl_pos *q
 	for (int i = 0; i < nc; i++) {
 		if (tl_go_to(t, q) < 0)
 			return -1;
-		mark_add(t, 0);	/* each candidate starts here */
-		/* Count its executions up to p in the kernel, not stopping. */
-		struct trapinfo ti = { .res = ENG_TRAP };
-		pt_getregs(&t->e.p, &r);
-		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
-		if (r.rip == cand[i]) {	/* not counted, as in a COUNT move */
-			tl_resume(t, &at_p, 1, &ti);
-			if (ti.res != ENG_TRAP || reached(t, last, &ti))
-				continue;
-			r.rip = ti.rip;
-		}
-		int end = -1;
-		if (last->kind == MV_COUNT && !last->wtype && (end = count_move(t, last, 1, PERF_END)) < 0)
-			continue;
-		uint64_t n = 0, stops = 0;
-		tlpos_set(&t->here, q, q->n);
-		while (ti.res == ENG_TRAP) {
-			/* In chunks: the end of one is a place worth a checkpoint. */
-			struct move cm = { .kind = MV_COUNT, .addr = cand[i] };
-			int fd = count_move(t, &cm, COUNT_CHUNK, 0);
-			if (fd < 0) {
-				ti.res = ENG_EXIT;
-				break;
-			}
-			int at = 0;
-			for (;;) {
-				tl_resume(t, &at_p, stopset_has_bp(&at_p, r.rip), &ti);
-				r.rip = ti.rip;
-				if (ti.res != ENG_TRAP || (at = reached(t, last, &ti)) || ti.perf)
-					break;
-				if (++stops > STOP_BUDGET) {	/* p's own address is too hot */
-					ti.res = ENG_EXIT;
-					break;
-				}
-			}
-			n += at || ti.res != ENG_TRAP ? watch_count_read(&t->w, fd) : COUNT_CHUNK;
-			watch_count_close(&t->w, fd);
-			if (at)
-				break;
-			if (ti.res == ENG_TRAP) {
-				struct move part = { .kind = MV_COUNT, .n = n, .addr = cand[i] };
-				mark_mid(t, &part);
-				tl_resume(t, &at_p, 1, &ti);	/* off it, as a COUNT does */
-				r.rip = ti.rip;
-				if (ti.res == ENG_TRAP && reached(t, last, &ti))
-					break;
-			}
-		}
-		t->here.ev = UINT64_MAX;	/* the counting run is not kept */
-		watch_count_close(&t->w, end);
-		if (getenv("REWIND_TLDEBUG"))
-			fprintf(stderr, "[tl] candidate %llx: %llu executions\n", (unsigned long long)cand[i],
-				(unsigned long long)n);
-		if (ti.res != ENG_TRAP || !n)
-			continue;
-		struct tl_pos x = { 0 };
-		tlpos_set(&x, q, q->n);
-		struct move m = { .kind = MV_COUNT, .n = n, .addr = cand[i] };
-		tlpos_push(&x, &m);
-		int ok = tl_go_to(t, &x) == 0;
-		if (ok) {	/* its last execution must lead to p */
-			tl_resume(t, &at_p, 1, &ti);
-			struct move one = { .kind = MV_STEP, .n = 1 };
-			tl_append(t, &one);
-			ok = ti.res == ENG_TRAP && reached(t, last, &ti);
-		}
-		if (ok)
-			tlpos_set(q, &x, x.n);
-		tlpos_free(&x);
-		if (ok)
+		uint64_t n = cand_count(t, q, last, &at_p, cand[i]);
+		if (n && cand_leads(t, q, last, &at_p, cand[i], n))
 			return 0;
 	}
 	return 1;
 }
 
-/* The place one instruction before p, into *out. Returns 0, 1 if p is
- * the start of the history, -1 on failure (t->msg). */
-static int back1(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
+static int back1(struct timeline *t, const struct tl_pos *p, struct tl_pos *out);
+
+/* The place one instruction before p, which has moves after its event,
+ * into *out. Returns 0 or -1 (t->msg). */
+static int back_in_interval(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
 {
-	if (p->n && t->step_tid && tlpos_eq(&t->here, p) &&
-	    t->e.tasks[t->e.ti].rtid != t->step_tid) {
-		/* Another thread runs here: the one to move last ran before
-		 * this stretch. */
-		struct tl_pos start = { .ev = p->ev };
-		return back1(t, &start, out);
-	}
-	if (p->n) {
-		const struct move *last = &p->mv[p->n - 1];
-		tlpos_set(out, p, p->n);
-		if (last->kind == MV_STEP) {
-			if (--out->mv[out->n - 1].n == 0)
-				out->n--;
-			return 0;
-		}
-		/* From the stop before the last one: step to it if it is
-		 * near, else find the instruction that leads to it. */
-		if ((last->kind == MV_RUN || last->kind == MV_COUNT) && last->n > 1)
-			out->mv[out->n - 1].n--;
-		else
+	const struct move *last = &p->mv[p->n - 1];
+	tlpos_set(out, p, p->n);
+	if (last->kind == MV_STEP) {
+		if (--out->mv[out->n - 1].n == 0)
 			out->n--;
-		int k = step_to(t, out, last, 256);
-		/* A matched place (after an interrupt) is found again only by
-		 * stopping at each arrival at its address: too slow to search. */
-		if (k == 1 && last->kind != MV_MATCH)
-			k = via_pred(t, p, out, last);
-		if (k == 1 && last->kind != MV_MATCH)
-			k = step_to(t, out, last, STEP_BUDGET);
-		if (k == 1 && last->kind == MV_MATCH)
-			snprintf(t->msg, sizeof t->msg,
-				 "rewind cannot step back from the place an interrupt stopped at; "
-				 "step forwards first, or reverse-continue to a breakpoint");
-		else if (k == 1)
-			snprintf(t->msg, sizeof t->msg,
-				 "the instruction before this one is more than %d instructions after the last "
-				 "place rewind can count from; it cannot step back there", STEP_BUDGET);
-		return k == 1 ? -1 : k;
+		return 0;
 	}
-	if (p->ev <= t->first)
-		return 1;
-	/* p is just after an event: find the instruction that made it. */
+	/* From the stop before the last one: step to it if it is
+	 * near, else find the instruction that leads to it. */
+	if ((last->kind == MV_RUN || last->kind == MV_COUNT) && last->n > 1)
+		out->mv[out->n - 1].n--;
+	else
+		out->n--;
+	int k = step_to(t, out, last, 256);
+	/* A matched place (after an interrupt) is found again only by
+	 * stopping at each arrival at its address: too slow to search. */
+	if (k == 1 && last->kind != MV_MATCH)
+		k = via_pred(t, p, out, last);
+	if (k == 1 && last->kind != MV_MATCH)
+		k = step_to(t, out, last, STEP_BUDGET);
+	if (k == 1 && last->kind == MV_MATCH)
+		snprintf(t->msg, sizeof t->msg,
+			 "rewind cannot step back from the place an interrupt stopped at; "
+			 "step forwards first, or reverse-continue to a breakpoint");
+	else if (k == 1)
+		snprintf(t->msg, sizeof t->msg,
+			 "the instruction before this one is more than %d instructions after the last "
+			 "place rewind can count from; it cannot step back there", STEP_BUDGET);
+	return k == 1 ? -1 : k;
+}
+
+/* Into *out, the last arrival at instruction at in the interval before
+ * p's event (that interval's start if there is none). Returns 0 or -1. */
+static int last_arrival(struct timeline *t, const struct tl_pos *p, uint64_t at, struct tl_pos *out)
+{
+	struct user_regs_struct r;
+	struct tl_pos prev = { .ev = p->ev - 1 };
+	if (tl_go_to(t, &prev) < 0)
+		return -1;
+	struct stopset s = { .nbp = 1, .bp = { at } };
+	struct trapinfo ti;
+	uint64_t n = 0;
+	for (;;) {
+		pt_getregs(&t->e.p, &r);
+		tl_resume(t, &s, r.rip == at, &ti);
+		if (ti.res == ENG_EVENT)
+			break;
+		if (ti.res != ENG_TRAP) {
+			t->here.ev = UINT64_MAX;
+			return -1;
+		}
+		n += tl_stop_of(&s, &ti, NULL);
+	}
+	t->here.ev = t->e.cur.event;
+	t->here.n = 0;
+	out->ev = p->ev - 1;
+	out->n = 0;
+	if (n) {
+		struct move m = { .kind = MV_RUN, .n = n, .set = s };
+		tlpos_push(out, &m);
+	}
+	return 0;
+}
+
+/* The place one instruction before p, which is just after its event: the
+ * instruction that made the event. Returns 0, 1 if there is none to go
+ * back to (an execve), or -1 (t->msg). */
+static int back_over_event(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
+{
 	if (tl_go_to(t, p) < 0)
 		return -1;
 	const struct trace_rec *c = &t->e.cur;
@@ -268,31 +315,8 @@ static int back1(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
 		return 1;	/* no way back over an execve */
 	}
 	/* Count the arrivals at that instruction in the interval before. */
-	struct tl_pos prev = { .ev = p->ev - 1 };
-	if (tl_go_to(t, &prev) < 0)
+	if (last_arrival(t, p, at, out) < 0)
 		return -1;
-	struct stopset s = { .nbp = 1, .bp = { at } };
-	struct trapinfo ti;
-	uint64_t n = 0;
-	for (;;) {
-		pt_getregs(&t->e.p, &r);
-		tl_resume(t, &s, r.rip == at, &ti);
-		if (ti.res == ENG_EVENT)
-			break;
-		if (ti.res != ENG_TRAP) {
-			t->here.ev = UINT64_MAX;
-			return -1;
-		}
-		n += tl_stop_of(&s, &ti, NULL);
-	}
-	t->here.ev = t->e.cur.event;
-	t->here.n = 0;
-	out->ev = p->ev - 1;
-	out->n = 0;
-	if (n) {
-		struct move m = { .kind = MV_RUN, .n = n, .set = s };
-		tlpos_push(out, &m);
-	}
 	if (kind != TR_SIGNAL)
 		return 0;
 	/* Before a fault: one more back from the faulting instruction. */
@@ -301,6 +325,24 @@ static int back1(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
 	int got = back1(t, &at_fault, out);
 	tlpos_free(&at_fault);
 	return got;
+}
+
+/* The place one instruction before p, into *out. Returns 0, 1 if p is
+ * the start of the history, -1 on failure (t->msg). */
+static int back1(struct timeline *t, const struct tl_pos *p, struct tl_pos *out)
+{
+	if (p->n && t->step_tid && tlpos_eq(&t->here, p) &&
+	    t->e.tasks[t->e.ti].rtid != t->step_tid) {
+		/* Another thread runs here: the one to move last ran before
+		 * this stretch. */
+		struct tl_pos start = { .ev = p->ev };
+		return back1(t, &start, out);
+	}
+	if (p->n)
+		return back_in_interval(t, p, out);
+	if (p->ev <= t->first)
+		return 1;
+	return back_over_event(t, p, out);
 }
 
 int tl_rstep(struct timeline *t, struct why *w)
