@@ -40,7 +40,7 @@ struct move {
 };
 
 /* A place in the replay: after event ev was replayed, then n moves. */
-struct pos {
+struct tl_pos {
 	uint64_t ev;
 	int n, cap;
 	struct move *mv;
@@ -56,14 +56,14 @@ struct why {
 };
 
 struct mark {
-	struct pos pos;
+	struct tl_pos pos;
 	struct eng_snap snap;
 	int id;			/* > 0: a user checkpoint (monitor checkpoint) */
 };
 
 struct timeline {
 	struct engine e;
-	struct pos here;
+	struct tl_pos here;
 	struct stopset user;	/* gdb's breakpoints and watchpoints */
 	uint64_t first;		/* the first event a position can have */
 	struct mark *marks;
@@ -73,7 +73,7 @@ struct timeline {
 	char msg[512];		/* what failed, for gdb's console */
 	/* Reverse-continue remembers the hits of its last search, so that a
 	 * conditional breakpoint does not search again for each hit. */
-	struct pos *hits;
+	struct tl_pos *hits;
 	struct why *hitwhy;
 	int nhits, capnhits, hitat;
 	struct stopset hitset;
@@ -142,10 +142,8 @@ void tl_show(struct timeline *t, const char *what);
  * into buf; returns its length, 0 if none. */
 int tl_gaps(struct timeline *t, uint64_t a, uint64_t b, char *buf, size_t size);
 
-/* Registers as the program sees them: of the thread that runs now, or of
- * thread tid (as recorded). Returns the thread's pid in this run, or -1
- * if it is not there. */
-void tl_regs(struct timeline *t, struct user_regs_struct *r);
+/* Registers of thread tid (as recorded) as the program sees them.
+ * Returns the thread's pid in this run, or -1 if it is not there. */
 pid_t tl_regs_of(struct timeline *t, uint32_t tid, struct user_regs_struct *r);
 
 /* The live threads of the debugged process (recorded ids), at most max;

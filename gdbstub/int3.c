@@ -1,0 +1,88 @@
+/* int3.c: the stub's hidden int3s in the debugged process's code. They
+ * stay in between resumes and come out (tl_flush) before gdb reads memory
+ * or a checkpoint is made. */
+#include "tlpriv.h"
+
+#include <stdint.h>
+
+/* Drop entry k of the int3s in the code (the last takes its slot). */
+static void int3_forget(struct timeline *t, int k)
+{
+	t->ins.n--;
+	t->ins.addr[k] = t->ins.addr[t->ins.n];
+	t->ins.saved[k] = t->ins.saved[t->ins.n];
+}
+
+/* Is the int3 at t->ins.addr[k] still there? If not, forget it: the
+ * program's own bytes replaced it (an event remapped the code), or the
+ * process is gone. */
+static int int3_there(struct timeline *t, int k)
+{
+	uint8_t b;
+	struct pt_proc *m = tl_mem(t);
+	if (m && pt_read(m, t->ins.addr[k], &b, 1) == 1 && b == 0xcc)
+		return 1;
+	int3_forget(t, k);
+	return 0;
+}
+
+/* Take the int3 at t->ins.addr[k] out. */
+static void int3_remove(struct timeline *t, int k)
+{
+	if (int3_there(t, k)) {
+		pt_write(tl_mem(t), t->ins.addr[k], &t->ins.saved[k], 1);
+		int3_forget(t, k);
+	}
+}
+
+void tl_flush(struct timeline *t)
+{
+	while (t->ins.n)
+		int3_remove(t, t->ins.n - 1);
+}
+
+/* Make the int3s in the debugged process those of s, but none at rip.
+ * They stay between resumes (putting them in and out each time doubled
+ * the cost of a stop); tl_flush() takes them out before anyone else
+ * reads memory. */
+void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
+{
+	struct pt_proc *m = tl_mem(t);
+	for (int k = t->ins.n - 1; k >= 0; k--)
+		if (t->ins.addr[k] == rip || !stopset_has_bp(s, t->ins.addr[k]))
+			int3_remove(t, k);
+	for (int i = 0; m && i < s->nbp; i++) {
+		static const uint8_t cc = 0xcc;
+		int k = 0;
+		while (k < t->ins.n && t->ins.addr[k] != s->bp[i])
+			k++;
+		if (k < t->ins.n || s->bp[i] == rip || pt_read(m, s->bp[i], &t->ins.saved[k], 1) != 1 ||
+		    pt_write(m, s->bp[i], &cc, 1) < 0)
+			continue;
+		t->ins.addr[t->ins.n++] = s->bp[i];
+	}
+}
+
+/* After an event: a process forked from the debugged one got copies of
+ * its int3s; put its own bytes back. */
+static void int3_scrub_new(struct timeline *t)
+{
+	struct engine *e = &t->e;
+	for (; t->seen < e->ntasks; t->seen++) {
+		struct eng_task *k = &e->tasks[t->seen];
+		if (k->rtgid == t->pid || k->rtid != k->rtgid || t->seen == e->ti)
+			continue;
+		for (int i = 0; i < t->ins.n; i++) {
+			uint8_t b;
+			if (pt_read(&k->p, t->ins.addr[i], &b, 1) == 1 && b == 0xcc)
+				pt_write(&k->p, t->ins.addr[i], &t->ins.saved[i], 1);
+		}
+	}
+}
+
+void int3_recheck(struct timeline *t)
+{
+	for (int k = t->ins.n - 1; k >= 0; k--)
+		int3_there(t, k);
+	int3_scrub_new(t);
+}
