@@ -2,6 +2,9 @@
  * tracer of every thread, so a program's own ptrace is answered here and
  * never reaches the kernel. */
 #include "ptemu.h"
+#include "events.h"
+#include "sig.h"
+#include "stop.h"
 #include "bufdrain.h"
 #include "sys.h"
 #include "util.h"
