@@ -83,6 +83,32 @@ int pi_acquire(long nr, const uint64_t *a)
 				   op == FUTEX_WAIT_REQUEUE_PI);
 }
 
+/* The end of a clone-like call nr (arguments a) of cur that made a
+ * thread (ret, the id the program sees): an IT_TASK item naming it, and
+ * the pidfd the kernel wrote. */
+static void clone_item(long nr, const uint64_t *a, int64_t ret)
+{
+	/* Said from the flags: a vfork child may be gone already. */
+	/* In a pid namespace the program sees other ids than rec: the
+	 * item names the thread as the records do (rec's view), and
+	 * says which id the new thread sees for itself. */
+	uint32_t child = cur->child ? (uint32_t)cur->child : (uint32_t)ret;
+	uint32_t ids[3] = { child, clone_flags(cur) & CLONE_THREAD ? (uint32_t)cur->tgid : child,
+			    self_id(child, ret) };
+	tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
+	/* The pidfd the kernel wrote: replay's gets another number,
+	 * having opened none of the program's files. */
+	uint64_t pidfdp = 0;
+	if (clone_flags(cur) & CLONE_PIDFD) {
+		if (nr == SYS_clone)
+			pidfdp = a[2];
+		else if (nr == SYS_clone3)
+			pt_read(&cur->p, a[0] + 8, &pidfdp, 8);
+	}
+	if (pidfdp)
+		save_mem(pidfdp, pidfdp + 4);
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void)
@@ -135,27 +161,8 @@ void syscall_exit(void)
 		vdso_show();
 	for (int i = 0; i < cur->nemu_out; i++)	/* what an emulated call wrote */
 		save_mem(cur->emu_out[i][0], cur->emu_out[i][0] + cur->emu_out[i][1]);
-	if (e->class == C_CLONE && ret > 0) {
-		/* Said from the flags: a vfork child may be gone already. */
-		/* In a pid namespace the program sees other ids than rec: the
-		 * item names the thread as the records do (rec's view), and
-		 * says which id the new thread sees for itself. */
-		uint32_t child = cur->child ? (uint32_t)cur->child : (uint32_t)ret;
-		uint32_t ids[3] = { child, clone_flags(cur) & CLONE_THREAD ? (uint32_t)cur->tgid : child,
-				    self_id(child, ret) };
-		tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
-		/* The pidfd the kernel wrote: replay's gets another number,
-		 * having opened none of the program's files. */
-		uint64_t pidfdp = 0;
-		if (clone_flags(cur) & CLONE_PIDFD) {
-			if (nr == SYS_clone)
-				pidfdp = a[2];
-			else if (nr == SYS_clone3)
-				pt_read(&cur->p, a[0] + 8, &pidfdp, 8);
-		}
-		if (pidfdp)
-			save_mem(pidfdp, pidfdp + 4);
-	}
+	if (e->class == C_CLONE && ret > 0)
+		clone_item(nr, a, ret);
 	emit_writes(nr, a, ret);
 	memfile_opened(cur->p.pid, nr, ret);
 	mem_written(nr, a, ret);
@@ -167,37 +174,8 @@ void syscall_exit(void)
 		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;
 	if (nr == SYS_shmat && ret >= 0)
 		shm_attached(ret, !(a[2] & SHM_RDONLY));
-	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS)) {
-		char src[64];
-		struct stat fst;
-		snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
-		if (stat(src, &fst) == 0 && S_ISREG(fst.st_mode)) {
-			char path[4096];
-			ssize_t n = readlink(src, path, sizeof path - 1);
-			path[n > 0 ? n : 0] = 0;
-			int wr = fd_writable(a[4]);
-			if (emu_map(&cur->p, a, &fst, wr)) {
-				/* Any process may have the file open: none
-				 * writes without a stop from now on. */
-				for (int i = 0; i < R.ntasks; i++)
-					buf_nowrite(&R.tasks[i]->p);
-				/* Its bytes now, hashed afresh (stores through a
-				 * mapping need not change the mtime), and copied:
-				 * they change. */
-				for (int i = 0; i < R.nfcache; i++)
-					if (R.fcache[i].dev == fst.st_dev && R.fcache[i].ino == fst.st_ino)
-						R.fcache[i--] = R.fcache[--R.nfcache];
-				store_file(src, path, IF_MAP, a[5], 1);
-				uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
-				tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
-			} else {
-				store_file(src, path, IF_MAP, a[5], wr);
-			}
-		} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
-			stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
-				       "file; rewind cannot record that yet", src);
-		}
-	}
+	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS))
+		file_mapped(a);
 	if (ret == 0 && nr == SYS_madvise && (a[2] == MADV_DONTNEED || a[2] == 24))
 		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
@@ -291,25 +269,7 @@ void syscall_entry(void)
 	int killed = seccomp_strict(nr, &regs);
 	cur->nr = nr;
 	pt_args(&regs, cur->a);
-	if (nr == SYS_prctl && regs.rdi == PR_SET_TSC && (regs.rsi == PR_TSC_ENABLE ||
-	    regs.rsi == PR_TSC_SIGSEGV)) {
-		/* rdtsc keeps trapping; the program's own mode is kept
-		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
-		cur->own.tsc = regs.rsi;
-		regs.rsi = PR_TSC_SIGSEGV;
-		pt_setregs(&cur->p, &regs);
-	}
-	if (nr == SYS_prctl && regs.rdi == PR_SET_DUMPABLE && regs.rsi == DUMP_DISABLE &&
-	    geteuid() != 0) {
-		/* Non-dumpable, the program would close its /proc files to
-		 * an ordinary user's rec: it stays dumpable, and is told it
-		 * is not (PR_GET_DUMPABLE), until it says otherwise or
-		 * executes a program. */
-		set_nodump(1);
-		regs.orig_rax = -1;
-		regs.rax = 0;
-		pt_setregs(&cur->p, &regs);
-	}
+	own_entry(nr, &regs);
 	struct trace_writer *s = &cur->stage;
 	s->len = 0;
 	tw_put32(s, (uint32_t)nr);

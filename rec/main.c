@@ -93,10 +93,28 @@ static const char *find_prog(const char *prog)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* rec's own signals: SIGINT and SIGQUIT passed on, SIGTERM and SIGHUP
+ * ending the recording, SIGALRM the schedule's tick. */
+static void own_signals(void)
 {
-	progname = "rec";
-	const char *outdir = NULL;
+	/* What rec was started with ignored stays so for the program (which
+	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
+	 * SIGHUP for rec too (nohup). */
+	const sigset_t *ign = pt_note_ignored();
+	struct sigaction sa = { .sa_handler = on_intr };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	if (!sigismember(ign, SIGHUP))
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+/* rec's options (argv up to PROG) into R and *outdir. */
+static void parse_options(int argc, char **argv, const char **outdir)
+{
 	static const struct option lo[] = { { "help", no_argument, 0, 'h' },
 					    { "chaos", optional_argument, 0, 'c' },
 					    { "probe", no_argument, 0, 'p' },
@@ -104,7 +122,7 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
 		if (c == 'o') {
-			outdir = optarg;
+			*outdir = optarg;
 		} else if (c == 'c') {
 			R.chaos = 1;
 			char *end = NULL;
@@ -118,13 +136,20 @@ int main(int argc, char **argv)
 		} else if (c == 'p') {
 			probe_print(stdout);
 			buf_probe_print(stdout);
-			return 0;
+			exit(0);
 		} else if (c == 'h') {
 			usage(0);
 		} else {
 			usage(EXIT_USAGE);
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	progname = "rec";
+	const char *outdir = NULL;
+	parse_options(argc, argv, &outdir);
 	if (optind >= argc)
 		usage(EXIT_USAGE);
 	const char *prog = find_prog(argv[optind]);
@@ -140,19 +165,7 @@ int main(int argc, char **argv)
 	}
 
 	outs_init();
-	/* What rec was started with ignored stays so for the program (which
-	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
-	 * SIGHUP for rec too (nohup). */
-	const sigset_t *ign = pt_note_ignored();
-	struct sigaction sa = { .sa_handler = on_intr };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	if (!sigismember(ign, SIGHUP))
-		sigaction(SIGHUP, &sa, NULL);
+	own_signals();
 	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	/* The filter lets calls at the library's syscall instruction

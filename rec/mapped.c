@@ -1,5 +1,7 @@
 /* mapped.c: memory a call maps or refills from a file (mmap of a file,
  * SysV shared memory, madvise and mremap), saved for replay. */
+#include "bufdrain.h"
+#include "emu.h"
 #include "events.h"
 #include "mapped.h"
 #include "maps.h"
@@ -17,7 +19,7 @@
 
 /* Whether the program has fd open for writing: then it may change the
  * file behind a hard link, which must not change the trace. */
-int fd_writable(int fd)
+static int fd_writable(int fd)
 {
 	long long flags = pt_fdinfo(cur->p.pid, fd, "flags:", 8);
 	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
@@ -80,9 +82,42 @@ void shm_attached(uint64_t addr, int writable)
 	store_file(tmp, name, IF_MAP, 0, 1);
 	unlink(tmp);
 	/* The next temporary file may get its inode: not the same file. */
-	for (int i = 0; i < R.nfcache; i++)
-		if (R.fcache[i].dev == st.st_dev && R.fcache[i].ino == st.st_ino)
-			R.fcache[i--] = R.fcache[--R.nfcache];
+	store_forget(st.st_dev, st.st_ino);
 	uint64_t id[3] = { makedev(maj, mnr), ino, writable };
 	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+}
+
+/* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
+ * not MAP_ANONYMOUS): the file into the store, or emulated by replay
+ * when mapped shared and writable (emu_map). Anything but a regular file
+ * (or /dev/zero) stops the recording. */
+void file_mapped(const uint64_t a[6])
+{
+	char src[64];
+	struct stat fst;
+	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
+	if (stat(src, &fst) == 0 && S_ISREG(fst.st_mode)) {
+		char path[4096];
+		ssize_t n = readlink(src, path, sizeof path - 1);
+		path[n > 0 ? n : 0] = 0;
+		int wr = fd_writable(a[4]);
+		if (emu_map(&cur->p, a, &fst, wr)) {
+			/* Any process may have the file open: none
+			 * writes without a stop from now on. */
+			for (int i = 0; i < R.ntasks; i++)
+				buf_nowrite(&R.tasks[i]->p);
+			/* Its bytes now, hashed afresh (stores through a
+			 * mapping need not change the mtime), and copied:
+			 * they change. */
+			store_forget(fst.st_dev, fst.st_ino);
+			store_file(src, path, IF_MAP, a[5], 1);
+			uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
+			tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+		} else {
+			store_file(src, path, IF_MAP, a[5], wr);
+		}
+	} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
+		stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
+			       "file; rewind cannot record that yet", src);
+	}
 }

@@ -5,10 +5,6 @@
 
 #include "rec.h"
 
-/* Whether the program has fd open for writing: then it may change the
- * file behind a hard link, which must not change the trace. */
-int fd_writable(int fd);
-
 /* madvise(MADV_DONTNEED) and a growing mremap refill private file
  * mappings from the file. Replay's copies of those mappings are
  * anonymous, so save what the pages hold now as kernel output. */
@@ -19,5 +15,10 @@ void file_pages(uint64_t lo, uint64_t hi);
  * attachment in any process maps). Its bytes now go in as the file's,
  * read from the mapping; the segment's own dev and inode name it. */
 void shm_attached(uint64_t addr, int writable);
+
+/* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
+ * not MAP_ANONYMOUS): the file into the store (files/), or as a file
+ * replay emulates when it is shared and writable. */
+void file_mapped(const uint64_t a[6]);
 
 #endif

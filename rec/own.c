@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* The dumpable flag is the process's: its threads see the same. */
-void set_nodump(int on)
+static void set_nodump(int on)
 {
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->tgid == cur->tgid)
@@ -106,4 +106,27 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 		buf_want_traced(&cur->p);	/* its calls must stop to be checked */
 	}
 	return 0;
+}
+
+void own_entry(long nr, struct user_regs_struct *r)
+{
+	if (nr == SYS_prctl && r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
+	    r->rsi == PR_TSC_SIGSEGV)) {
+		/* rdtsc keeps trapping; the program's own mode is kept
+		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
+		cur->own.tsc = r->rsi;
+		r->rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, r);
+	}
+	if (nr == SYS_prctl && r->rdi == PR_SET_DUMPABLE && r->rsi == DUMP_DISABLE &&
+	    geteuid() != 0) {
+		/* Non-dumpable, the program would close its /proc files to
+		 * an ordinary user's rec: it stays dumpable, and is told it
+		 * is not (PR_GET_DUMPABLE), until it says otherwise or
+		 * executes a program. */
+		set_nodump(1);
+		r->orig_rax = -1;
+		r->rax = 0;
+		pt_setregs(&cur->p, r);
+	}
 }

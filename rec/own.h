@@ -8,9 +8,6 @@
 /* prctl PR_SET_DUMPABLE's values (the kernel's SUID_DUMP_*). */
 enum { DUMP_DISABLE = 0, DUMP_USER = 1 };
 
-/* The dumpable flag is the process's: its threads see the same. */
-void set_nodump(int on);
-
 /* cur ends a prctl or seccomp call (registers r): what the program set
  * of rewind's own settings is shown to it as if rewind had none. Returns
  * the call's result, changed in r when it must be. */
@@ -22,5 +19,10 @@ int64_t own_settings(struct user_regs_struct *r);
  * exit and rt_sigreturn kills the thread with SIGKILL, as the kernel's
  * check would; it never runs. Returns 1 for such a call. */
 int seccomp_strict(long nr, struct user_regs_struct *r);
+
+/* cur enters call nr (registers r): a prctl that sets the rdtsc mode or
+ * makes the process non-dumpable is kept here for the program (shown back
+ * by own_settings), rewind's own setting staying, r changed to match. */
+void own_entry(long nr, struct user_regs_struct *r);
 
 #endif

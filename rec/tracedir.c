@@ -178,3 +178,10 @@ void store_file(const char *src, const char *path, int flags, uint64_t off, int 
 			    hash, off };
 	tw_item(&R.w, IT_FILE, flags, hdr, sizeof hdr, path, strlen(path));
 }
+
+void store_forget(dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < R.nfcache; i++)
+		if (R.fcache[i].dev == dev && R.fcache[i].ino == ino)
+			R.fcache[i--] = R.fcache[--R.nfcache];
+}

@@ -18,4 +18,8 @@ void make_dir(const char *opt, const char *prog);
  * now: its bytes will not be found again. */
 void store_file(const char *src, const char *path, int flags, uint64_t off, int writable);
 
+/* Forget what the store knows of the file dev, ino: the next one stored
+ * is hashed afresh (a file that changes, or a new file with its inode). */
+void store_forget(dev_t dev, ino_t ino);
+
 #endif
