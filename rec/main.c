@@ -157,7 +157,7 @@ int main(int argc, char **argv)
 		die(127, "%s: command not found", argv[optind]);
 	if (access(prog, X_OK) < 0)
 		die(errno == ENOENT ? 127 : 126, "%s: %s", prog, strerror(errno));
-	make_dir(outdir, argv[optind]);
+	make_dir(&R, outdir, argv[optind]);
 	fprintf(stderr, "rec: recording to %s\n", R.dir);
 	if (R.chaos) {
 		fprintf(stderr, "rec: chaos seed %llu\n", (unsigned long long)R.seed);

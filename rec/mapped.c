@@ -79,10 +79,10 @@ void shm_attached(uint64_t addr, int writable)
 	struct stat st;
 	fstat(fd, &st);
 	close(fd);
-	store_file(tmp, name, IF_MAP, 0, 1);
+	store_file(&R, tmp, name, IF_MAP, 0, 1);
 	unlink(tmp);
 	/* The next temporary file may get its inode: not the same file. */
-	store_forget(st.st_dev, st.st_ino);
+	store_forget(&R, st.st_dev, st.st_ino);
 	uint64_t id[3] = { makedev(maj, mnr), ino, writable };
 	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
 }
@@ -109,12 +109,12 @@ void file_mapped(const uint64_t a[6])
 			/* Its bytes now, hashed afresh (stores through a
 			 * mapping need not change the mtime), and copied:
 			 * they change. */
-			store_forget(fst.st_dev, fst.st_ino);
-			store_file(src, path, IF_MAP, a[5], 1);
+			store_forget(&R, fst.st_dev, fst.st_ino);
+			store_file(&R, src, path, IF_MAP, a[5], 1);
 			uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
 			tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
 		} else {
-			store_file(src, path, IF_MAP, a[5], wr);
+			store_file(&R, src, path, IF_MAP, a[5], wr);
 		}
 	} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
 		stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "

@@ -45,7 +45,7 @@ static int empty_dir(const char *path)
 
 /* Make the trace directory: DIR from -o, else the next free NAME-N under
  * trace_home() with latest-trace pointing at it. */
-void make_dir(const char *opt, const char *prog)
+void make_dir(struct recorder *r, const char *opt, const char *prog)
 {
 	if (opt) {
 		if (mkdir(opt, 0700) < 0 && (errno != EEXIST || !empty_dir(opt)))
@@ -54,35 +54,35 @@ void make_dir(const char *opt, const char *prog)
 			    strerror(errno));
 		if (chmod(opt, 0700) < 0)	/* it holds everything the program read */
 			die(EXIT_TRACE, "%s: %s", opt, strerror(errno));
-		snprintf(R.dir, sizeof R.dir, "%s", opt);
+		snprintf(r->dir, sizeof r->dir, "%s", opt);
 	} else {
 		const char *home = trace_home();
 		const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
 		mkdir_p(home);
 		for (int n = 0;; n++) {
-			snprintf(R.dir, sizeof R.dir, "%s/%s-%d", home, base, n);
-			if (mkdir(R.dir, 0700) == 0)
+			snprintf(r->dir, sizeof r->dir, "%s/%s-%d", home, base, n);
+			if (mkdir(r->dir, 0700) == 0)
 				break;
 			if (errno != EEXIST)
-				die(EXIT_TRACE, "%s: %s", R.dir, strerror(errno));
+				die(EXIT_TRACE, "%s: %s", r->dir, strerror(errno));
 		}
 		char link[4200], tmp[4200];
 		snprintf(link, sizeof link, "%s/latest-trace", home);
 		snprintf(tmp, sizeof tmp, "%s/.latest-trace.%d", home, getpid());
 		unlink(tmp);
-		if (symlink(strrchr(R.dir, '/') + 1, tmp) < 0 || rename(tmp, link) < 0)
+		if (symlink(strrchr(r->dir, '/') + 1, tmp) < 0 || rename(tmp, link) < 0)
 			warnx_("%s: %s", link, strerror(errno));
 	}
 	char files[4200];
-	snprintf(files, sizeof files, "%s/files", R.dir);
+	snprintf(files, sizeof files, "%s/files", r->dir);
 	if (mkdir(files, 0700) < 0)
 		die(EXIT_TRACE, "%s: %s", files, strerror(errno));
-	if (trace_create(&R.w, R.dir) < 0)
-		die(EXIT_TRACE, "%s/events: %s", R.dir, strerror(errno));
+	if (trace_create(&r->w, r->dir) < 0)
+		die(EXIT_TRACE, "%s/events: %s", r->dir, strerror(errno));
 	struct cpu_info cpu;
 	cpu_read(&cpu);
-	if (cpu_save(R.dir, &cpu) < 0)
-		die(EXIT_TRACE, "%s/cpu: %s", R.dir, strerror(errno));
+	if (cpu_save(r->dir, &cpu) < 0)
+		die(EXIT_TRACE, "%s/cpu: %s", r->dir, strerror(errno));
 }
 
 static int copy_file(const char *src, const char *dst)
@@ -132,26 +132,27 @@ static int copy_file(const char *src, const char *dst)
  * hash only: tpack copies those in later. A file the program can write
  * to, or that its path no longer reaches (deleted, replaced), is copied
  * now: its bytes will not be found again. */
-void store_file(const char *src, const char *path, int flags, uint64_t off, int writable)
+void store_file(struct recorder *r, const char *src, const char *path, int flags, uint64_t off,
+		int writable)
 {
 	struct stat st;
 	if (stat(src, &st) < 0)
 		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 	uint64_t hash = 0, size = st.st_size;
 	int i;
-	for (i = 0; i < R.nfcache; i++)
-		if (R.fcache[i].dev == st.st_dev && R.fcache[i].ino == st.st_ino &&
-		    R.fcache[i].size == st.st_size &&
-		    R.fcache[i].mtime.tv_sec == st.st_mtim.tv_sec &&
-		    R.fcache[i].mtime.tv_nsec == st.st_mtim.tv_nsec)
+	for (i = 0; i < r->nfcache; i++)
+		if (r->fcache[i].dev == st.st_dev && r->fcache[i].ino == st.st_ino &&
+		    r->fcache[i].size == st.st_size &&
+		    r->fcache[i].mtime.tv_sec == st.st_mtim.tv_sec &&
+		    r->fcache[i].mtime.tv_nsec == st.st_mtim.tv_nsec)
 			break;
-	if (i < R.nfcache) {
-		hash = R.fcache[i].hash;
+	if (i < r->nfcache) {
+		hash = r->fcache[i].hash;
 	} else {
 		if (hash_file(src, &hash, &size) < 0)
 			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 		char blob[4200];
-		snprintf(blob, sizeof blob, "%s/files/%016llx", R.dir, (unsigned long long)hash);
+		snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
 		struct stat bs, ps;
 		int reachable = st.st_nlink > 0 && stat(path, &ps) == 0 && ps.st_dev == st.st_dev &&
 				ps.st_ino == st.st_ino;
@@ -165,23 +166,23 @@ void store_file(const char *src, const char *path, int flags, uint64_t off, int 
 			if (copy && copy_file(src, blob) < 0)
 				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(errno));
 		}
-		if (R.nfcache < 256) {
-			R.fcache[R.nfcache].dev = st.st_dev;
-			R.fcache[R.nfcache].ino = st.st_ino;
-			R.fcache[R.nfcache].size = st.st_size;
-			R.fcache[R.nfcache].mtime = st.st_mtim;
-			R.fcache[R.nfcache].hash = hash;
-			R.nfcache++;
+		if (r->nfcache < 256) {
+			r->fcache[r->nfcache].dev = st.st_dev;
+			r->fcache[r->nfcache].ino = st.st_ino;
+			r->fcache[r->nfcache].size = st.st_size;
+			r->fcache[r->nfcache].mtime = st.st_mtim;
+			r->fcache[r->nfcache].hash = hash;
+			r->nfcache++;
 		}
 	}
 	uint64_t hdr[4] = { size, (uint64_t)st.st_mtim.tv_sec * 1000000000ull + st.st_mtim.tv_nsec,
 			    hash, off };
-	tw_item(&R.w, IT_FILE, flags, hdr, sizeof hdr, path, strlen(path));
+	tw_item(&r->w, IT_FILE, flags, hdr, sizeof hdr, path, strlen(path));
 }
 
-void store_forget(dev_t dev, ino_t ino)
+void store_forget(struct recorder *r, dev_t dev, ino_t ino)
 {
-	for (int i = 0; i < R.nfcache; i++)
-		if (R.fcache[i].dev == dev && R.fcache[i].ino == ino)
-			R.fcache[i--] = R.fcache[--R.nfcache];
+	for (int i = 0; i < r->nfcache; i++)
+		if (r->fcache[i].dev == dev && r->fcache[i].ino == ino)
+			r->fcache[i--] = r->fcache[--r->nfcache];
 }
