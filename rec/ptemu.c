@@ -1,8 +1,11 @@
 /* ptemu.c: ptrace for tracers inside the recorded tree. rec is the real
  * tracer of every thread, so a program's own ptrace is answered here and
  * never reaches the kernel. */
-#include "ptemu.h"
 #include "bufdrain.h"
+#include "events.h"
+#include "ptemu.h"
+#include "sig.h"
+#include "stop.h"
 #include "sys.h"
 #include "util.h"
 
@@ -35,7 +38,9 @@
  * SETOPTIONS (OPTS), POKE* and SETREGS (the changes recorded as the
  * tracee's state); the rest is refused by name. */
 
-void ptemu_record_dirty(struct task *t)
+/* What t's tracer changed in it (registers, memory), recorded as its
+ * state before it runs again, so that replay makes the same changes. */
+static void ptemu_record_dirty(struct task *t)
 {
 	if (!t->dirty)
 		return;

@@ -41,10 +41,6 @@ int ptemu_entry_stop(void);
  * SIGTRAP a traced thread gets there). */
 void ptemu_exit_stop(long nr, int64_t ret);
 
-/* What t's tracer changed in it (registers, memory), recorded as its
- * state before it runs again, so that replay makes the same changes. */
-void ptemu_record_dirty(struct task *t);
-
 /* t's tracer is gone: t goes on untraced, with the changes its tracer
  * made and the signal it stopped for. */
 void ptemu_untrace(struct task *t);

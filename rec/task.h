@@ -1,5 +1,4 @@
-/* task.h: the threads of the recorded tree, and what rec's main loop
- * (rec.c) lends the modules that act on them (ptemu.c). */
+/* task.h: the threads of the recorded tree, and their table (tasks.c). */
 #ifndef REWIND_REC_TASK_H
 #define REWIND_REC_TASK_H
 
@@ -74,8 +73,11 @@ enum { T_NEW, T_READY, T_RUN, T_KERNEL, T_STOPPED /* in a group-stop, until SIGC
  * scheduled). */
 enum { P_ENTRY = 1, P_EXIT, P_GO };
 
-/* The task whose stop is being handled. */
+/* The task whose stop is being handled (tasks.c). */
 extern struct task *cur;
+
+/* t may run user code again; threads run in the order they got ready. */
+void ready(struct task *t);
 
 /* The i-th task being recorded, or NULL from the last on. */
 struct task *task_nth(int i);
@@ -83,35 +85,36 @@ struct task *task_nth(int i);
 /* The task of thread tid, or NULL. */
 struct task *find_task(pid_t tid);
 
-/* The trace directory being written. */
-const char *rec_dir(void);
+/* A new task for thread tid of process tgid, not yet seen to stop. */
+struct task *add_task(pid_t tid, pid_t tgid);
 
-/* Stop recording: keep what was recorded (a record still being built is
- * left out, so the trace ends before it), end the program, say why
- * (printf-like) and exit with status. */
-void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
-								    const char *fmt, ...);
+/* t is gone: out of the table, its tracees untraced, freed. */
+void drop_task(struct task *t);
 
 /* Wait for the next stop of any task (or of tid, when not -1; with
- * nohang, 0 if there is none yet). */
+ * nohang, 0 if there is none yet). From any task, it returns 0 too when
+ * one in a group-stop may run again. It flushes and takes SIGTERM
+ * between. */
 pid_t wait_any(pid_t tid, int *st, int nohang);
 
-/* Handle one stop (wait status st) of cur. */
-void handle(int st);
+/* --chaos's random numbers (xorshift from the seed). */
+uint64_t rnd(void);
 
-/* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
-void record_signal(int sig, int flags, const siginfo_t *si);
+/* The thread clone/fork made starts with a SIGSTOP; once it and its
+ * parent's event are both seen, it may run. */
+void new_task(pid_t tid, struct task *parent, int thread);
 
-/* Record cur's state (registers regs, FP state, memory) as a TR_PREEMPT
- * with flags TRP_*: replay makes the state so there. Returns -1, having
- * recorded nothing, when cur is being killed. */
-int record_state(struct user_regs_struct *regs, uint64_t flags);
+/* The clone flags of the call t is in. */
+uint64_t clone_flags(struct task *t);
 
-/* cur stopped at a syscall entry (rec's seccomp stop): record the call's
- * entry and let the kernel run it. */
-void syscall_entry(void);
+/* The id thread tid (as rec sees it) sees for itself: the last one on
+ * the NSpid line of its status, or ret where that cannot be read. */
+uint32_t self_id(uint32_t tid, int64_t ret);
 
-/* t may run user code again; threads run in the order they got ready. */
-void ready(struct task *t);
+/* Whether pid is a process (or thread) being recorded. */
+int in_tree(uint64_t pid);
+
+/* Whether a thread other than the running one waits to run. */
+int others_ready(void);
 
 #endif

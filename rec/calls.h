@@ -1,0 +1,20 @@
+/* calls.h: a syscall's entry and exit: the call's record, its inputs and
+ * outputs. */
+#ifndef REWIND_REC_CALLS_H
+#define REWIND_REC_CALLS_H
+
+#include "rec.h"
+
+/* Whether syscall nr with arguments a is a futex op that takes a PI
+ * lock, blocking while another thread owns it. */
+int pi_acquire(long nr, const uint64_t *a);
+
+/* The end of the syscall cur is in: its result and outputs, as the rest
+ * of its record (nothing came between) or as a TR_SYSRET. */
+void syscall_exit(void);
+
+/* cur's run of user code ends there. Stage the record, and let the
+ * kernel run the call while another thread runs. */
+void syscall_entry(void);
+
+#endif

@@ -1,0 +1,206 @@
+/* main.c: rec's options, its own signals, and the main loop that waits
+ * for the threads' stops (see rec(1)). */
+#include "bufabi.h"
+#include "bufdrain.h"
+#include "calls.h"
+#include "events.h"
+#include "outs.h"
+#include "probe.h"
+#include "rec.h"
+#include "schedule.h"
+#include "stop.h"
+#include "task.h"
+#include "tracedir.h"
+#include "tsc.h"
+#include "tty.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
+ * script): passed on to the program's group, which it would have reached
+ * without rec. A terminal's ^C reaches the program's group directly. */
+static void on_intr(int sig)
+{
+	if (R.root > 0 && kill(-R.root, sig) < 0)
+		kill(R.root, sig);
+}
+
+/* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
+static void on_term(int sig)
+{
+	R.term_sig = sig;
+}
+
+static const char usage_line[] =
+	"usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...] | rec --probe\n";
+static const char help[] =
+	"Run PROG under ptrace and record everything that makes it nondeterministic\n"
+	"(syscall results, signals, rdtsc, the schedule of its threads) into a trace\n"
+	"directory; PROG's output and exit status are its own.\n"
+	"\n"
+	"  -o DIR            record into DIR (made mode 0700) instead of\n"
+	"                    $REWIND_DIR/NAME-N; latest-trace is not moved\n"
+	"  --chaos[=SEED]    shake the schedule (random next thread, random\n"
+	"                    timeslices, yields after syscalls) to bring out rare\n"
+	"                    races; SEED (0 to 2^64-1) is kept in the trace\n"
+	"  --probe           print which machine features rec can use (rdtsc trap,\n"
+	"                    debug registers, perf breakpoints...) and exit\n"
+	"  --                end of options: what follows is PROG, even \"-x\"\n"
+	"  -h, --help        print this help and exit\n"
+	"\n"
+	"Traces go to ${REWIND_DIR:-$HOME/.local/share/rewind}. See rec(1).\n";
+
+static void __attribute__((noreturn)) usage(int status)
+{
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
+	exit(status);
+}
+
+/* PROG as a shell finds it. */
+static const char *find_prog(const char *prog)
+{
+	static char buf[4096];
+	if (strchr(prog, '/'))
+		return prog;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *end = strchrnul(path, ':');
+		int n = end - path;
+		snprintf(buf, sizeof buf, "%.*s%s%s", n, path, n ? "/" : "", prog);
+		struct stat st;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return buf;
+		path = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+/* rec's own signals: SIGINT and SIGQUIT passed on, SIGTERM and SIGHUP
+ * ending the recording, SIGALRM the schedule's tick. */
+static void own_signals(void)
+{
+	/* What rec was started with ignored stays so for the program (which
+	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
+	 * SIGHUP for rec too (nohup). */
+	const sigset_t *ign = pt_note_ignored();
+	struct sigaction sa = { .sa_handler = on_intr };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	if (!sigismember(ign, SIGHUP))
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+/* rec's options (argv up to PROG) into R and *outdir. */
+static void parse_options(int argc, char **argv, const char **outdir)
+{
+	static const struct option lo[] = { { "help", no_argument, 0, 'h' },
+					    { "chaos", optional_argument, 0, 'c' },
+					    { "probe", no_argument, 0, 'p' },
+					    { 0, 0, 0, 0 } };
+	int c;
+	while ((c = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
+		if (c == 'o') {
+			*outdir = optarg;
+		} else if (c == 'c') {
+			R.chaos = 1;
+			char *end = NULL;
+			errno = 0;
+			if (optarg)
+				R.seed = strtoull(optarg, &end, 10);
+			if (optarg && (!*optarg || *end || errno || *optarg < '0' || *optarg > '9'))
+				die(EXIT_USAGE, "--chaos needs a number (0 to 2^64-1), not '%s'", optarg);
+			if (!optarg && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
+				R.seed = time(NULL) ^ getpid();
+		} else if (c == 'p') {
+			probe_print(stdout);
+			buf_probe_print(stdout);
+			exit(0);
+		} else if (c == 'h') {
+			usage(0);
+		} else {
+			usage(EXIT_USAGE);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	progname = "rec";
+	const char *outdir = NULL;
+	parse_options(argc, argv, &outdir);
+	if (optind >= argc)
+		usage(EXIT_USAGE);
+	const char *prog = find_prog(argv[optind]);
+	if (!prog)
+		die(127, "%s: command not found", argv[optind]);
+	if (access(prog, X_OK) < 0)
+		die(errno == ENOENT ? 127 : 126, "%s: %s", prog, strerror(errno));
+	make_dir(&R, outdir, argv[optind]);
+	fprintf(stderr, "rec: recording to %s\n", R.dir);
+	if (R.chaos) {
+		fprintf(stderr, "rec: chaos seed %llu\n", (unsigned long long)R.seed);
+		R.rng = R.seed * 0x9e3779b97f4a7c15ull + 1;
+	}
+
+	outs_init();
+	own_signals();
+	R.tsc_way = tsc_choose(-1);
+	struct task *root = add_task(0, 0);
+	/* The filter lets calls at the library's syscall instruction
+	 * through even without the library: dirty.c injects some there. */
+	pt_untraced_ip = BUF_UNTRACED_IP;
+	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
+	root->tgid = R.root = root->p.pid;
+	tty_give(root->p.pid);
+	root->fresh = 0;
+	root->state = T_RUN;
+	cur = root;
+	struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	record_start();
+	flush_or_die();		/* readable now, whatever ends rec */
+	syscall_entry();	/* the execve */
+	for (;;) {
+		if (!R.run_tid) {
+			schedule();
+			set_want();	/* it no longer waits itself */
+		}
+		int st;
+		pid_t pid = wait_any(-1, &st, 0);
+		if (!pid)
+			continue;	/* one in a group-stop got SIGCONT */
+		cur = find_task(pid);
+		if (!cur) {
+			/* A new thread's first stop, before its parent's
+			 * clone event. */
+			cur = add_task(pid, pid);
+		}
+		int was_running = cur->state == T_RUN;
+		handle(st);
+		if (was_running && find_task(pid) == cur && cur->state == T_KERNEL)
+			await_quick_return();
+		set_want();
+	}
+}

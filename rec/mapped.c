@@ -1,0 +1,123 @@
+/* mapped.c: memory a call maps or refills from a file (mmap of a file,
+ * SysV shared memory, madvise and mremap), saved for replay. */
+#include "bufdrain.h"
+#include "emu.h"
+#include "events.h"
+#include "mapped.h"
+#include "maps.h"
+#include "rec.h"
+#include "tracedir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* Whether the program has fd open for writing: then it may change the
+ * file behind a hard link, which must not change the trace. */
+static int fd_writable(int fd)
+{
+	long long flags = pt_fdinfo(cur->p.pid, fd, "flags:", 8);
+	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* madvise(MADV_DONTNEED) and a growing mremap refill private file
+ * mappings from the file. Replay's copies of those mappings are
+ * anonymous, so save what the pages hold now as kernel output. */
+void file_pages(uint64_t lo, uint64_t hi)
+{
+	FILE *f = maps_open(cur->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
+		if (!m.ino || m.perm[3] != 'p' || m.hi <= lo || m.lo >= hi)
+			continue;
+		save_mem(m.lo > lo ? m.lo : lo, m.hi < hi ? m.hi : hi);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* cur attached a SysV shared memory segment at addr (shmat): replay
+ * emulates it as it does a file mapped shared (one copy, which every
+ * attachment in any process maps). Its bytes now go in as the file's,
+ * read from the mapping; the segment's own dev and inode name it. */
+void shm_attached(uint64_t addr, int writable)
+{
+	char path[64], line[4500], name[64] = "SYSV";
+	unsigned long lo = 0, hi = 0, ino = 0;
+	unsigned maj = 0, mnr = 0;
+	int found = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", cur->p.pid);
+	FILE *f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof line, f))
+		found = sscanf(line, "%lx-%lx %*s %*s %x:%x %lu %63s", &lo, &hi, &maj, &mnr, &ino,
+			       name) == 6 && lo == addr;
+	if (f)
+		fclose(f);
+	if (!found)
+		stop_recording(EXIT_TRACE, "the program attached SysV shared memory at 0x%llx, which "
+			       "its maps do not show; the trace %s ends before it",
+			       (unsigned long long)addr, R.dir);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/files/.shm", R.dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	static uint8_t buf[1 << 16], zero[1 << 16];
+	int ok = fd >= 0 && ftruncate(fd, hi - lo) == 0;
+	for (uint64_t at = lo; ok && at < hi; at += sizeof buf) {
+		size_t n = hi - at < sizeof buf ? hi - at : sizeof buf;
+		ok = pt_read(&cur->p, at, buf, n) == (ssize_t)n &&
+		     (!memcmp(buf, zero, n) || pwrite(fd, buf, n, at - lo) == (ssize_t)n);
+	}
+	if (!ok)
+		stop_recording(EXIT_TRACE, "cannot read the SysV shared memory the program attached at "
+			       "0x%llx: %s; the trace %s ends before it", (unsigned long long)addr,
+			       strerror(errno), R.dir);
+	struct stat st;
+	fstat(fd, &st);
+	close(fd);
+	store_file(&R, tmp, name, IF_MAP, 0, 1);
+	unlink(tmp);
+	/* The next temporary file may get its inode: not the same file. */
+	store_forget(&R, st.st_dev, st.st_ino);
+	uint64_t id[3] = { makedev(maj, mnr), ino, writable };
+	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+}
+
+/* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
+ * not MAP_ANONYMOUS): the file into the store, or emulated by replay
+ * when mapped shared and writable (emu_map). Anything but a regular file
+ * (or /dev/zero) stops the recording. */
+void file_mapped(const uint64_t a[6])
+{
+	char src[64];
+	struct stat fst;
+	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
+	if (stat(src, &fst) == 0 && S_ISREG(fst.st_mode)) {
+		char path[4096];
+		ssize_t n = readlink(src, path, sizeof path - 1);
+		path[n > 0 ? n : 0] = 0;
+		int wr = fd_writable(a[4]);
+		if (emu_map(&cur->p, a, &fst, wr)) {
+			/* Any process may have the file open: none
+			 * writes without a stop from now on. */
+			for (int i = 0; i < R.ntasks; i++)
+				buf_nowrite(&R.tasks[i]->p);
+			/* Its bytes now, hashed afresh (stores through a
+			 * mapping need not change the mtime), and copied:
+			 * they change. */
+			store_forget(&R, fst.st_dev, fst.st_ino);
+			store_file(&R, src, path, IF_MAP, a[5], 1);
+			uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
+			tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
+		} else {
+			store_file(&R, src, path, IF_MAP, a[5], wr);
+		}
+	} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
+		stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "
+			       "file; rewind cannot record that yet", src);
+	}
+}

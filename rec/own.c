@@ -1,0 +1,132 @@
+/* own.c: what the program sets of rewind's own settings (rdtsc mode,
+ * no_new_privs, seccomp, dumpable), kept here and shown back to it. */
+#include "bufdrain.h"
+#include "events.h"
+#include "own.h"
+#include "rec.h"
+#include "sys.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The dumpable flag is the process's: its threads see the same. */
+static void set_nodump(int on)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == cur->tgid)
+			R.tasks[i]->own.nodump = on;
+}
+
+/* cur ends a prctl or seccomp call (registers r): what the program set
+ * of rewind's own settings is shown to it as if rewind had none. Returns
+ * the call's result, changed in r when it must be. */
+int64_t own_settings(struct user_regs_struct *r)
+{
+	uint64_t *a = cur->a;
+	int64_t ret = r->rax;
+	if (cur->nr == SYS_prctl && a[0] == PR_SET_TSC && r->rsi != a[1]) {
+		r->rsi = a[1];	/* as the program passed it */
+		pt_setregs(&cur->p, r);
+	}
+	if (ret < 0)
+		return ret;
+	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
+	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+		cur->own.seccomp = SECCOMP_MODE_FILTER;
+	if (cur->nr == SYS_seccomp)
+		return ret;
+	switch (a[0]) {
+	case PR_GET_TSC: {
+		int32_t mode = cur->own.tsc ? cur->own.tsc : PR_TSC_ENABLE;
+		pt_write(&cur->p, a[1], &mode, 4);
+		break;
+	}
+	case PR_SET_NO_NEW_PRIVS:
+		cur->own.nnp = 1;
+		break;
+	case PR_SET_DUMPABLE:
+		if (a[1] == DUMP_USER)
+			set_nodump(0);
+		break;
+	case PR_GET_DUMPABLE:
+		if (cur->own.nodump)
+			r->rax = DUMP_DISABLE;
+		break;
+	case PR_GET_NO_NEW_PRIVS:
+		r->rax = cur->own.nnp;
+		break;
+	case PR_GET_SECCOMP:
+		r->rax = cur->own.seccomp;
+		break;
+	default:
+		return ret;
+	}
+	pt_setregs(&cur->p, r);
+	return r->rax;
+}
+
+/* Seccomp strict mode, which rewind's own filter rules out in the
+ * kernel, is kept here: the call that enters it (nr, registers r) is
+ * answered without the kernel, and in it a call other than read, write,
+ * exit and rt_sigreturn kills the thread with SIGKILL, as the kernel's
+ * check would; it never runs. Returns 1 for such a call. */
+int seccomp_strict(long nr, struct user_regs_struct *r)
+{
+	uint64_t a[6];
+	pt_args(r, a);
+	if (cur->own.strict) {
+		if (nr == SYS_read || nr == SYS_write || nr == SYS_exit || nr == SYS_rt_sigreturn)
+			return 0;
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i] != cur && R.tasks[i]->tgid == cur->tgid)
+				stop_recording(EXIT_TRACE, "a thread of the program in seccomp strict "
+					       "mode made syscall %s (%ld), which kills only that "
+					       "thread; rewind cannot record that yet (it has others); "
+					       "the trace %s ends before it", sys_row(nr)->name, nr, R.dir);
+		r->orig_rax = -1;
+		pt_setregs(&cur->p, r);
+		syscall(SYS_tkill, cur->p.pid, SIGKILL);
+		return 1;
+	}
+	if (nr == SYS_seccomp ? a[0] != SECCOMP_SET_MODE_STRICT :
+	    nr != SYS_prctl || a[0] != PR_SET_SECCOMP || a[1] != SECCOMP_MODE_STRICT)
+		return 0;
+	/* A thread with a filter of its own cannot enter it (EINVAL). */
+	r->rax = cur->own.seccomp || (nr == SYS_seccomp && (a[1] || a[2])) ? -EINVAL : 0;
+	r->orig_rax = -1;
+	pt_setregs(&cur->p, r);
+	if (!r->rax) {
+		cur->own.strict = 1;
+		buf_want_traced(&cur->p);	/* its calls must stop to be checked */
+	}
+	return 0;
+}
+
+void own_entry(long nr, struct user_regs_struct *r)
+{
+	if (nr == SYS_prctl && r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
+	    r->rsi == PR_TSC_SIGSEGV)) {
+		/* rdtsc keeps trapping; the program's own mode is kept
+		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
+		cur->own.tsc = r->rsi;
+		r->rsi = PR_TSC_SIGSEGV;
+		pt_setregs(&cur->p, r);
+	}
+	if (nr == SYS_prctl && r->rdi == PR_SET_DUMPABLE && r->rsi == DUMP_DISABLE &&
+	    geteuid() != 0) {
+		/* Non-dumpable, the program would close its /proc files to
+		 * an ordinary user's rec: it stays dumpable, and is told it
+		 * is not (PR_GET_DUMPABLE), until it says otherwise or
+		 * executes a program. */
+		set_nodump(1);
+		r->orig_rax = -1;
+		r->rax = 0;
+		pt_setregs(&cur->p, r);
+	}
+}

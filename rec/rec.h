@@ -1,0 +1,62 @@
+/* rec.h: the recorder's state, one struct shared by rec's files (the
+ * task table, the trace being written, the schedule's clock). */
+#ifndef REWIND_REC_REC_H
+#define REWIND_REC_REC_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include "task.h"
+#include "trace.h"
+
+/* Timeslices are counted in ticks of the interval timer. */
+#define TICK_US 5000
+#define SLICE_TICKS 4
+
+struct recorder {
+	struct trace_writer w;	/* the events file */
+	char dir[4096];		/* the trace directory */
+	uint64_t event;		/* the next record's number */
+	struct task **tasks;
+	int ntasks;
+	pid_t root;		/* the recorded program's first process */
+	uint64_t seq;		/* the next syscall entry's order (task.seq) */
+	int chaos;
+	uint64_t seed, rng;
+	int tsc_way;		/* how rdtsc is made to stop (enum tsc_way) */
+	/* Files already in files/, by identity, with their hash. */
+	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
+	int nfcache;
+	/* The terminal rec found its process group in the foreground of,
+	 * which it hands to the program's group (as a shell would to a
+	 * job) and takes back at the end, or -1. */
+	int tty_fd;
+
+	/* The schedule, also read and written by the SIGALRM handler. */
+	volatile pid_t run_tid;		/* the thread running user code */
+	volatile int run_ticks;		/* since it was scheduled */
+	volatile int seg_ticks;		/* since its last syscall */
+	volatile int slice_ticks;
+	/* Ticks without a syscall after which the running thread is
+	 * stopped: its timeslice when others wait, HELD_TICKS when only a
+	 * held signal waits (the next syscall is the cheaper place to
+	 * deliver it), 0 never. */
+	volatile int want_ticks;
+	volatile pid_t preempting;	/* the thread we sent SIGSTOP */
+	/* The thread that just gave way (a yield, the end of its
+	 * timeslice, a preemption, or --chaos's coin): with --chaos,
+	 * another runs next. */
+	pid_t gave_way;
+	int ticks_to_flush;
+	volatile sig_atomic_t flush_due, term_sig;
+	/* Ticks since SIGTERM while rec was too busy to take it (hashing
+	 * or copying a huge file): after TERM_TICKS it leaves at once. */
+	volatile int term_ticks;
+};
+
+/* The one recorder (tasks.c). */
+extern struct recorder R;
+
+#endif

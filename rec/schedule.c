@@ -1,0 +1,226 @@
+/* schedule.c: which thread runs user code, for how long (timeslices
+ * counted in ticks of the interval timer), and when it gives way. */
+#include "bufdrain.h"
+#include "calls.h"
+#include "rec.h"
+#include "schedule.h"
+#include "stop.h"
+#include "task.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sched.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Ticks without a syscall after which a thread that holds a signal it
+ * does not block is stopped to take it (R.want_ticks). */
+#define HELD_TICKS 20
+/* Ticks after SIGTERM after which rec leaves at once, the trace ending
+ * at its last flush, the program killed (PTRACE_O_EXITKILL). */
+#define TERM_TICKS (1000000 / TICK_US)
+static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
+
+/* The ticks since the last SIGALRM: one, or more when rec itself did not
+ * run for a while (a loaded machine), as SIGALRMs that come while one is
+ * pending merge into it. Counting handler calls instead, a thread could
+ * compute its whole work unpreempted while rec waited for a CPU, another
+ * thread waiting all that time (bigspin under load: no preemption). */
+static int ticks_passed(void)
+{
+	static struct timespec t0;
+	static long long seen;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = now;
+	long long total = ((now.tv_sec - t0.tv_sec) * 1000000000ll + now.tv_nsec - t0.tv_nsec) /
+			  (TICK_US * 1000ll);
+	long long n = total - seen;
+	if (n < 1)
+		n = 1;		/* early: counted now, the next one waits */
+	if (n > 1000000 / TICK_US)
+		n = 1000000 / TICK_US;
+	seen += n;
+	if (seen < total)
+		seen = total;
+	return (int)n;
+}
+
+/* Every tick: flush once a second, and stop a thread that has run its
+ * timeslice without a syscall while another waits. */
+void on_alarm(int sig)
+{
+	(void)sig;
+	int n = ticks_passed();
+	if (R.term_sig && (R.term_ticks += n) >= TERM_TICKS) {
+		term_msg[22] = '0' + R.term_sig / 10 % 10;
+		term_msg[23] = '0' + R.term_sig % 10;
+		(void)!write(2, term_msg, sizeof term_msg - 1);
+		_exit(128 + R.term_sig);
+	}
+	if ((R.ticks_to_flush += n) >= 1000000 / TICK_US) {
+		R.ticks_to_flush = 0;
+		R.flush_due = 1;
+	}
+	if (!R.run_tid)
+		return;
+	R.run_ticks += n;
+	if (R.want_ticks && R.preempting != R.run_tid && (R.seg_ticks += n) >= R.want_ticks) {
+		R.preempting = R.run_tid;
+		syscall(SYS_tkill, R.run_tid, SIGSTOP);
+	} else if (R.want_ticks && R.seg_ticks + 1 >= R.want_ticks) {
+		buf_poke(R.run_tid);	/* a traced call is a cheaper place to stop */
+	}
+}
+
+/* Let a ready thread run user code: the one ready longest, or with
+ * --chaos one picked at random with a random timeslice. */
+void schedule(void)
+{
+	int n = 0;
+	for (int i = 0; i < R.ntasks; i++)
+		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
+	if (!n)
+		return;
+	/* The one ready longest never is the one that gave way, but a
+	 * random pick may be: then it would not have given way at all,
+	 * and the switches that bring out races would come half as often. */
+	pid_t skip = R.chaos && n > 1 && find_task(R.gave_way) &&
+		     find_task(R.gave_way)->state == T_READY && !find_task(R.gave_way)->pstop ? R.gave_way : 0;
+	R.gave_way = 0;
+	int pick = R.chaos ? (int)(rnd() % (n - !!skip)) : -1;
+	struct task *t = NULL;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *c = R.tasks[i];
+		if (c->state == T_READY && !c->pstop && c->p.pid != skip &&
+		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
+			t = c;
+	}
+	if (t->pcall == P_GO) {
+		/* Let go by its tracer at a call's entry: the call begins. */
+		cur = t;
+		syscall_entry();
+		schedule();
+		return;
+	}
+	t->state = T_RUN;
+	R.run_ticks = R.seg_ticks = 0;
+	if (R.chaos)
+		R.slice_ticks = 1 + rnd() % 8;
+	R.run_tid = t->p.pid;
+	int sig = t->sig;
+	t->sig = 0;
+	pt_resume(&t->p, RESUME_CONT, sig);
+}
+
+/* Whether syscall nr with arguments a is a futex op that writes a word
+ * other threads change in user memory (FUTEX_WAKE_OP's second word, a PI
+ * lock's word), and ends without blocking: rec reads the word at the
+ * end, so no other thread may run before it. */
+static int futex_word_write(long nr, const uint64_t *a)
+{
+	int op = (int)(a[1] & 127);
+	return nr == SYS_futex && (op == FUTEX_WAKE_OP || op == FUTEX_UNLOCK_PI ||
+				   op == FUTEX_TRYLOCK_PI || op == FUTEX_CMP_REQUEUE_PI);
+}
+
+/* t is blocked in a syscall whose entry is not yet written. A
+ * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
+ * lock word, which makes the owner's unlock call the kernel instead of
+ * releasing the word itself: wait until the kernel made that mark and
+ * the thread sleeps (or the call ended) before another thread runs, and
+ * write the word as an IT_MEM item of the entry, which replay writes
+ * there. t may be gone after. */
+static void pi_waiters_mark(struct task *t)
+{
+	pid_t tid = t->p.pid;
+	if (!pi_acquire(t->nr, t->a) || (t->a[1] & 127) == FUTEX_WAIT_REQUEUE_PI)
+		return;
+	uint32_t v;
+	/* The kernel either marks the word and sleeps, or ends the call
+	 * (took the lock, a fault, a timeout): each comes soon. The mark
+	 * may be an earlier waiter's, so only its sleep (queued where the
+	 * owner's unlock finds it) says the word is final. */
+	for (;;) {
+		char buf[512];
+		const char *state = pt_stat(tid, buf, sizeof buf);
+		int asleep = state && *state == 'S';
+		if (pt_read(&t->p, t->a[0], &v, 4) != 4)
+			return;
+		if (asleep && (v & FUTEX_WAITERS))
+			break;
+		int st;
+		if (wait_any(tid, &st, 1) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+		return;
+	}
+	if (!find_task(tid) || t->state != T_KERNEL || !t->open)
+		return;
+	tw_item(&t->stage, IT_MEM, 0, &t->a[0], 8, &v, 4);
+}
+
+/* cur just entered a syscall: most end at once, and then cur goes on
+ * with its timeslice; one that blocks lets another thread run. So does
+ * sched_yield, and the end of the timeslice. A call that sends data to
+ * stdout or stderr lets none run until it ends, however long it blocks
+ * (a full pipe, a stopped terminal): replay prints the data at the
+ * call's end, so the data must reach the file in the order of the ends. */
+void await_quick_return(void)
+{
+	pid_t tid = cur->p.pid;
+	long nr = cur->nr;
+	struct task *t = cur;
+	if (t->pwait)
+		return;		/* until a tracee of it stops */
+	/* The kernel clears an ending thread's id for a join
+	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
+	 * or a join would find it cleared or not by timing. (The first
+	 * thread's end is not reported while others live.) */
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
+	for (int i = 0; (hold || i < 40) && t->state == T_KERNEL; i++) {
+		int st;
+		/* Alone, it can only wait for the call's end. */
+		if (wait_any(tid, &st, R.ntasks > 1 && !hold) == 0) {
+			sched_yield();
+			continue;
+		}
+		cur = t;
+		handle(st);
+		if (!find_task(tid))
+			return;
+	}
+	if (t->state == T_KERNEL && t->open) {
+		pi_waiters_mark(t);
+		if (!find_task(tid))
+			return;
+	}
+	if (t->state != T_READY || t->pstop)
+		return;
+	if (others_ready() && (nr == SYS_sched_yield || R.run_ticks >= R.slice_ticks ||
+			       (R.chaos && rnd() % 2))) {
+		R.gave_way = tid;
+		return;
+	}
+	t->state = T_RUN;
+	R.run_tid = tid;
+	int sig = t->sig;
+	t->sig = 0;
+	pt_resume(&t->p, RESUME_CONT, sig);
+}
+
+/* When the running thread is stopped (R.want_ticks): at the end of its
+ * timeslice if another waits, after HELD_TICKS if it holds a signal it
+ * does not block, else never. */
+void set_want(void)
+{
+	struct task *r = R.run_tid ? find_task(R.run_tid) : NULL;
+	R.want_ticks = others_ready() ? R.slice_ticks : r && r->nstash && !r->held_blocked ? HELD_TICKS : 0;
+}

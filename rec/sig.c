@@ -1,0 +1,298 @@
+/* sig.c: signals delivered to the program, rdtsc stops, preemption, and
+ * the state records (TR_PREEMPT) replay makes again. */
+#include "bufdrain.h"
+#include "dirty.h"
+#include "events.h"
+#include "pos.h"
+#include "ptemu.h"
+#include "rec.h"
+#include "robust.h"
+#include "sig.h"
+#include "sys.h"
+#include "task.h"
+#include "tsc.h"
+#include "tty.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+/* The signals pending for the stopped thread p, its own (set[0]) and
+ * its process's (set[1]): at a syscall exit, what the kernel delivers
+ * before it runs user code again. Blocked ones are left in
+ * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
+ * it waits with): one that waits for its unblocking is delivered after
+ * another call, with other registers. A queue longer than it reads only
+ * leaves signals out, which is safe (do_signal holds those). */
+void pending_now(struct pt_proc *p, uint64_t set[2])
+{
+	siginfo_t q[16];
+	for (int shared = 0; shared < 2; shared++) {
+		struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 16 };
+		long n = ptrace(PTRACE_PEEKSIGINFO, p->pid, &a, q);
+		set[shared] = 0;
+		for (long i = 0; i < n; i++)
+			if (q[i].si_signo > 0 && q[i].si_signo <= 64)
+				set[shared] |= 1ull << (q[i].si_signo - 1);
+	}
+}
+
+static int is_sync(const siginfo_t *si)
+{
+	switch (si->si_signo) {
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP: case SIGSYS:
+		return si->si_code > 0;
+	}
+	return 0;
+}
+
+/* rdtsc and rdtscp stop (lib/tsc.h); run them here and record the
+ * value. Returns 1 if the stop was one of them. */
+static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
+{
+	int kind = tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
+	/* The program's own PR_TSC_SIGSEGV: the trap's fault is its own.
+	 * A patched place stops with SIGILL: there the host (or
+	 * REWIND_NO_TSC_TRAP) has no trap, and rdtsc runs as it would
+	 * natively on such a host. */
+	if (cur->own.tsc == PR_TSC_SIGSEGV && si->si_signo == SIGSEGV)
+		kind = 0;
+	if (!kind)
+		return 0;
+	int isp = kind == 2;
+	unsigned aux = 0;
+	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();
+	uint64_t rip = regs->rip;
+	regs->rax = (uint32_t)tsc;
+	regs->rdx = tsc >> 32;
+	if (isp)
+		regs->rcx = aux;
+	regs->rip += isp ? 3 : 2;
+	pt_setregs(&cur->p, regs);
+	begin(TR_RDTSC, 0);
+	tw_put64(&R.w, rip);
+	tw_put64(&R.w, tsc);
+	tw_put32(&R.w, aux);
+	tw_put32(&R.w, isp);
+	tw_end(&R.w);
+	return 1;
+}
+
+void record_signal(int sig, int flags, const siginfo_t *si)
+{
+	begin(TR_SIGNAL, 0);
+	tw_put32(&R.w, sig);
+	tw_put32(&R.w, flags);
+	tw_put(&R.w, si, 128);
+	/* One that ends the process (default action, neither caught nor
+	 * ignored): the marks of its robust mutexes, which replay writes
+	 * before it delivers the signal. */
+	uint64_t caught, ign, bit = 1ull << (sig - 1);
+	if (sig != SIGCHLD && sig != SIGCONT && sig != SIGURG && sig != SIGWINCH &&
+	    sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
+	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
+	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit))
+		process_robust_marks(cur->tgid, &R.w);
+	tw_end(&R.w);
+}
+
+/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
+ * process's memory by blocks, each block's bytes once in the trace;
+ * flags TRP_*): replay makes the state so there. Returns -1, having
+ * recorded nothing, when cur is being killed. */
+int record_state(struct user_regs_struct *regs, uint64_t flags)
+{
+	static struct pos_store written;	/* blocks already in the trace */
+	static struct pos_shadow last;		/* each block as last recorded */
+	static uint8_t xor[POS_BLOCK];
+	static uint8_t xs[65536];
+	struct pos ps;
+	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
+	int uffd = dirty_fd(cur->tgid);
+	if (xlen < 0 || pos_take_since(&cur->p, uffd, &ps) < 0) {
+		int e = errno;
+		if (pt_dying(cur->p.pid))
+			return -1;	/* killed from outside: its end comes next */
+		errno = e;
+		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
+			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
+			       "its writable memory is too large to read without PAGEMAP_SCAN" :
+			       strerror(errno));
+	}
+	begin(TR_PREEMPT, 0);
+	tw_put64(&R.w, regs->rip);
+	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
+	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
+	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
+	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+	for (int i = 0; i < ps.nb; i++) {
+		const struct pos_block *b = &ps.b[i];
+		if (!ps.data[i])
+			continue;
+		if (!pos_store_has(&written, b->hash)) {
+			uint64_t h[2] = { b->hash };
+			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
+			if (base) {
+				for (uint64_t k = 0; k < b->len; k++)
+					xor[k] = ps.data[i][k] ^ base[k];
+				tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
+			} else {
+				tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, ps.data[i], b->len);
+			}
+			pos_store_add(&written, b->hash, (const uint8_t *)"", 0);
+		}
+		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, ps.data[i]);
+	}
+	tw_end(&R.w);
+	pos_free(&ps);
+	return 0;
+}
+
+/* cur was stopped by our SIGSTOP between syscalls: record its state
+ * there, which replay makes again, then deliver what it held. */
+static void preempted(struct user_regs_struct *regs)
+{
+	R.gave_way = cur->p.pid;
+	/* Replay raises a signal with no preemption before it where the
+	 * thread was last: here now, not at its last syscall's exit. */
+	cur->at_exit = 0;
+	/* Its first preemption gives the process a userfaultfd. The calls
+	 * injected for it end this signal-delivery-stop: a held signal
+	 * waits for the next syscall or preemption (below), else a process
+	 * that always holds one (a fast timer) would never have one. */
+	int moved = 0;
+	if (!cur->tracer)
+		moved = dirty_setup(&cur->p, cur->tgid, cur->stash, &cur->nstash, 64);
+	/* A SIGSTOP of ours that came during those calls was dropped there:
+	 * without this, none would be sent to it again (on_alarm), and a
+	 * thread that spins would never give way (spin count hung rec). One
+	 * still on its way is passed over when it comes (do_signal). */
+	if (moved && R.preempting == cur->p.pid)
+		R.preempting = 0;
+	if (record_state(regs, TRP_RAN) < 0) {
+		ready(cur);	/* it dies when resumed */
+		return;
+	}
+	/* The first held signal it does not block now is delivered here,
+	 * and replay raises it at the same place. One it blocked since it
+	 * came (rt_sigprocmask, a handler's mask) waits for the call that
+	 * lets it in, as it would natively: made the stop's signal, the
+	 * kernel would only queue it again, and replay would wait here for
+	 * a delivery that never came (and find the next call instead). */
+	uint64_t blocked = 0;
+	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof blocked, &blocked);
+	int i = 0;
+	while (i < cur->nstash && (blocked >> (cur->stash[i].si_signo - 1) & 1))
+		i++;
+	cur->held_blocked = cur->nstash && i == cur->nstash;
+	if (cur->nstash && moved) {
+		buf_want_traced(&cur->p);	/* came meanwhile: held */
+	} else if (i < cur->nstash) {
+		siginfo_t si = cur->stash[i];
+		memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
+		cur->nstash--;
+		record_signal(si.si_signo, TRS_ASYNC, &si);
+		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
+		cur->sig = si.si_signo;
+	}
+	ready(cur);
+}
+
+/* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
+ * running (resumed), 0 if it stopped running. */
+int do_signal(int sig)
+{
+	siginfo_t si;
+	struct user_regs_struct regs;
+	if (ptrace(PTRACE_GETSIGINFO, cur->p.pid, 0, &si) < 0) {
+		/* A group-stop (SIGSTOP, SIGTSTP...): it stays stopped, as its
+		 * parent may see with WUNTRACED, until a SIGCONT comes. */
+		cur->state = T_STOPPED;
+		if (sig != SIGSTOP && cur->p.pid == R.root)
+			job_stop(sig);
+		return 0;
+	}
+	pt_getregs(&cur->p, &regs);
+	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
+	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
+	 * the program's (the two look alike: cur->injected tells). In a
+	 * pid namespace rec's id shows as 0 (it is outside). */
+	if (sig == SIGSTOP && si.si_code == SI_TKILL && cur->injected != SIGSTOP &&
+	    (si.si_pid == getpid() ||
+	     (si.si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid))) {
+		if (R.preempting == cur->p.pid)
+			R.preempting = 0;
+		if ((boundary && !cur->nstash) || !R.want_ticks || R.seg_ticks < R.want_ticks ||
+		    buf_busy(&cur->p)) {
+			/* At a syscall already, or sent for an earlier
+			 * timeslice: it goes on. */
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return 1;
+		}
+		preempted(&regs);
+		return 0;
+	}
+	if (do_rdtsc(&si, &regs)) {
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		return 1;
+	}
+	int flags = 0;
+	if (!is_sync(&si)) {
+		/* Registers alone do not say it is at the exit still: a
+		 * thread that spins comes back to the same ones, and a signal
+		 * that came then, raised by replay at the exit, would run its
+		 * handler on other memory. It is there if the signal waited
+		 * at the exit (or is the one raised at the entry). Once the
+		 * process's queue has none left, a process-wide one waits
+		 * for no other thread either. */
+		uint64_t bit = 1ull << (sig - 1), now[2];
+		boundary = boundary && (sig == cur->injected ||
+					((cur->exit_pend[0] | cur->exit_pend[1]) & bit));
+		cur->exit_pend[0] &= ~bit;
+		cur->exit_pend[1] &= ~bit;
+		pending_now(&cur->p, now);
+		if (!(now[1] & bit))	/* no other thread takes it now */
+			for (int k = 0; k < R.ntasks; k++)
+				if (R.tasks[k]->tgid == cur->tgid)
+					R.tasks[k]->exit_pend[1] &= ~bit;
+		int i;
+		for (i = 0; i < cur->nstash && cur->stash[i].si_signo != sig; i++)
+			;
+		if (!boundary) {
+			/* Hold it for the next syscall, where replay can raise
+			 * it; if none comes within a timeslice, the thread is
+			 * stopped and it is delivered there. A standard
+			 * signal held already merges with it, as pending
+			 * ones do; real-time signals queue, each held. */
+			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
+				cur->stash[cur->nstash++] = si;
+			cur->held_blocked = 0;	/* this one came in */
+			buf_want_traced(&cur->p);
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return 1;
+		}
+		if (i < cur->nstash) {
+			si = cur->stash[i];
+			ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
+			memmove(&cur->stash[i], &cur->stash[i + 1], (cur->nstash - i - 1) * sizeof si);
+			cur->nstash--;
+		}
+		if (sig == cur->injected)
+			cur->injected = 0;
+		flags = TRS_ASYNC;
+	}
+	if (cur->tracer && sig != SIGKILL) {
+		ptemu_signal_stop(sig, flags, &si);
+		return 0;
+	}
+	record_signal(sig, flags, &si);
+	pt_resume(&cur->p, RESUME_CONT, sig);
+	return 1;
+}

@@ -1,0 +1,30 @@
+/* sig.h: signals delivered to the program, rdtsc stops, preemption, and
+ * the state records (TR_PREEMPT) replay makes again. */
+#ifndef REWIND_REC_SIG_H
+#define REWIND_REC_SIG_H
+
+#include "rec.h"
+
+/* The signals pending for the stopped thread p, its own (set[0]) and
+ * its process's (set[1]): at a syscall exit, what the kernel delivers
+ * before it runs user code again. Blocked ones are left in
+ * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
+ * it waits with): one that waits for its unblocking is delivered after
+ * another call, with other registers. A queue longer than it reads only
+ * leaves signals out, which is safe (do_signal holds those). */
+void pending_now(struct pt_proc *p, uint64_t set[2]);
+
+/* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
+void record_signal(int sig, int flags, const siginfo_t *si);
+
+/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
+ * process's memory by blocks, each block's bytes once in the trace;
+ * flags TRP_*): replay makes the state so there. Returns -1, having
+ * recorded nothing, when cur is being killed. */
+int record_state(struct user_regs_struct *regs, uint64_t flags);
+
+/* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
+ * running (resumed), 0 if it stopped running. */
+int do_signal(int sig);
+
+#endif

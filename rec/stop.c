@@ -1,0 +1,135 @@
+/* stop.c: one stop of a thread, sent to what handles it (a syscall entry
+ * or exit, a signal, an exec, a new thread, an end). */
+#include "bufdrain.h"
+#include "calls.h"
+#include "events.h"
+#include "ptemu.h"
+#include "rec.h"
+#include "robust.h"
+#include "sig.h"
+#include "stop.h"
+#include "task.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A task ended (exited or killed). */
+static void task_gone(int st)
+{
+	if (cur->tracer)
+		ptemu_wake(cur->tracer, 1);
+	if (cur->open) {
+		/* Killed inside a call with nothing recorded since it began:
+		 * SIGKILL (another thread's exit_group would be recorded). */
+		flush_entries(cur->seq);
+		cur->open = 0;
+		tw_begin(&R.w, TR_SYSCALL, TRF_NORETURN, R.event++, cur->p.pid);
+		tw_put(&R.w, cur->stage.buf, cur->stage.len);
+		tw_end(&R.w);
+	}
+	if (cur->p.pid == R.root)
+		finish(st);
+	begin(TR_TASKEXIT, 0);
+	tw_put32(&R.w, st);
+	tw_put32(&R.w, 0);
+	robust_marks();
+	tw_end(&R.w);
+	drop_task(cur);
+}
+
+/* A thread other than the leader (old) execs: the kernel ended the
+ * other threads, gave it the leader's id, and reports its exec from
+ * there (cur is the leader's task). The leader ends silently, and
+ * whatever call it was in with it; the execing thread goes on under the
+ * leader's id. */
+static void leader_replaced(pid_t old)
+{
+	struct task *x = find_task(old), *l = cur;
+	if (!x || x->tgid != l->p.pid)
+		die(EXIT_TRACE, "exec of unknown thread %d in process %d", (int)old, l->p.pid);
+	l->open = 0;
+	record_exit(TR_TASKEXIT, 0);
+	drop_task(l);
+	if (x->p.memfd >= 0)
+		close(x->p.memfd);
+	x->p.memfd = -1;
+	x->p.pid = x->tgid;
+	x->exec_tid = old;
+	cur = x;
+}
+
+static void put_buffered(void *ctx, const uint8_t *payload, size_t len)
+{
+	(void)ctx;
+	begin(TR_SYSCALL, TRF_BUFFERED);
+	tw_put(&R.w, payload, len);
+	tw_end(&R.w);
+}
+
+void handle(int st)
+{
+	int k = pt_classify(st);
+	/* The calls it made without a stop come before this one. */
+	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
+		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, put_buffered, NULL);
+	if (k == PS_EXITED) {
+		task_gone(st);
+		return;
+	}
+	/* Killed since it stopped (kill -9 from outside, while rec drained
+	 * its buffer, say): no request reaches it now, and its end is the
+	 * next thing rec sees of it. */
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, cur->p.pid, 0, &r) < 0 && errno == ESRCH)
+		return;
+	if (cur->state == T_NEW && k != PS_SIGNAL)
+		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);
+	int ev = st >> 16;
+	switch (k) {
+	case PS_SECCOMP:
+		R.run_tid = 0;
+		R.seg_ticks = 0;
+		syscall_entry();
+		break;
+	case PS_SYSEXIT:
+		syscall_exit();
+		break;
+	case PS_EXEC: {
+		unsigned long old = 0;
+		ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &old);
+		if (old != (unsigned long)cur->p.pid)
+			leader_replaced(old);
+		pt_reopen_mem(&cur->p);
+		pt_resume(&cur->p, RESUME_SYSCALL, 0);
+		break;
+	}
+	case PS_SIGNAL:
+		if (cur->state == T_NEW) {
+			cur->fresh = 0;
+			/* ready once the parent's clone event named it */
+			if (cur->p.memfd >= 0)
+				ready(cur);
+			break;
+		}
+		if (!do_signal(WSTOPSIG(st)))
+			R.run_tid = 0;
+		break;
+	default:
+		if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK) {
+			unsigned long child = 0;
+			ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &child);
+			new_task(child, cur, (clone_flags(cur) & CLONE_THREAD) != 0);
+			cur->child = child;
+			uint64_t ret = child;
+			memcpy(cur->stage.buf + 56, &ret, 8);
+		}
+		pt_resume(&cur->p, cur->state == T_KERNEL ? RESUME_SYSCALL : RESUME_CONT, 0);
+		break;
+	}
+}

@@ -1,0 +1,190 @@
+/* tasks.c: the table of the recorded threads, waiting for their stops,
+ * and the recorder's state (rec.h). */
+#include "events.h"
+#include "ptemu.h"
+#include "rec.h"
+#include "task.h"
+#include "tsc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct recorder R = { .tty_fd = -1, .slice_ticks = SLICE_TICKS };
+
+struct task *cur;
+
+void ready(struct task *t)
+{
+	static uint64_t n;
+	t->state = T_READY;
+	t->since = ++n;
+}
+
+struct task *task_nth(int i)
+{
+	return i < R.ntasks ? R.tasks[i] : NULL;
+}
+
+struct task *find_task(pid_t tid)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->p.pid == tid)
+			return R.tasks[i];
+	return NULL;
+}
+
+struct task *add_task(pid_t tid, pid_t tgid)
+{
+	struct task *t = calloc(1, sizeof *t);
+	if (!t)
+		die(EXIT_TRACE, "out of memory");
+	t->p.pid = tid;
+	t->p.memfd = -1;
+	t->tgid = tgid;
+	t->state = T_NEW;
+	t->fresh = 1;
+	R.tasks = xrealloc(R.tasks, (R.ntasks + 1) * sizeof *R.tasks);
+	R.tasks[R.ntasks++] = t;
+	return t;
+}
+
+void drop_task(struct task *t)
+{
+	for (int i = 0; i < R.ntasks; i++) {
+		if (R.tasks[i]->parent == t)
+			R.tasks[i]->parent = NULL;
+		if (R.tasks[i]->tracer == t)
+			ptemu_untrace(R.tasks[i]);
+	}
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i] == t) {
+			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
+			R.ntasks--;
+			break;
+		}
+	if (R.run_tid == t->p.pid)
+		R.run_tid = 0;
+	if (t->p.memfd >= 0)
+		close(t->p.memfd);
+	free(t->stage.buf);
+	free(t);
+}
+
+/* Whether a SIGCONT came for a task in a group-stop (it is pending, since
+ * a tracee's signals wait for the tracer): such tasks may run again,
+ * and take it. ptrace reports no such event; this looks at every tick. */
+static int continued(void)
+{
+	int any = 0;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		uint64_t pend = 0, shared = 0, mask = 1ull << (SIGCONT - 1);
+		if (t->state != T_STOPPED)
+			continue;
+		if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
+		    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0 || ((pend | shared) & mask)) {
+			ready(t);
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* From any task, wait_any returns 0 too when one in a group-stop may run
+ * again. It flushes and takes SIGTERM between. */
+pid_t wait_any(pid_t tid, int *st, int nohang)
+{
+	for (;;) {
+		if (R.term_sig)
+			stop_recording(128 + R.term_sig, "killed by signal %d; the trace %s ends early",
+				       R.term_sig, R.dir);
+		if (R.flush_due) {
+			R.flush_due = 0;
+			flush_or_die();
+		}
+		if (tid == -1 && continued())
+			return 0;
+		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
+		if (pid >= 0)
+			return pid;
+		if (errno == ECHILD && tid != -1 && nohang)
+			return 0;	/* its execve gave it the leader's id */
+		if (errno != EINTR)
+			die(EXIT_TRACE, "wait: %s", strerror(errno));
+	}
+}
+
+uint64_t rnd(void)
+{
+	R.rng ^= R.rng << 13;
+	R.rng ^= R.rng >> 7;
+	R.rng ^= R.rng << 17;
+	return R.rng;
+}
+
+/* The thread clone/fork made starts with a SIGSTOP; once it and its
+ * parent's event are both seen, it may run. */
+void new_task(pid_t tid, struct task *parent, int thread)
+{
+	struct task *t = find_task(tid);
+	if (!t)
+		t = add_task(tid, thread ? parent->tgid : tid);
+	t->tgid = thread ? parent->tgid : tid;
+	if (!thread)
+		tsc_fork(parent->tgid, tid);
+	t->own = parent->own;
+	t->parent = thread ? parent->parent : parent;
+	pt_reopen_mem(&t->p);
+	if (!t->fresh)
+		ready(t);
+}
+
+/* The clone flags of the call t is in. */
+uint64_t clone_flags(struct task *t)
+{
+	uint64_t f = 0;
+	if (t->nr == SYS_clone)
+		return t->a[0];
+	if (t->nr == SYS_vfork)
+		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+	if (t->nr == SYS_clone3 && pt_read(&t->p, t->a[0], &f, 8) == 8)
+		return f;
+	return SIGCHLD;
+}
+
+/* The id thread tid (as rec sees it) sees for itself: the last one on
+ * the NSpid line of its status, or ret where that cannot be read. */
+uint32_t self_id(uint32_t tid, int64_t ret)
+{
+	char line[256], *end;
+	uint32_t id = ret;
+	char *s = pt_status(tid, "NSpid:", line, sizeof line);
+	for (long v; s && ((v = strtol(s, &end, 10)), end != s); s = end)
+		id = v;
+	return id;
+}
+
+/* Whether pid is a process (or thread) being recorded. */
+int in_tree(uint64_t pid)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if ((uint64_t)R.tasks[i]->p.pid == pid || (uint64_t)R.tasks[i]->tgid == pid)
+			return 1;
+	return 0;
+}
+
+/* Whether a thread other than the running one waits to run. */
+int others_ready(void)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->state == T_READY && !R.tasks[i]->pstop)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,188 @@
+/* tracedir.c: the trace directory, and the file store (files/) that holds
+ * the files the program executed and mapped. */
+#include "cpu.h"
+#include "rec.h"
+#include "tracedir.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void mkdir_p(const char *dir)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", dir);
+	for (char *s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		mkdir(buf, 0700);
+		*s = '/';
+	}
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
+}
+
+/* Whether path is a directory with nothing in it (errno EEXIST if not). */
+static int empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = d != NULL;
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	errno = EEXIST;
+	return empty;
+}
+
+/* Make the trace directory: DIR from -o, else the next free NAME-N under
+ * trace_home() with latest-trace pointing at it. */
+void make_dir(struct recorder *r, const char *opt, const char *prog)
+{
+	if (opt) {
+		if (mkdir(opt, 0700) < 0 && (errno != EEXIST || !empty_dir(opt)))
+			die(EXIT_TRACE, "%s: %s", opt, errno == EEXIST ?
+			    "exists and is not an empty directory (rec -o takes a new or empty one)" :
+			    strerror(errno));
+		if (chmod(opt, 0700) < 0)	/* it holds everything the program read */
+			die(EXIT_TRACE, "%s: %s", opt, strerror(errno));
+		snprintf(r->dir, sizeof r->dir, "%s", opt);
+	} else {
+		const char *home = trace_home();
+		const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+		mkdir_p(home);
+		for (int n = 0;; n++) {
+			snprintf(r->dir, sizeof r->dir, "%s/%s-%d", home, base, n);
+			if (mkdir(r->dir, 0700) == 0)
+				break;
+			if (errno != EEXIST)
+				die(EXIT_TRACE, "%s: %s", r->dir, strerror(errno));
+		}
+		char link[4200], tmp[4200];
+		snprintf(link, sizeof link, "%s/latest-trace", home);
+		snprintf(tmp, sizeof tmp, "%s/.latest-trace.%d", home, getpid());
+		unlink(tmp);
+		if (symlink(strrchr(r->dir, '/') + 1, tmp) < 0 || rename(tmp, link) < 0)
+			warnx_("%s: %s", link, strerror(errno));
+	}
+	char files[4200];
+	snprintf(files, sizeof files, "%s/files", r->dir);
+	if (mkdir(files, 0700) < 0)
+		die(EXIT_TRACE, "%s: %s", files, strerror(errno));
+	if (trace_create(&r->w, r->dir) < 0)
+		die(EXIT_TRACE, "%s/events: %s", r->dir, strerror(errno));
+	struct cpu_info cpu;
+	cpu_read(&cpu);
+	if (cpu_save(r->dir, &cpu) < 0)
+		die(EXIT_TRACE, "%s/cpu: %s", r->dir, strerror(errno));
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[1 << 16];
+	int in = open(src, O_RDONLY | O_CLOEXEC), outfd;
+	if (in < 0)
+		return -1;
+	outfd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0500);
+	if (outfd < 0) {
+		close(in);
+		return -1;
+	}
+	ssize_t n = 0;
+	int rc = 0;
+	/* Only the data: a hole (a 100 GB sparse file) stays a hole. */
+	off_t at = 0, end = lseek(in, 0, SEEK_END);
+	while (at < end && (at = lseek(in, at, SEEK_DATA)) >= 0) {
+		if (lseek(outfd, at, SEEK_SET) < 0 || lseek(in, at, SEEK_SET) < 0) {
+			rc = -1;
+			break;
+		}
+		off_t hole = lseek(in, at, SEEK_HOLE);
+		lseek(in, at, SEEK_SET);
+		while (at < hole && (n = read(in, buf, sizeof buf)) > 0) {
+			if (write_all(outfd, buf, n) < 0) {
+				rc = -1;
+				break;
+			}
+			at += n;
+		}
+		if (n <= 0 || rc < 0)
+			break;
+	}
+	if (n < 0 || (rc == 0 && ftruncate(outfd, end) < 0))
+		rc = -1;
+	close(in);
+	if (close(outfd) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* Put the file open at src (a /proc path that reaches it even if deleted)
+ * into files/ as cheaply as the file allows, and add an IT_FILE item for
+ * it. A file reachable by its path is hardlinked into files/, or, when
+ * that fails (another filesystem, EPERM), recorded by path, size and
+ * hash only: tpack copies those in later. A file the program can write
+ * to, or that its path no longer reaches (deleted, replaced), is copied
+ * now: its bytes will not be found again. */
+void store_file(struct recorder *r, const char *src, const char *path, int flags, uint64_t off,
+		int writable)
+{
+	struct stat st;
+	if (stat(src, &st) < 0)
+		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	uint64_t hash = 0, size = st.st_size;
+	int i;
+	for (i = 0; i < r->nfcache; i++)
+		if (r->fcache[i].dev == st.st_dev && r->fcache[i].ino == st.st_ino &&
+		    r->fcache[i].size == st.st_size &&
+		    r->fcache[i].mtime.tv_sec == st.st_mtim.tv_sec &&
+		    r->fcache[i].mtime.tv_nsec == st.st_mtim.tv_nsec)
+			break;
+	if (i < r->nfcache) {
+		hash = r->fcache[i].hash;
+	} else {
+		if (hash_file(src, &hash, &size) < 0)
+			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+		char blob[4200];
+		snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
+		struct stat bs, ps;
+		int reachable = st.st_nlink > 0 && stat(path, &ps) == 0 && ps.st_dev == st.st_dev &&
+				ps.st_ino == st.st_ino;
+		if (lstat(blob, &bs) < 0) {
+			int copy = writable || !reachable;
+			if (!copy && link(path, blob) == 0 &&
+			    (lstat(blob, &bs) < 0 || bs.st_ino != st.st_ino || bs.st_dev != st.st_dev)) {
+				unlink(blob);	/* path was replaced meanwhile */
+				copy = 1;
+			}
+			if (copy && copy_file(src, blob) < 0)
+				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(errno));
+		}
+		if (r->nfcache < 256) {
+			r->fcache[r->nfcache].dev = st.st_dev;
+			r->fcache[r->nfcache].ino = st.st_ino;
+			r->fcache[r->nfcache].size = st.st_size;
+			r->fcache[r->nfcache].mtime = st.st_mtim;
+			r->fcache[r->nfcache].hash = hash;
+			r->nfcache++;
+		}
+	}
+	uint64_t hdr[4] = { size, (uint64_t)st.st_mtim.tv_sec * 1000000000ull + st.st_mtim.tv_nsec,
+			    hash, off };
+	tw_item(&r->w, IT_FILE, flags, hdr, sizeof hdr, path, strlen(path));
+}
+
+void store_forget(struct recorder *r, dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < r->nfcache; i++)
+		if (r->fcache[i].dev == dev && r->fcache[i].ino == ino)
+			r->fcache[i--] = r->fcache[--r->nfcache];
+}

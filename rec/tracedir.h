@@ -1,0 +1,27 @@
+/* tracedir.h: the trace directory, and the file store (files/) that holds
+ * the files the program executed and mapped. */
+#ifndef REWIND_REC_TRACEDIR_H
+#define REWIND_REC_TRACEDIR_H
+
+#include "rec.h"
+
+/* Make the trace directory: DIR from -o, else the next free NAME-N under
+ * trace_home() with latest-trace pointing at it; r->dir names it, and
+ * r->w writes its events file. */
+void make_dir(struct recorder *r, const char *opt, const char *prog);
+
+/* Put the file open at src (a /proc path that reaches it even if deleted)
+ * into files/ as cheaply as the file allows, and add an IT_FILE item for
+ * it. A file reachable by its path is hardlinked into files/, or, when
+ * that fails (another filesystem, EPERM), recorded by path, size and
+ * hash only: tpack copies those in later. A file the program can write
+ * to, or that its path no longer reaches (deleted, replaced), is copied
+ * now: its bytes will not be found again. r keeps the files stored. */
+void store_file(struct recorder *r, const char *src, const char *path, int flags, uint64_t off,
+		int writable);
+
+/* Forget what the store knows of the file dev, ino: the next one stored
+ * is hashed afresh (a file that changes, or a new file with its inode). */
+void store_forget(struct recorder *r, dev_t dev, ino_t ino);
+
+#endif
