@@ -848,8 +848,8 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	return s;
 }
 
-/* The signal mask a call installs while it waits (ppoll, pselect6,
- * epoll_pwait, epoll_pwait2), or 0. */
+/* The signal mask a call of quirk Q_SIGMASK installs while it waits
+ * (ppoll, pselect6, epoll_pwait, epoll_pwait2), or 0. */
 static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ss = 0;
@@ -935,65 +935,311 @@ static int space_limit(struct engine *e, const struct trace_syscall *sc)
 		(sc->args[0] == 0 || sc->args[0] == cur_task(e)->rtgid));
 }
 
+/* A call being finished: its row and record, the class it is replayed
+ * as, its registers (r as given to the kernel, r0 as the program passed
+ * them) and its arguments (a, as in r). */
+struct call {
+	const struct sys_entry *s;
+	const struct trace_syscall *sc;
+	int cls;
+	int noerr;		/* a negative result is no failure */
+	uint64_t mask;		/* the signal mask it waits under, or 0 */
+	struct user_regs_struct r, r0;
+	uint64_t a[6];
+};
+
+/* The points of sys_finish() at which it asks the quirk function of an
+ * irregular call (column "quirk" of sys_table.h). */
+enum {
+	QP_CLASS,	/* before anything: may change c->cls (or c->noerr) */
+	QP_PERFORM,	/* about to be performed, not answered: may change
+			   the arguments; returns 1 when it did the call itself */
+	QP_DONE,	/* performed, its result checked */
+	QP_ANSWER,	/* answered as interrupted: may set c->mask */
+};
+
+/* Q_PRCTL: its own filter, as seccomp(), or syscall user dispatch
+ * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again. */
+static int q_prctl(struct engine *e, struct call *c, int phase)
+{
+	const uint64_t *a = c->sc->args;
+	(void)e;
+	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59))
+		c->cls = C_EXEC;
+	return 0;
+}
+
+/* Q_SECCOMP: strict mode: rec kept it, and answered. */
+static int q_seccomp(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS && c->sc->args[0] == 0)
+		c->cls = C_EMU;
+	return 0;
+}
+
+/* Q_RLIMIT: the stack's limit lays out the mappings of the next exec and
+ * bounds the stack's growth, the data limit bounds brk (performed, and
+ * checked): replay's must be the same. For the process itself (pid 0 at
+ * replay). */
+static int q_rlimit(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_CLASS || !space_limit(e, c->sc))
+		return 0;
+	c->cls = C_EXEC;
+	if (c->sc->nr == SYS_prlimit64) {
+		c->a[0] = 0;
+		pt_set_args(&c->r, c->a);
+		pt_setregs(&e->p, &c->r);
+	}
+	return 0;
+}
+
+/* Q_PEERPID: process_vm_writev writes into a process of the tree (rec
+ * made sure): the one replaying it, at the same point of its run. The
+ * program gets its own registers back. */
+static int q_peerpid(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_PERFORM && c->cls == C_EXEC) {
+		struct eng_task *t = eng_task_of(e, (uint32_t)c->a[0]);
+		if (!t || t->state == ET_GONE)
+			diverge(e, "process_vm_writev: process %u is not running", (unsigned)c->a[0]);
+		c->a[0] = t->p.pid;
+		pt_set_args(&c->r, c->a);
+		pt_setregs(&e->p, &c->r);
+	} else if (phase == QP_DONE) {
+		c->r0.rax = c->r.rax;
+		pt_setregs(&e->p, &c->r0);
+	}
+	return 0;
+}
+
+/* Q_SHM: shmat and shmdt (replay_shm()). */
+static int q_shm(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_PERFORM)
+		return 0;
+	replay_shm(e, c->sc, &c->r, &c->r0);
+	return 1;
+}
+
+/* Q_SIGRET: rt_sigreturn "returns" the interrupted rax, which may look
+ * like an error. */
+static int q_sigret(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS)
+		c->noerr = 1;
+	return 0;
+}
+
+/* Q_ALTSTACK: sigaltstack's new stack, for checkpoints. */
+static int q_altstack(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_DONE && c->sc->args[0])
+		note_altstack(e, c->sc->args[0]);
+	return 0;
+}
+
+/* Q_SIGMASK: the mask that lets the interrupting signal in. */
+static int q_sigmask(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_ANSWER)
+		c->mask = call_mask(e, c->sc);
+	return 0;
+}
+
+static int (*const quirks[])(struct engine *, struct call *, int) = {
+	[Q_PRCTL] = q_prctl,
+	[Q_SECCOMP] = q_seccomp,
+	[Q_RLIMIT] = q_rlimit,
+	[Q_PEERPID] = q_peerpid,
+	[Q_SHM] = q_shm,
+	[Q_SIGRET] = q_sigret,
+	[Q_ALTSTACK] = q_altstack,
+	[Q_SIGMASK] = q_sigmask,
+};
+
+/* Ask call c's quirk function, if it has one, at phase. */
+static int quirk(struct engine *e, struct call *c, int phase)
+{
+	return c->s->quirk ? quirks[c->s->quirk](e, c, phase) : 0;
+}
+
+/* An exit or exit_group (C_EXIT). */
+static void finish_exit(struct engine *e, const struct trace_syscall *sc)
+{
+	/* The marks its end makes through robust lists, maybe in memory
+	 * other processes share (rec's exit_robust_marks). */
+	apply_mem(e, &e->cur);
+	/* With other threads about, it must go now: they wait for its end
+	 * (a join), or die with it (exit_group). */
+	if (eng_live(e) <= 1)
+		return;
+	e->how = RESUME_CONT;
+	pt_resume(&e->p, RESUME_CONT, 0);
+	cur_task(e)->state = ET_EXITING;
+	/* After exit_group the kernel has sent SIGKILL to the other threads
+	 * of its process, so none of them runs user code again: one that is
+	 * resumed to end (a thread that never ran, say) dies at once instead
+	 * of making a syscall the recording never saw. */
+	if (sc->nr == SYS_exit_group)
+		pt_wait_zombie(e->p.pid);
+	else if (cur_task(e)->rtid != cur_task(e)->rtgid)
+		reap_exit(e);
+}
+
+/* Answer call c from the trace (C_EMU, and a clone not performed). */
+static void answer(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	apply_mem(e, &e->cur);
+	c->r.orig_rax = -1;
+	c->r.rax = sc->ret;
+	pt_setregs(&e->p, &c->r);
+	if (cap_is_restart(sc->ret) || sc->ret == -EINTR) {
+		quirk(e, c, QP_ANSWER);
+		if (c->mask && suspend_in(e, sc, &c->r, c->mask))
+			return;
+	}
+	if (!cap_is_restart(sc->ret))
+		return;
+	/* The kernel restarts a call only if orig_rax is the call, so run
+	 * the skipped call to its exit and put the number back there. */
+	run_call(e, &c->r);
+	c->r.orig_rax = sc->nr;
+	c->r.rax = sc->ret;
+	if (!eng_next_signal_of(e, e->cur.tid)) {
+		/* Interrupted by a signal the program never saw (rec's own
+		 * SIGSTOP, come as it blocked): the kernel restarted the call
+		 * at once, as it does when no handler runs. No signal is
+		 * pending here to make it do so: restart it. */
+		c->r.rip -= 2;
+		c->r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
+	}
+	pt_setregs(&e->p, &c->r);
+}
+
+/* rt_sigsuspend (C_SUSPEND): make the recorded signal pending, then let
+ * the kernel do the mask juggling of a real rt_sigsuspend. */
+static void suspend(struct engine *e, struct call *c)
+{
+	int sig = eng_next_signal_of(e, e->cur.tid);
+	if (sig) {
+		syscall(SYS_tkill, e->p.pid, sig);
+		e->raised = 1;
+	}
+	run_call(e, &c->r);
+	if ((int64_t)c->r.rax != c->sc->ret)
+		diverge(e, "rt_sigsuspend returned %lld, the trace has %lld", (long long)c->r.rax,
+			(long long)c->sc->ret);
+}
+
+/* An mmap (C_MMAP): a file mapped shared is performed on replay's copy
+ * of the file, and then 1 is returned; else the arguments are made those
+ * of the mapping to perform at the recorded address, and 0 returned. */
+static int mmap_args(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	uint64_t *a = c->a;
+	struct trace_item fi, ei;
+	if (eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
+		map_emulated(e, sc, &c->r, a, &fi, &ei);
+		apply_mem(e, &e->cur);
+		c->r0.rax = sc->ret;
+		pt_setregs(&e->p, &c->r0);
+		return 1;
+	}
+	if (!(sc->args[3] & MAP_ANONYMOUS)) {
+		/* A private copy of the file's bytes from the trace (a shared
+		 * mapping is emulated, above; traces from before IT_EMUFILE
+		 * get an anonymous one, shared with the processes forked after
+		 * it when writable). */
+		uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
+				       ? MAP_SHARED : MAP_PRIVATE;
+		a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) | how |
+		       MAP_ANONYMOUS;
+		a[4] = -1;
+		a[5] = 0;
+	}
+	a[0] = sc->ret;
+	if (!(a[3] & MAP_FIXED))
+		a[3] |= MAP_FIXED_NOREPLACE;
+	pt_set_args(&c->r, a);
+	pt_setregs(&e->p, &c->r);
+	return 0;
+}
+
+/* An execve or execveat (C_EXECVE), performed on the trace's copy of the
+ * executable, its path placed on the stack. */
+static void perform_exec(struct engine *e, struct call *c)
+{
+	char tmp[64];
+	const char *path = exec_file(e, tmp, sizeof tmp);
+	note_exec(e, path);
+	uint64_t at = (c->r.rsp - 8192 - strlen(path)) & ~15ull;
+	if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
+		diverge(e, "cannot place the executable's path on the stack");
+	if (c->sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
+		c->a[1] = c->a[2];
+		c->a[2] = c->a[3];
+		c->r.orig_rax = SYS_execve;
+	}
+	c->a[0] = at;
+	pt_set_args(&c->r, c->a);
+	pt_setregs(&e->p, &c->r);
+	run_call(e, &c->r);
+	exec_done(tmp);
+	if ((int64_t)c->r.rax != 0)
+		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)c->r.rax));
+	finish_exec(e, tmp[0] != 0);
+}
+
+/* Perform call c: run it, check the result, give back the registers the
+ * program passed (we may have changed the arguments). */
+static void perform(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	run_call(e, &c->r);
+	if ((int64_t)c->r.rax != sc->ret)
+		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
+			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
+	quirk(e, c, QP_DONE);
+	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
+	struct trace_item it;
+	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
+	if (c->cls == C_MMAP) {
+		c->r0.rax = c->r.rax;
+		pt_setregs(&e->p, &c->r0);
+		if (mapped)
+			fill_map(e, sc->ret, sc->args[1], &it);
+	}
+	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
+		    mapped ? eng_blob_path(e, &it, 0) : NULL);
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
- * merged from its entry and end), the call's result. */
+ * merged from its entry and end), the call's result: as its class says,
+ * with its quirk function (sys_table.h) asked on the way. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
 		spawn(e, sc);
 		return;
 	}
-	struct user_regs_struct r, r0;
+	struct call c = { .s = s, .sc = sc, .cls = s->class };
 	if (s->class == C_CLONE && cur_task(e)->state == ET_KERNEL) {
-		clone_finish(e, sc, &r);	/* a vfork parent, running until now */
+		clone_finish(e, sc, &c.r);	/* a vfork parent, running until now */
 		return;
 	}
 	if (e->perform && s->class != C_EMU)
 		e->perform(e->hook_arg);
-	pt_getregs(&e->p, &r);
-	r0 = r;
-	uint64_t a[6];
-	pt_args(&r, a);
-	int cls = s->class;
-	if (sc->nr == SYS_prctl && ((sc->args[0] == PR_SET_SECCOMP && sc->args[1] == 2) ||
-				    sc->args[0] == 59))
-		cls = C_EXEC;	/* its own filter, as seccomp(), or syscall
-				   user dispatch (PR_SET_SYSCALL_USER_DISPATCH):
-				   the SIGSYS they raise must come again */
-	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
-		cls = C_EMU;	/* strict mode: rec kept it, and answered */
-	if (space_limit(e, sc)) {
-		/* The stack's limit lays out the mappings of the next exec
-		 * and bounds the stack's growth, the data limit bounds brk
-		 * (performed, and checked): replay's must be the same. For
-		 * the process itself (pid 0 at replay). */
-		cls = C_EXEC;
-		if (sc->nr == SYS_prlimit64) {
-			a[0] = 0;
-			pt_set_args(&r, a);
-			pt_setregs(&e->p, &r);
-		}
-	}
-	if (cls == C_EXIT) {
-		/* The marks its end makes through robust lists, maybe in
-		 * memory other processes share (rec's exit_robust_marks). */
-		apply_mem(e, &e->cur);
-		/* With other threads about, it must go now: they wait for
-		 * its end (a join), or die with it (exit_group). */
-		if (eng_live(e) > 1) {
-			e->how = RESUME_CONT;
-			pt_resume(&e->p, RESUME_CONT, 0);
-			cur_task(e)->state = ET_EXITING;
-			/* After exit_group the kernel has sent SIGKILL to
-			 * the other threads of its process, so none of them
-			 * runs user code again: one that is resumed to end (a
-			 * thread that never ran, say) dies at once instead of
-			 * making a syscall the recording never saw. */
-			if (sc->nr == SYS_exit_group)
-				pt_wait_zombie(e->p.pid);
-			else if (cur_task(e)->rtid != cur_task(e)->rtgid)
-				reap_exit(e);
-		}
+	pt_getregs(&e->p, &c.r);
+	c.r0 = c.r;
+	pt_args(&c.r, c.a);
+	quirk(e, &c, QP_CLASS);
+	if (c.cls == C_EXIT) {
+		finish_exit(e, sc);
 		return;
 	}
 	if (e->cur.flags & TRF_NORETURN) {
@@ -1004,146 +1250,33 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
-	if (cls == C_CLONE && sc->ret > 0) {
+	if (c.cls == C_CLONE && sc->ret > 0) {
 		clone_start(e, sc);
-		clone_finish(e, sc, &r);
+		clone_finish(e, sc, &c.r);
 		return;
 	}
-	/* A failed call changed nothing: answer it. rt_sigreturn "returns"
-	 * the interrupted rax, which may look like an error. */
-	if (cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && sc->nr != SYS_rt_sigreturn)
-		cls = C_EMU;
-	if (cls == C_EXEC && sc->nr == SYS_process_vm_writev) {
-		/* It writes into a process of the tree (rec made sure): the
-		 * one replaying it, at the same point of its run. */
-		struct eng_task *t = eng_task_of(e, (uint32_t)a[0]);
-		if (!t || t->state == ET_GONE)
-			diverge(e, "process_vm_writev: process %u is not running", (unsigned)a[0]);
-		a[0] = t->p.pid;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
-	}
-	if ((sc->nr == SYS_shmat || sc->nr == SYS_shmdt) && cls != C_EMU) {
-		replay_shm(e, sc, &r, &r0);
+	/* A failed call changed nothing: answer it. */
+	if (c.cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && !c.noerr)
+		c.cls = C_EMU;
+	if (c.cls != C_EMU && quirk(e, &c, QP_PERFORM))
 		return;
-	}
-	switch (cls) {
+	switch (c.cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
-		apply_mem(e, &e->cur);
-		r.orig_rax = -1;
-		r.rax = sc->ret;
-		pt_setregs(&e->p, &r);
-		if ((cap_is_restart(sc->ret) || sc->ret == -EINTR) && call_mask(e, sc) &&
-		    suspend_in(e, sc, &r, call_mask(e, sc)))
-			return;
-		if (cap_is_restart(sc->ret)) {
-			/* The kernel restarts a call only if orig_rax is the
-			 * call, so run the skipped call to its exit and put
-			 * the number back there. */
-			run_call(e, &r);
-			r.orig_rax = sc->nr;
-			r.rax = sc->ret;
-			if (!eng_next_signal_of(e, e->cur.tid)) {
-				/* Interrupted by a signal the program never
-				 * saw (rec's own SIGSTOP, come as it blocked):
-				 * the kernel restarted the call at once, as it
-				 * does when no handler runs. No signal is
-				 * pending here to make it do so: restart it. */
-				r.rip -= 2;
-				r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
-			}
-			pt_setregs(&e->p, &r);
-		}
+		answer(e, &c);
 		return;
-	case C_SUSPEND: {
-		/* Make the recorded signal pending, then let the kernel do
-		 * the mask juggling of a real rt_sigsuspend. */
-		int sig = eng_next_signal_of(e, e->cur.tid);
-		if (sig) {
-			syscall(SYS_tkill, e->p.pid, sig);
-			e->raised = 1;
-		}
-		run_call(e, &r);
-		if ((int64_t)r.rax != sc->ret)
-			diverge(e, "rt_sigsuspend returned %lld, the trace has %lld",
-				(long long)r.rax, (long long)sc->ret);
+	case C_SUSPEND:
+		suspend(e, &c);
 		return;
-	}
-	case C_MMAP: {
-		struct trace_item fi, ei;
-		if (eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
-			map_emulated(e, sc, &r, a, &fi, &ei);
-			apply_mem(e, &e->cur);
-			r0.rax = sc->ret;
-			pt_setregs(&e->p, &r0);
+	case C_EXECVE:
+		perform_exec(e, &c);
+		return;
+	case C_MMAP:
+		if (mmap_args(e, &c))
 			return;
-		}
-		if (!(sc->args[3] & MAP_ANONYMOUS)) {
-			/* A private copy of the file's bytes from the trace
-			 * (a shared mapping is emulated, above; traces from
-			 * before IT_EMUFILE get an anonymous one, shared with
-			 * the processes forked after it when writable). */
-			uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
-					       ? MAP_SHARED : MAP_PRIVATE;
-			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
-			       how | MAP_ANONYMOUS;
-			a[4] = -1;
-			a[5] = 0;
-		}
-		a[0] = sc->ret;
-		if (!(a[3] & MAP_FIXED))
-			a[3] |= MAP_FIXED_NOREPLACE;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
 		break;
 	}
-	case C_EXECVE: {
-		char tmp[64];
-		const char *path = exec_file(e, tmp, sizeof tmp);
-		note_exec(e, path);
-		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
-		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
-			diverge(e, "cannot place the executable's path on the stack");
-		if (sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
-			a[1] = a[2];
-			a[2] = a[3];
-			r.orig_rax = SYS_execve;
-		}
-		a[0] = at;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
-		run_call(e, &r);
-		exec_done(tmp);
-		if ((int64_t)r.rax != 0)
-			diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
-		finish_exec(e, tmp[0] != 0);
-		return;
-	}
-	default:
-		break;
-	}
-	/* Performed: run it, check the result, give back the registers the
-	 * program passed (we may have changed the arguments). */
-	run_call(e, &r);
-	if ((int64_t)r.rax != sc->ret)
-		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
-			(unsigned long long)r.rax, (unsigned long long)sc->ret);
-	if (sc->nr == SYS_sigaltstack && sc->args[0])
-		note_altstack(e, sc->args[0]);
-	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
-	struct trace_item it;
-	int mapped = cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
-	if (cls == C_MMAP || sc->nr == SYS_process_vm_writev) {
-		r0.rax = r.rax;
-		pt_setregs(&e->p, &r0);
-	}
-	if (cls == C_MMAP) {
-		if (mapped)
-			fill_map(e, sc->ret, sc->args[1], &it);
-	}
-	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
-		    mapped ? eng_blob_path(e, &it, 0) : NULL);
+	perform(e, &c);
 }
 
 static void replay_syscall(struct engine *e, int k)
@@ -1468,6 +1601,64 @@ static int dispatch(struct engine *e, int k)
 	return ENG_EVENT;
 }
 
+/* The next event nx is a preemption that the current thread re-executes
+ * up to (e->reexec), stopped now: whether it is at the recorded place
+ * again, or the search gave up; its state is then set either way. */
+static int rematch_here(struct engine *e, const struct trace_rec *nx)
+{
+	pid_t tids[64];
+	int n = 0;
+	for (int i = 0; i < e->ntasks && n < 64; i++)
+		if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
+			tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
+	have_blocks(e, nx);	/* the bytes of its changed blocks */
+	int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
+	e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
+	return m;
+}
+
+/* Resume the current thread (one instruction with step) and wait for the
+ * stop that ends the resume. Returns ENG_INTR or ENG_TRAP when that ends
+ * eng_resume() (trapsig: the SIGTRAP is the next event's, no trap; with
+ * rerun, the preemption re-executed up to, told of the trap), else 0 with
+ * the stop's kind in *k and wait status in *st. */
+static int run_to_stop(struct engine *e, int step, int trapsig, const struct trace_rec *rerun,
+		       int *k, int *st)
+{
+	int from = e->stop;
+	e->how = step ? RESUME_STEP : RESUME_CONT;
+	if (!step && !e->debug)
+		bufplay_load(e);
+	pt_resume(&e->p, e->how, e->pending_sig);
+	e->pending_sig = 0;
+	for (;;) {
+		*k = wait_stop(e, st);
+		e->stop = *k == PS_INTR ? PS_SIGNAL : *k;
+		bufplay_sync(e);
+		if (*k == PS_INTR)
+			return ENG_INTR;
+		if (*k == PS_SIGNAL && WSTOPSIG(*st) == SIGSEGV && e->debug && e->fault &&
+		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
+			return ENG_TRAP;
+		if (*k != PS_SIGNAL || WSTOPSIG(*st) != SIGTRAP || !e->debug || trapsig)
+			return 0;
+		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);
+		/* A step from a seccomp stop first reports the end of the
+		 * skipped call, before any instruction has run. */
+		if (step && from == PS_SECCOMP && e->trap.si_code == TRAP_BRKPT) {
+			from = 0;
+			pt_resume(&e->p, RESUME_STEP, 0);
+			continue;
+		}
+		if (rerun) {
+			struct user_regs_struct r;
+			pt_getregs(&e->p, &r);
+			rematch_stopped(&e->rm, rerun, &e->trap, &r);
+		}
+		return ENG_TRAP;
+	}
+}
+
 int eng_resume(struct engine *e, int step)
 {
 	if (e->done)
@@ -1491,15 +1682,7 @@ int eng_resume(struct engine *e, int step)
 		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
 	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
 	if (rerun) {
-		pid_t tids[64];
-		int n = 0;
-		for (int i = 0; i < e->ntasks && n < 64; i++)
-			if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
-				tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
-		have_blocks(e, nx);	/* the bytes of its changed blocks */
-		int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
-		e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
-		if (m) {	/* there again, or given up: its state is set */
+		if (rematch_here(e, nx)) {	/* there again, or given up: its state is set */
 			eng_load_next(e);
 			return dispatch(e, -1);
 		}
@@ -1525,38 +1708,9 @@ int eng_resume(struct engine *e, int step)
 			e->raised = 1;
 		}
 	}
-	int from = e->stop, st, k;
-	e->how = step ? RESUME_STEP : RESUME_CONT;
-	if (!step && !e->debug)
-		bufplay_load(e);
-	pt_resume(&e->p, e->how, e->pending_sig);
-	e->pending_sig = 0;
-	for (;;) {
-		k = wait_stop(e, &st);
-		e->stop = k == PS_INTR ? PS_SIGNAL : k;
-		bufplay_sync(e);
-		if (k == PS_INTR)
-			return ENG_INTR;
-		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGSEGV && e->debug && e->fault &&
-		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
-			return ENG_TRAP;
-		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP || !e->debug || trapsig)
-			break;
-		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);
-		/* A step from a seccomp stop first reports the end of the
-		 * skipped call, before any instruction has run. */
-		if (step && from == PS_SECCOMP && e->trap.si_code == TRAP_BRKPT) {
-			from = 0;
-			pt_resume(&e->p, RESUME_STEP, 0);
-			continue;
-		}
-		if (rerun) {
-			struct user_regs_struct r;
-			pt_getregs(&e->p, &r);
-			rematch_stopped(&e->rm, nx, &e->trap, &r);
-		}
-		return ENG_TRAP;
-	}
+	int st, k, end = run_to_stop(e, step, trapsig, rerun ? nx : NULL, &k, &st);
+	if (end)
+		return end;
 	e->status = st;
 	if (rerun && k == PS_SECCOMP) {
 		/* A call where the recorded run made none: the place was
