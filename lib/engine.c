@@ -11,7 +11,6 @@
 #include "fmt.h"
 #include "maps.h"
 #include "pos.h"
-#include "seek.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
@@ -65,8 +64,6 @@ static const char *sysname(long nr)
 	return buf;
 }
 
-static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it);
-
 /* Make task i the current one: its state moves into the engine's
  * fields, the previous one's back into its slot. */
 void eng_save_cur(struct engine *e)
@@ -110,192 +107,6 @@ static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 	t->stop = PS_SIGNAL;
 	t->alt[1] = SS_DISABLE;
 	return e->ntasks++;
-}
-
-/* The buffer ABI revision start record rec names (0 where it names
- * none: an older rewind). */
-static uint32_t trace_bufabi(const struct trace_rec *rec)
-{
-	struct trace_item it;
-	size_t off = trace_fixed_size(TR_START);
-	while (trace_item(rec, &off, &it) > 0)
-		if (it.tag == IT_BUFABI && it.len >= 4)
-			return get32(it.p);
-	return 0;
-}
-
-void eng_open(struct engine *e, const char *dir)
-{
-	memset(e, 0, sizeof *e);
-	snprintf(e->dir, sizeof e->dir, "%s", dir);
-	if (trace_open(&e->r, dir) < 0)
-		die(EXIT_TRACE, "%s", e->r.err);
-	struct trace_rec rec;
-	int k = trace_next(&e->r, &rec);
-	if (k < 0)
-		die(EXIT_TRACE, "%s", e->r.err);
-	if (k == 0 || rec.kind != TR_START)
-		die(EXIT_TRACE, "%s: not a rewind trace (no start record)", e->r.path);
-	/* The preloaded library and the engine fill and read each other's
-	 * buffer: of another revision, the replay would diverge. */
-	uint32_t abi = trace_bufabi(&rec);
-	if (abi != BUF_ABI)
-		die(EXIT_TRACE, "%s: recorded by %s rewind (syscall buffer ABI revision %u), this one has "
-		    "revision %u: record the program again", e->r.path, abi < BUF_ABI ? "an older" : "a newer",
-		    abi, BUF_ABI);
-	/* CPUID and rdrand cannot be trapped here: a CPU without the
-	 * recording CPU's features takes other paths in libc. */
-	cpu_check_trace(dir, &rec);
-	/* rdtsc stops the same way it did in rec, or patched the same. */
-	if (tsc_choose(rec.size >= 16 ? get32(rec.p + 12) : TSC_TRAP) < 0)
-		die(EXIT_TRACE, "%s: recorded with an unknown way of stopping rdtsc (%u); this "
-		    "replay is too old for it", e->r.path, get32(rec.p + 12));
-}
-
-/* Read the next record of the stream into *dst, copied into *buf (the
- * reader's own buffer changes with every chunk). At the end of the
- * stream, returns 0 if soft, else dies. */
-static int read_rec(struct engine *e, struct trace_rec *dst, uint8_t **buf, size_t *cap, int soft)
-{
-	struct trace_rec rec;
-	int k = trace_next(&e->r, &rec);
-	if (k < 0) {
-		if (e->started)
-			pt_kill(&e->p);
-		die(EXIT_TRACE, "%s", e->r.err);
-	}
-	if (k == 0 && soft)
-		return 0;
-	if (k == 0) {
-		if (e->started)
-			pt_kill(&e->p);
-		die(EXIT_TRACE, "%s: trace ends early after event %llu (the recording did not finish)",
-		    e->dir, (unsigned long long)(e->r.next_event ? e->r.next_event - 1 : 0));
-	}
-	if (rec.size > *cap) {
-		*cap = rec.size;
-		*buf = xrealloc(*buf, rec.size);
-	}
-	memcpy(*buf, rec.p, rec.size);
-	*dst = rec;
-	dst->p = *buf;
-	return 1;
-}
-
-/* Make the next event e->cur. */
-static void load_next(struct engine *e)
-{
-	if (!e->held) {
-		read_rec(e, &e->cur, &e->curbuf, &e->curcap, 0);
-		return;
-	}
-	uint8_t *b = e->curbuf;
-	size_t c = e->curcap;
-	e->cur = e->ahead;
-	e->curbuf = e->aheadbuf;
-	e->curcap = e->aheadcap;
-	e->aheadbuf = b;
-	e->aheadcap = c;
-	e->held = 0;
-}
-
-/* The event after e->cur, read ahead; NULL at the end if soft. */
-static const struct trace_rec *peek_next(struct engine *e, int soft)
-{
-	if (!e->held && !read_rec(e, &e->ahead, &e->aheadbuf, &e->aheadcap, soft))
-		return NULL;
-	e->held = 1;
-	return &e->ahead;
-}
-
-const struct trace_rec *eng_peek(struct engine *e)
-{
-	return e->done ? NULL : peek_next(e, 1);
-}
-
-static int find_item(const struct trace_rec *rec, int tag, int flags, struct trace_item *it)
-{
-	size_t off = trace_fixed_size(rec->kind);
-	int k;
-	while ((k = trace_item(rec, &off, it)) > 0)
-		if (it->tag == tag && (flags < 0 || it->flags == flags))
-			return 1;
-	return 0;
-}
-
-static void bad_record(struct engine *e, const char *what)
-{
-	if (e->started)
-		pt_kill(&e->p);
-	die(EXIT_TRACE, "%s: corrupt record at event %llu: %s", e->r.path,
-	    (unsigned long long)e->cur.event, what);
-}
-
-/* Find the recorded bytes of f and put their path in path, or die
- * naming the file: files/HASH when the trace holds it (a damaged copy is
- * refused), else the file at its recorded path. With real, only the file
- * at its path will do: the kernel maps an ELF interpreter from there. */
-static void blob_find(struct engine *e, const struct files_ref *f, int real, char *path, size_t len)
-{
-	const char *why = "";
-	struct stat st;
-	int k;
-	if (!real) {
-		files_blob(path, len, e->dir, f->hash);
-		if ((k = files_same(path, f, &why)) == 0)
-			return;
-		if (k > 0)
-			die(EXIT_TRACE, "%s: contents differ from the recorded file %s (%s)%s", path,
-			    f->path, why, stat(path, &st) == 0 && st.st_nlink > 1 ?
-			    "; it is a hard link to a file changed in place since recording" : "");
-		if (errno != ENOENT)
-			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
-	}
-	snprintf(path, len, "%s", f->path);
-	if ((k = files_same(path, f, &why)) == 0)
-		return;
-	const char *hint = real ? "the kernel loads the ELF interpreter from this path, so replay "
-				  "needs the recorded one there" :
-				  "run tpack on the trace while the original files are intact";
-	if (k > 0)
-		die(EXIT_TRACE, "%s: changed since recording (%s); %s", path, why, hint);
-	if (errno == ENOENT)
-		die(EXIT_TRACE, "%s: gone since recording; %s", path, hint);
-	die(EXIT_TRACE, "%s: cannot check it: %s; %s", path, strerror(errno), hint);
-}
-
-/* The path of a file the trace names, after checking that its bytes are
- * the recorded ones (rec hardlinks files into files/ or records only
- * their path and hash; tpack copies them in). Files already checked are
- * remembered. */
-static const char *blob_path(struct engine *e, const struct trace_item *it, int real)
-{
-	static char path[4200], dir[sizeof e->dir];
-	static struct { uint64_t hash; int real; char *orig, *path; } seen[256];
-	static int nseen;
-	static struct files_ref f;
-	if (files_ref(it, &f) < 0)
-		bad_record(e, "bad file item");
-	if (strcmp(dir, e->dir)) {	/* another trace */
-		for (; nseen > 0; nseen--) {
-			free(seen[nseen - 1].orig);
-			free(seen[nseen - 1].path);
-		}
-		snprintf(dir, sizeof dir, "%s", e->dir);
-	}
-	for (int i = 0; i < nseen; i++)
-		if (seen[i].hash == f.hash && seen[i].real == real && !strcmp(seen[i].orig, f.path)) {
-			snprintf(path, sizeof path, "%s", seen[i].path);
-			return path;
-		}
-	blob_find(e, &f, real, path, sizeof path);
-	if (nseen < 256) {
-		seen[nseen].hash = f.hash;
-		seen[nseen].real = real;
-		seen[nseen].orig = strdup(f.path);
-		seen[nseen++].path = strdup(path);
-	}
-	return path;
 }
 
 #define PS_INTR 100	/* the SIGSTOP we sent to interrupt the tracee */
@@ -512,7 +323,7 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 	while ((k = trace_item(rec, &off, &it)) > 0) {
 		if (it.tag == IT_MEM) {
 			if (it.len < 8)
-				bad_record(e, "short memory item");
+				eng_bad_record(e, "short memory item");
 			if (pt_write(&e->p, get64(it.p), it.p + 8, it.len - 8) < 0)
 				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
 					(unsigned long long)get64(it.p));
@@ -524,13 +335,13 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 		}
 	}
 	if (k < 0)
-		bad_record(e, "item overruns the record");
+		eng_bad_record(e, "item overruns the record");
 }
 
 /* Fill a mapping replay made anonymous with the recorded file's bytes. */
 static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it)
 {
-	const char *path = blob_path(e, it, 0);
+	const char *path = eng_blob_path(e, it, 0);
 	uint64_t size = get64(it->p), off = get64(it->p + 24);
 	if (off >= size)
 		return;
@@ -563,9 +374,9 @@ static void note_exec(struct engine *e, const char *path)
 	char blob[4200];
 	if (!e->mapped)
 		return;
-	if (find_item(&e->cur, IT_FILE, IF_EXE, &it) && files_ref(&it, &f) == 0)
+	if (eng_find_item(&e->cur, IT_FILE, IF_EXE, &it) && files_ref(&it, &f) == 0)
 		e->mapped(e->ctx, 0, 0, path, f.path, 0);
-	if (find_item(&e->cur, IT_FILE, IF_INTERP, &it) && files_ref(&it, &f) == 0) {
+	if (eng_find_item(&e->cur, IT_FILE, IF_INTERP, &it) && files_ref(&it, &f) == 0) {
 		files_blob(blob, sizeof blob, e->dir, f.hash);
 		e->mapped(e->ctx, 0, 0, blob, f.path, 0);
 	}
@@ -603,7 +414,7 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 {
 	struct files_ref f;
 	if (ei->len < 20 || files_ref(fi, &f) < 0)
-		bad_record(e, "bad file item");
+		eng_bad_record(e, "bad file item");
 	uint64_t dev = get64(ei->p), ino = get64(ei->p + 8);
 	int writable = get32(ei->p + 16) != 0;
 	int i = emufs_find(&e->fs, dev, ino);
@@ -613,7 +424,7 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 		if (i >= 0 && emu_mapped(e, i))
 			diverge(e, "%s holds other bytes than replay's copy of it: something outside the "
 				"recording changed it while it was mapped shared", f.path);
-		i = emufs_load(&e->fs, i, dev, ino, blob_path(e, fi, 0), f.size);
+		i = emufs_load(&e->fs, i, dev, ino, eng_blob_path(e, fi, 0), f.size);
 		if (i < 0)
 			diverge(e, "cannot make replay's copy of %s: %s", f.path, strerror(errno));
 	}
@@ -691,9 +502,9 @@ static void replay_shm(struct engine *e, const struct trace_syscall *sc, struct 
 		if (r->rax)
 			diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
 	} else {
-		if (!find_item(&e->cur, IT_EMUFILE, 0, &ei) || !find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
+		if (!eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) || !eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
 		    files_ref(&fi, &f) < 0)
-			bad_record(e, "shmat without its segment");
+			eng_bad_record(e, "shmat without its segment");
 		uint64_t flags = sc->args[2];
 		uint64_t a[6] = { sc->ret, f.size,
 				  PROT_READ | (flags & SHM_RDONLY ? 0 : PROT_WRITE) |
@@ -716,14 +527,14 @@ static const char *exec_file(struct engine *e, char *tmp, size_t tmplen)
 	static char path[4200];
 	struct trace_item exe, in;
 	tmp[0] = 0;
-	if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe))
-		bad_record(e, "execve without its file");
-	snprintf(e->exe, sizeof e->exe, "%s", blob_path(e, &exe, 0));
+	if (!eng_find_item(&e->cur, IT_FILE, IF_EXE, &exe))
+		eng_bad_record(e, "execve without its file");
+	snprintf(e->exe, sizeof e->exe, "%s", eng_blob_path(e, &exe, 0));
 	snprintf(path, sizeof path, "%s", e->exe);
 	struct files_ref f;
 	const char *why;
 	char blob[4200];
-	if (!find_item(&e->cur, IT_FILE, IF_INTERP, &in) || files_ref(&in, &f) < 0 ||
+	if (!eng_find_item(&e->cur, IT_FILE, IF_INTERP, &in) || files_ref(&in, &f) < 0 ||
 	    files_same(f.path, &f, &why) == 0)
 		return path;
 	files_blob(blob, sizeof blob, e->dir, f.hash);
@@ -795,13 +606,13 @@ static void finish_exec(struct engine *e, int moved)
 	size_t off = trace_fixed_size(TR_SYSCALL);
 	while (trace_item(&e->cur, &off, &it) > 0)
 		if (it.tag == IT_FILE && it.flags == IF_INTERP) {
-			blob_path(e, &it, 0);	/* the trace is whole */
+			eng_blob_path(e, &it, 0);	/* the trace is whole */
 			if (!moved)
-				blob_path(e, &it, 1);	/* and the kernel mapped the same bytes */
+				eng_blob_path(e, &it, 1);	/* and the kernel mapped the same bytes */
 		}
-	if (!find_item(&e->cur, IT_REGS, -1, &regs) || !find_item(&e->cur, IT_STACK, -1, &stack) ||
+	if (!eng_find_item(&e->cur, IT_REGS, -1, &regs) || !eng_find_item(&e->cur, IT_STACK, -1, &stack) ||
 	    regs.len != sizeof(struct user_regs_struct) || stack.len < 8)
-		bad_record(e, "execve without registers and stack");
+		eng_bad_record(e, "execve without registers and stack");
 	struct user_regs_struct now, want;
 	memcpy(&want, regs.p, sizeof want);
 	pt_getregs(&e->p, &now);
@@ -826,9 +637,9 @@ static void finish_exec(struct engine *e, int moved)
 static void spawn(struct engine *e, const struct trace_syscall *sc)
 {
 	struct trace_item exe, argv_it, env_it, stack;
-	if (!find_item(&e->cur, IT_FILE, IF_EXE, &exe) || !find_item(&e->cur, IT_ARG, 1, &argv_it) ||
-	    !find_item(&e->cur, IT_ARG, 2, &env_it) || !find_item(&e->cur, IT_STACK, -1, &stack))
-		bad_record(e, "first execve lacks its file, arguments or stack");
+	if (!eng_find_item(&e->cur, IT_FILE, IF_EXE, &exe) || !eng_find_item(&e->cur, IT_ARG, 1, &argv_it) ||
+	    !eng_find_item(&e->cur, IT_ARG, 2, &env_it) || !eng_find_item(&e->cur, IT_STACK, -1, &stack))
+		eng_bad_record(e, "first execve lacks its file, arguments or stack");
 	if (sc->ret != 0)
 		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
 	char tmp[64];
@@ -939,7 +750,7 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
 	uint32_t seen = sc->ret, self = sc->ret;
 	struct trace_item it;
-	if (find_item(&e->cur, IT_TASK, -1, &it) && it.len >= 8) {
+	if (eng_find_item(&e->cur, IT_TASK, -1, &it) && it.len >= 8) {
 		/* The records' id of the thread, and in a pid namespace the
 		 * ones its parent and itself see. (An entry record has only
 		 * the records' id.) */
@@ -1010,11 +821,11 @@ static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_syscall *sc)
 {
 	if (trace_syscall(&e->cur, sc) < 0)
-		bad_record(e, "short syscall record");
+		eng_bad_record(e, "short syscall record");
 	const struct sys_entry *s = sys_row(sc->nr);
 	if (!e->started) {
 		if (s->class != C_EXECVE)
-			bad_record(e, "the trace does not start with execve");
+			eng_bad_record(e, "the trace does not start with execve");
 		return s;
 	}
 	char want[64];
@@ -1037,30 +848,8 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	return s;
 }
 
-/* The signal of the next event of thread tid, when that event is a
- * signal (other threads' events may come first), else 0. */
-static int next_signal_of(struct engine *e, uint32_t tid)
-{
-	const struct trace_rec *n = peek_next(e, 1);
-	if (!n || n->tid == tid)
-		return n && n->kind == TR_SIGNAL && n->size >= 4 ? (int)get32(n->p) : 0;
-	struct trace_pos pos;
-	struct trace_rec rec;
-	int sig = 0;
-	trace_tell(&e->r, &pos);
-	while (trace_next(&e->r, &rec) > 0)
-		if (rec.tid == tid) {
-			if (rec.kind == TR_SIGNAL && rec.size >= 4)
-				sig = get32(rec.p);
-			break;
-		}
-	if (trace_seek(&e->r, &pos) < 0)
-		die(EXIT_TRACE, "%s", e->r.err);
-	return sig;
-}
-
-/* The signal mask a call installs while it waits (ppoll, pselect6,
- * epoll_pwait, epoll_pwait2), or 0. */
+/* The signal mask a call of quirk Q_SIGMASK installs while it waits
+ * (ppoll, pselect6, epoll_pwait, epoll_pwait2), or 0. */
 static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
 {
 	uint64_t ss = 0;
@@ -1087,7 +876,7 @@ static uint64_t call_mask(struct engine *e, const struct trace_syscall *sc)
 static int suspend_in(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
 		      uint64_t mask)
 {
-	int sig = next_signal_of(e, e->cur.tid);
+	int sig = eng_next_signal_of(e, e->cur.tid);
 	if (!sig)
 		return 0;	/* none came: nothing to let in */
 	syscall(SYS_tkill, e->p.pid, sig);
@@ -1146,65 +935,311 @@ static int space_limit(struct engine *e, const struct trace_syscall *sc)
 		(sc->args[0] == 0 || sc->args[0] == cur_task(e)->rtgid));
 }
 
+/* A call being finished: its row and record, the class it is replayed
+ * as, its registers (r as given to the kernel, r0 as the program passed
+ * them) and its arguments (a, as in r). */
+struct call {
+	const struct sys_entry *s;
+	const struct trace_syscall *sc;
+	int cls;
+	int noerr;		/* a negative result is no failure */
+	uint64_t mask;		/* the signal mask it waits under, or 0 */
+	struct user_regs_struct r, r0;
+	uint64_t a[6];
+};
+
+/* The points of sys_finish() at which it asks the quirk function of an
+ * irregular call (column "quirk" of sys_table.h). */
+enum {
+	QP_CLASS,	/* before anything: may change c->cls (or c->noerr) */
+	QP_PERFORM,	/* about to be performed, not answered: may change
+			   the arguments; returns 1 when it did the call itself */
+	QP_DONE,	/* performed, its result checked */
+	QP_ANSWER,	/* answered as interrupted: may set c->mask */
+};
+
+/* Q_PRCTL: its own filter, as seccomp(), or syscall user dispatch
+ * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again. */
+static int q_prctl(struct engine *e, struct call *c, int phase)
+{
+	const uint64_t *a = c->sc->args;
+	(void)e;
+	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59))
+		c->cls = C_EXEC;
+	return 0;
+}
+
+/* Q_SECCOMP: strict mode: rec kept it, and answered. */
+static int q_seccomp(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS && c->sc->args[0] == 0)
+		c->cls = C_EMU;
+	return 0;
+}
+
+/* Q_RLIMIT: the stack's limit lays out the mappings of the next exec and
+ * bounds the stack's growth, the data limit bounds brk (performed, and
+ * checked): replay's must be the same. For the process itself (pid 0 at
+ * replay). */
+static int q_rlimit(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_CLASS || !space_limit(e, c->sc))
+		return 0;
+	c->cls = C_EXEC;
+	if (c->sc->nr == SYS_prlimit64) {
+		c->a[0] = 0;
+		pt_set_args(&c->r, c->a);
+		pt_setregs(&e->p, &c->r);
+	}
+	return 0;
+}
+
+/* Q_PEERPID: process_vm_writev writes into a process of the tree (rec
+ * made sure): the one replaying it, at the same point of its run. The
+ * program gets its own registers back. */
+static int q_peerpid(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_PERFORM && c->cls == C_EXEC) {
+		struct eng_task *t = eng_task_of(e, (uint32_t)c->a[0]);
+		if (!t || t->state == ET_GONE)
+			diverge(e, "process_vm_writev: process %u is not running", (unsigned)c->a[0]);
+		c->a[0] = t->p.pid;
+		pt_set_args(&c->r, c->a);
+		pt_setregs(&e->p, &c->r);
+	} else if (phase == QP_DONE) {
+		c->r0.rax = c->r.rax;
+		pt_setregs(&e->p, &c->r0);
+	}
+	return 0;
+}
+
+/* Q_SHM: shmat and shmdt (replay_shm()). */
+static int q_shm(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_PERFORM)
+		return 0;
+	replay_shm(e, c->sc, &c->r, &c->r0);
+	return 1;
+}
+
+/* Q_SIGRET: rt_sigreturn "returns" the interrupted rax, which may look
+ * like an error. */
+static int q_sigret(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS)
+		c->noerr = 1;
+	return 0;
+}
+
+/* Q_ALTSTACK: sigaltstack's new stack, for checkpoints. */
+static int q_altstack(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_DONE && c->sc->args[0])
+		note_altstack(e, c->sc->args[0]);
+	return 0;
+}
+
+/* Q_SIGMASK: the mask that lets the interrupting signal in. */
+static int q_sigmask(struct engine *e, struct call *c, int phase)
+{
+	if (phase == QP_ANSWER)
+		c->mask = call_mask(e, c->sc);
+	return 0;
+}
+
+static int (*const quirks[])(struct engine *, struct call *, int) = {
+	[Q_PRCTL] = q_prctl,
+	[Q_SECCOMP] = q_seccomp,
+	[Q_RLIMIT] = q_rlimit,
+	[Q_PEERPID] = q_peerpid,
+	[Q_SHM] = q_shm,
+	[Q_SIGRET] = q_sigret,
+	[Q_ALTSTACK] = q_altstack,
+	[Q_SIGMASK] = q_sigmask,
+};
+
+/* Ask call c's quirk function, if it has one, at phase. */
+static int quirk(struct engine *e, struct call *c, int phase)
+{
+	return c->s->quirk ? quirks[c->s->quirk](e, c, phase) : 0;
+}
+
+/* An exit or exit_group (C_EXIT). */
+static void finish_exit(struct engine *e, const struct trace_syscall *sc)
+{
+	/* The marks its end makes through robust lists, maybe in memory
+	 * other processes share (rec's exit_robust_marks). */
+	apply_mem(e, &e->cur);
+	/* With other threads about, it must go now: they wait for its end
+	 * (a join), or die with it (exit_group). */
+	if (eng_live(e) <= 1)
+		return;
+	e->how = RESUME_CONT;
+	pt_resume(&e->p, RESUME_CONT, 0);
+	cur_task(e)->state = ET_EXITING;
+	/* After exit_group the kernel has sent SIGKILL to the other threads
+	 * of its process, so none of them runs user code again: one that is
+	 * resumed to end (a thread that never ran, say) dies at once instead
+	 * of making a syscall the recording never saw. */
+	if (sc->nr == SYS_exit_group)
+		pt_wait_zombie(e->p.pid);
+	else if (cur_task(e)->rtid != cur_task(e)->rtgid)
+		reap_exit(e);
+}
+
+/* Answer call c from the trace (C_EMU, and a clone not performed). */
+static void answer(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	apply_mem(e, &e->cur);
+	c->r.orig_rax = -1;
+	c->r.rax = sc->ret;
+	pt_setregs(&e->p, &c->r);
+	if (cap_is_restart(sc->ret) || sc->ret == -EINTR) {
+		quirk(e, c, QP_ANSWER);
+		if (c->mask && suspend_in(e, sc, &c->r, c->mask))
+			return;
+	}
+	if (!cap_is_restart(sc->ret))
+		return;
+	/* The kernel restarts a call only if orig_rax is the call, so run
+	 * the skipped call to its exit and put the number back there. */
+	run_call(e, &c->r);
+	c->r.orig_rax = sc->nr;
+	c->r.rax = sc->ret;
+	if (!eng_next_signal_of(e, e->cur.tid)) {
+		/* Interrupted by a signal the program never saw (rec's own
+		 * SIGSTOP, come as it blocked): the kernel restarted the call
+		 * at once, as it does when no handler runs. No signal is
+		 * pending here to make it do so: restart it. */
+		c->r.rip -= 2;
+		c->r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
+	}
+	pt_setregs(&e->p, &c->r);
+}
+
+/* rt_sigsuspend (C_SUSPEND): make the recorded signal pending, then let
+ * the kernel do the mask juggling of a real rt_sigsuspend. */
+static void suspend(struct engine *e, struct call *c)
+{
+	int sig = eng_next_signal_of(e, e->cur.tid);
+	if (sig) {
+		syscall(SYS_tkill, e->p.pid, sig);
+		e->raised = 1;
+	}
+	run_call(e, &c->r);
+	if ((int64_t)c->r.rax != c->sc->ret)
+		diverge(e, "rt_sigsuspend returned %lld, the trace has %lld", (long long)c->r.rax,
+			(long long)c->sc->ret);
+}
+
+/* An mmap (C_MMAP): a file mapped shared is performed on replay's copy
+ * of the file, and then 1 is returned; else the arguments are made those
+ * of the mapping to perform at the recorded address, and 0 returned. */
+static int mmap_args(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	uint64_t *a = c->a;
+	struct trace_item fi, ei;
+	if (eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
+		map_emulated(e, sc, &c->r, a, &fi, &ei);
+		apply_mem(e, &e->cur);
+		c->r0.rax = sc->ret;
+		pt_setregs(&e->p, &c->r0);
+		return 1;
+	}
+	if (!(sc->args[3] & MAP_ANONYMOUS)) {
+		/* A private copy of the file's bytes from the trace (a shared
+		 * mapping is emulated, above; traces from before IT_EMUFILE
+		 * get an anonymous one, shared with the processes forked after
+		 * it when writable). */
+		uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
+				       ? MAP_SHARED : MAP_PRIVATE;
+		a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) | how |
+		       MAP_ANONYMOUS;
+		a[4] = -1;
+		a[5] = 0;
+	}
+	a[0] = sc->ret;
+	if (!(a[3] & MAP_FIXED))
+		a[3] |= MAP_FIXED_NOREPLACE;
+	pt_set_args(&c->r, a);
+	pt_setregs(&e->p, &c->r);
+	return 0;
+}
+
+/* An execve or execveat (C_EXECVE), performed on the trace's copy of the
+ * executable, its path placed on the stack. */
+static void perform_exec(struct engine *e, struct call *c)
+{
+	char tmp[64];
+	const char *path = exec_file(e, tmp, sizeof tmp);
+	note_exec(e, path);
+	uint64_t at = (c->r.rsp - 8192 - strlen(path)) & ~15ull;
+	if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
+		diverge(e, "cannot place the executable's path on the stack");
+	if (c->sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
+		c->a[1] = c->a[2];
+		c->a[2] = c->a[3];
+		c->r.orig_rax = SYS_execve;
+	}
+	c->a[0] = at;
+	pt_set_args(&c->r, c->a);
+	pt_setregs(&e->p, &c->r);
+	run_call(e, &c->r);
+	exec_done(tmp);
+	if ((int64_t)c->r.rax != 0)
+		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)c->r.rax));
+	finish_exec(e, tmp[0] != 0);
+}
+
+/* Perform call c: run it, check the result, give back the registers the
+ * program passed (we may have changed the arguments). */
+static void perform(struct engine *e, struct call *c)
+{
+	const struct trace_syscall *sc = c->sc;
+	run_call(e, &c->r);
+	if ((int64_t)c->r.rax != sc->ret)
+		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
+			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
+	quirk(e, c, QP_DONE);
+	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
+	struct trace_item it;
+	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
+	if (c->cls == C_MMAP) {
+		c->r0.rax = c->r.rax;
+		pt_setregs(&e->p, &c->r0);
+		if (mapped)
+			fill_map(e, sc->ret, sc->args[1], &it);
+	}
+	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
+		    mapped ? eng_blob_path(e, &it, 0) : NULL);
+}
+
 /* Give the current thread, at the entry of the call e->cur (whole, or
- * merged from its entry and end), the call's result. */
+ * merged from its entry and end), the call's result: as its class says,
+ * with its quirk function (sys_table.h) asked on the way. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
 		spawn(e, sc);
 		return;
 	}
-	struct user_regs_struct r, r0;
+	struct call c = { .s = s, .sc = sc, .cls = s->class };
 	if (s->class == C_CLONE && cur_task(e)->state == ET_KERNEL) {
-		clone_finish(e, sc, &r);	/* a vfork parent, running until now */
+		clone_finish(e, sc, &c.r);	/* a vfork parent, running until now */
 		return;
 	}
 	if (e->perform && s->class != C_EMU)
 		e->perform(e->hook_arg);
-	pt_getregs(&e->p, &r);
-	r0 = r;
-	uint64_t a[6];
-	pt_args(&r, a);
-	int cls = s->class;
-	if (sc->nr == SYS_prctl && ((sc->args[0] == PR_SET_SECCOMP && sc->args[1] == 2) ||
-				    sc->args[0] == 59))
-		cls = C_EXEC;	/* its own filter, as seccomp(), or syscall
-				   user dispatch (PR_SET_SYSCALL_USER_DISPATCH):
-				   the SIGSYS they raise must come again */
-	if (sc->nr == SYS_seccomp && sc->args[0] == 0)
-		cls = C_EMU;	/* strict mode: rec kept it, and answered */
-	if (space_limit(e, sc)) {
-		/* The stack's limit lays out the mappings of the next exec
-		 * and bounds the stack's growth, the data limit bounds brk
-		 * (performed, and checked): replay's must be the same. For
-		 * the process itself (pid 0 at replay). */
-		cls = C_EXEC;
-		if (sc->nr == SYS_prlimit64) {
-			a[0] = 0;
-			pt_set_args(&r, a);
-			pt_setregs(&e->p, &r);
-		}
-	}
-	if (cls == C_EXIT) {
-		/* The marks its end makes through robust lists, maybe in
-		 * memory other processes share (rec's exit_robust_marks). */
-		apply_mem(e, &e->cur);
-		/* With other threads about, it must go now: they wait for
-		 * its end (a join), or die with it (exit_group). */
-		if (eng_live(e) > 1) {
-			e->how = RESUME_CONT;
-			pt_resume(&e->p, RESUME_CONT, 0);
-			cur_task(e)->state = ET_EXITING;
-			/* After exit_group the kernel has sent SIGKILL to
-			 * the other threads of its process, so none of them
-			 * runs user code again: one that is resumed to end (a
-			 * thread that never ran, say) dies at once instead of
-			 * making a syscall the recording never saw. */
-			if (sc->nr == SYS_exit_group)
-				pt_wait_zombie(e->p.pid);
-			else if (cur_task(e)->rtid != cur_task(e)->rtgid)
-				reap_exit(e);
-		}
+	pt_getregs(&e->p, &c.r);
+	c.r0 = c.r;
+	pt_args(&c.r, c.a);
+	quirk(e, &c, QP_CLASS);
+	if (c.cls == C_EXIT) {
+		finish_exit(e, sc);
 		return;
 	}
 	if (e->cur.flags & TRF_NORETURN) {
@@ -1215,146 +1250,33 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
-	if (cls == C_CLONE && sc->ret > 0) {
+	if (c.cls == C_CLONE && sc->ret > 0) {
 		clone_start(e, sc);
-		clone_finish(e, sc, &r);
+		clone_finish(e, sc, &c.r);
 		return;
 	}
-	/* A failed call changed nothing: answer it. rt_sigreturn "returns"
-	 * the interrupted rax, which may look like an error. */
-	if (cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && sc->nr != SYS_rt_sigreturn)
-		cls = C_EMU;
-	if (cls == C_EXEC && sc->nr == SYS_process_vm_writev) {
-		/* It writes into a process of the tree (rec made sure): the
-		 * one replaying it, at the same point of its run. */
-		struct eng_task *t = eng_task_of(e, (uint32_t)a[0]);
-		if (!t || t->state == ET_GONE)
-			diverge(e, "process_vm_writev: process %u is not running", (unsigned)a[0]);
-		a[0] = t->p.pid;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
-	}
-	if ((sc->nr == SYS_shmat || sc->nr == SYS_shmdt) && cls != C_EMU) {
-		replay_shm(e, sc, &r, &r0);
+	/* A failed call changed nothing: answer it. */
+	if (c.cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && !c.noerr)
+		c.cls = C_EMU;
+	if (c.cls != C_EMU && quirk(e, &c, QP_PERFORM))
 		return;
-	}
-	switch (cls) {
+	switch (c.cls) {
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
-		apply_mem(e, &e->cur);
-		r.orig_rax = -1;
-		r.rax = sc->ret;
-		pt_setregs(&e->p, &r);
-		if ((cap_is_restart(sc->ret) || sc->ret == -EINTR) && call_mask(e, sc) &&
-		    suspend_in(e, sc, &r, call_mask(e, sc)))
-			return;
-		if (cap_is_restart(sc->ret)) {
-			/* The kernel restarts a call only if orig_rax is the
-			 * call, so run the skipped call to its exit and put
-			 * the number back there. */
-			run_call(e, &r);
-			r.orig_rax = sc->nr;
-			r.rax = sc->ret;
-			if (!next_signal_of(e, e->cur.tid)) {
-				/* Interrupted by a signal the program never
-				 * saw (rec's own SIGSTOP, come as it blocked):
-				 * the kernel restarted the call at once, as it
-				 * does when no handler runs. No signal is
-				 * pending here to make it do so: restart it. */
-				r.rip -= 2;
-				r.rax = sc->ret == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : sc->nr;
-			}
-			pt_setregs(&e->p, &r);
-		}
+		answer(e, &c);
 		return;
-	case C_SUSPEND: {
-		/* Make the recorded signal pending, then let the kernel do
-		 * the mask juggling of a real rt_sigsuspend. */
-		int sig = next_signal_of(e, e->cur.tid);
-		if (sig) {
-			syscall(SYS_tkill, e->p.pid, sig);
-			e->raised = 1;
-		}
-		run_call(e, &r);
-		if ((int64_t)r.rax != sc->ret)
-			diverge(e, "rt_sigsuspend returned %lld, the trace has %lld",
-				(long long)r.rax, (long long)sc->ret);
+	case C_SUSPEND:
+		suspend(e, &c);
 		return;
-	}
-	case C_MMAP: {
-		struct trace_item fi, ei;
-		if (find_item(&e->cur, IT_EMUFILE, 0, &ei) && find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
-			map_emulated(e, sc, &r, a, &fi, &ei);
-			apply_mem(e, &e->cur);
-			r0.rax = sc->ret;
-			pt_setregs(&e->p, &r0);
+	case C_EXECVE:
+		perform_exec(e, &c);
+		return;
+	case C_MMAP:
+		if (mmap_args(e, &c))
 			return;
-		}
-		if (!(sc->args[3] & MAP_ANONYMOUS)) {
-			/* A private copy of the file's bytes from the trace
-			 * (a shared mapping is emulated, above; traces from
-			 * before IT_EMUFILE get an anonymous one, shared with
-			 * the processes forked after it when writable). */
-			uint64_t how = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE && (a[2] & PROT_WRITE)
-					       ? MAP_SHARED : MAP_PRIVATE;
-			a[3] = (a[3] & ~(uint64_t)(MAP_SHARED | MAP_SHARED_VALIDATE | MAP_PRIVATE)) |
-			       how | MAP_ANONYMOUS;
-			a[4] = -1;
-			a[5] = 0;
-		}
-		a[0] = sc->ret;
-		if (!(a[3] & MAP_FIXED))
-			a[3] |= MAP_FIXED_NOREPLACE;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
 		break;
 	}
-	case C_EXECVE: {
-		char tmp[64];
-		const char *path = exec_file(e, tmp, sizeof tmp);
-		note_exec(e, path);
-		uint64_t at = (r.rsp - 8192 - strlen(path)) & ~15ull;
-		if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
-			diverge(e, "cannot place the executable's path on the stack");
-		if (sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
-			a[1] = a[2];
-			a[2] = a[3];
-			r.orig_rax = SYS_execve;
-		}
-		a[0] = at;
-		pt_set_args(&r, a);
-		pt_setregs(&e->p, &r);
-		run_call(e, &r);
-		exec_done(tmp);
-		if ((int64_t)r.rax != 0)
-			diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
-		finish_exec(e, tmp[0] != 0);
-		return;
-	}
-	default:
-		break;
-	}
-	/* Performed: run it, check the result, give back the registers the
-	 * program passed (we may have changed the arguments). */
-	run_call(e, &r);
-	if ((int64_t)r.rax != sc->ret)
-		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", s->name,
-			(unsigned long long)r.rax, (unsigned long long)sc->ret);
-	if (sc->nr == SYS_sigaltstack && sc->args[0])
-		note_altstack(e, sc->args[0]);
-	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
-	struct trace_item it;
-	int mapped = cls == C_MMAP && find_item(&e->cur, IT_FILE, IF_MAP, &it);
-	if (cls == C_MMAP || sc->nr == SYS_process_vm_writev) {
-		r0.rax = r.rax;
-		pt_setregs(&e->p, &r0);
-	}
-	if (cls == C_MMAP) {
-		if (mapped)
-			fill_map(e, sc->ret, sc->args[1], &it);
-	}
-	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
-		    mapped ? blob_path(e, &it, 0) : NULL);
+	perform(e, &c);
 }
 
 static void replay_syscall(struct engine *e, int k)
@@ -1389,7 +1311,7 @@ static void replay_sysret(struct engine *e)
 	struct eng_task *t = cur_task(e);
 	size_t fixed = trace_fixed_size(TR_SYSRET);
 	if (e->cur.size < fixed)
-		bad_record(e, "short syscall end record");
+		eng_bad_record(e, "short syscall end record");
 	if ((t->state != ET_INCALL && t->state != ET_KERNEL) || t->entrylen < trace_fixed_size(TR_SYSCALL) ||
 	    get32(t->entry) != get32(e->cur.p))
 		diverge(e, "the end of a syscall that thread %u did not begin", t->rtid);
@@ -1551,7 +1473,7 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
 		if (!store_whole)
 			keep_blocks_before(e);
 		if (keep_blocks(rec) < 0)
-			bad_record(e, "a memory block whose base is not in the trace, or of another hash");
+			eng_bad_record(e, "a memory block whose base is not in the trace, or of another hash");
 	}
 }
 
@@ -1565,10 +1487,10 @@ static void replay_preempt(struct engine *e)
 {
 	struct trace_item regs, xs, hashes;
 	if (e->cur.size < trace_fixed_size(TR_PREEMPT))
-		bad_record(e, "short preemption record");
+		eng_bad_record(e, "short preemption record");
 	if (trace_preempt_state(&e->cur, &regs, &xs, &hashes) < 0 ||
 	    regs.len != sizeof(struct user_regs_struct) || !xs.len || hashes.len % 24)
-		bad_record(e, "preemption without its state");
+		eng_bad_record(e, "preemption without its state");
 	if (e->pending_sig)
 		deliver_pending(e);
 	have_blocks(e, &e->cur);
@@ -1615,7 +1537,7 @@ static void replay_rdtsc(struct engine *e, int k)
 {
 	const uint8_t *p = e->cur.p;
 	if (e->cur.size < trace_fixed_size(TR_RDTSC))
-		bad_record(e, "short rdtsc record");
+		eng_bad_record(e, "short rdtsc record");
 	uint64_t rip = get64(p), tsc = get64(p + 8);
 	expect(e, k, PS_SIGNAL, "rdtsc");
 	struct user_regs_struct r;
@@ -1657,7 +1579,7 @@ static int dispatch(struct engine *e, int k)
 	case TR_EXIT:
 	case TR_TASKEXIT:
 		if (e->cur.size < 8)
-			bad_record(e, "short exit record");
+			eng_bad_record(e, "short exit record");
 		if (k < 0 || e->ntasks > 1)
 			return replay_task_exit(e, e->cur.kind == TR_EXIT);
 		int want = (int)get32(e->cur.p);
@@ -1672,24 +1594,82 @@ static int dispatch(struct engine *e, int k)
 		replay_preempt(e);
 		break;
 	case TR_START:
-		bad_record(e, "second start record");
+		eng_bad_record(e, "second start record");
 	default:
 		break;	/* a kind from a newer writer that needs no action */
 	}
 	return ENG_EVENT;
 }
 
+/* The next event nx is a preemption that the current thread re-executes
+ * up to (e->reexec), stopped now: whether it is at the recorded place
+ * again, or the search gave up; its state is then set either way. */
+static int rematch_here(struct engine *e, const struct trace_rec *nx)
+{
+	pid_t tids[64];
+	int n = 0;
+	for (int i = 0; i < e->ntasks && n < 64; i++)
+		if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
+			tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
+	have_blocks(e, nx);	/* the bytes of its changed blocks */
+	int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
+	e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
+	return m;
+}
+
+/* Resume the current thread (one instruction with step) and wait for the
+ * stop that ends the resume. Returns ENG_INTR or ENG_TRAP when that ends
+ * eng_resume() (trapsig: the SIGTRAP is the next event's, no trap; with
+ * rerun, the preemption re-executed up to, told of the trap), else 0 with
+ * the stop's kind in *k and wait status in *st. */
+static int run_to_stop(struct engine *e, int step, int trapsig, const struct trace_rec *rerun,
+		       int *k, int *st)
+{
+	int from = e->stop;
+	e->how = step ? RESUME_STEP : RESUME_CONT;
+	if (!step && !e->debug)
+		bufplay_load(e);
+	pt_resume(&e->p, e->how, e->pending_sig);
+	e->pending_sig = 0;
+	for (;;) {
+		*k = wait_stop(e, st);
+		e->stop = *k == PS_INTR ? PS_SIGNAL : *k;
+		bufplay_sync(e);
+		if (*k == PS_INTR)
+			return ENG_INTR;
+		if (*k == PS_SIGNAL && WSTOPSIG(*st) == SIGSEGV && e->debug && e->fault &&
+		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
+			return ENG_TRAP;
+		if (*k != PS_SIGNAL || WSTOPSIG(*st) != SIGTRAP || !e->debug || trapsig)
+			return 0;
+		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);
+		/* A step from a seccomp stop first reports the end of the
+		 * skipped call, before any instruction has run. */
+		if (step && from == PS_SECCOMP && e->trap.si_code == TRAP_BRKPT) {
+			from = 0;
+			pt_resume(&e->p, RESUME_STEP, 0);
+			continue;
+		}
+		if (rerun) {
+			struct user_regs_struct r;
+			pt_getregs(&e->p, &r);
+			rematch_stopped(&e->rm, rerun, &e->trap, &r);
+		}
+		return ENG_TRAP;
+	}
+}
+
 int eng_resume(struct engine *e, int step)
 {
 	if (e->done)
 		return ENG_EXIT;
-	const struct trace_rec *nx = peek_next(e, 0);
+	const struct trace_rec *nx = eng_peek_next(e, 0);
 	int kind = nx->kind;
 	if (e->started && kind != TR_START) {
 		int i = find_task(e, nx->tid);
 		if (i < 0) {
-			load_next(e);
-			bad_record(e, "an event of a thread that does not exist");
+			eng_load_next(e);
+			eng_bad_record(e, "an event of a thread that does not exist");
 		}
 		switch_task(e, i);
 	}
@@ -1702,16 +1682,8 @@ int eng_resume(struct engine *e, int step)
 		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
 	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
 	if (rerun) {
-		pid_t tids[64];
-		int n = 0;
-		for (int i = 0; i < e->ntasks && n < 64; i++)
-			if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
-				tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
-		have_blocks(e, nx);	/* the bytes of its changed blocks */
-		int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
-		e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
-		if (m) {	/* there again, or given up: its state is set */
-			load_next(e);
+		if (rematch_here(e, nx)) {	/* there again, or given up: its state is set */
+			eng_load_next(e);
 			return dispatch(e, -1);
 		}
 	} else if (kind == TR_PREEMPT) {
@@ -1719,55 +1691,26 @@ int eng_resume(struct engine *e, int step)
 	}
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
 			    (kind != TR_EXIT || e->ntasks > 1 || killed) && !rerun)) {
-		load_next(e);
+		eng_load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
 	}
 	if (cur_task(e)->state != ET_STOPPED) {
-		load_next(e);
+		eng_load_next(e);
 		diverge(e, "thread %u is inside a syscall", cur_task(e)->rtid);
 	}
 	int trapsig = 0;
 	if (kind == TR_SIGNAL) {
 		if (nx->size < trace_fixed_size(TR_SIGNAL))
-			bad_record(e, "short signal record");
+			eng_bad_record(e, "short signal record");
 		trapsig = get32(nx->p) == SIGTRAP;
 		if ((get32(nx->p + 4) & TRS_ASYNC) && !e->raised) {
 			syscall(SYS_tkill, e->p.pid, get32(nx->p));
 			e->raised = 1;
 		}
 	}
-	int from = e->stop, st, k;
-	e->how = step ? RESUME_STEP : RESUME_CONT;
-	if (!step && !e->debug)
-		bufplay_load(e);
-	pt_resume(&e->p, e->how, e->pending_sig);
-	e->pending_sig = 0;
-	for (;;) {
-		k = wait_stop(e, &st);
-		e->stop = k == PS_INTR ? PS_SIGNAL : k;
-		bufplay_sync(e);
-		if (k == PS_INTR)
-			return ENG_INTR;
-		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGSEGV && e->debug && e->fault &&
-		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
-			return ENG_TRAP;
-		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP || !e->debug || trapsig)
-			break;
-		ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap);
-		/* A step from a seccomp stop first reports the end of the
-		 * skipped call, before any instruction has run. */
-		if (step && from == PS_SECCOMP && e->trap.si_code == TRAP_BRKPT) {
-			from = 0;
-			pt_resume(&e->p, RESUME_STEP, 0);
-			continue;
-		}
-		if (rerun) {
-			struct user_regs_struct r;
-			pt_getregs(&e->p, &r);
-			rematch_stopped(&e->rm, nx, &e->trap, &r);
-		}
-		return ENG_TRAP;
-	}
+	int st, k, end = run_to_stop(e, step, trapsig, rerun ? nx : NULL, &k, &st);
+	if (end)
+		return end;
 	e->status = st;
 	if (rerun && k == PS_SECCOMP) {
 		/* A call where the recorded run made none: the place was
@@ -1775,15 +1718,15 @@ int eng_resume(struct engine *e, int step)
 		 * recorded one in bytes the program does not read). Its
 		 * state is set there. */
 		e->preempt_how = RM_PASSED;
-		load_next(e);
+		eng_load_next(e);
 		return dispatch(e, -1);
 	}
 	if (rerun) {
-		load_next(e);
+		eng_load_next(e);
 		diverge(e, "thread %u stopped (%s) on its way to the place it was preempted at",
 			cur_task(e)->rtid, describe_stop(e, k, st));
 	}
-	load_next(e);
+	eng_load_next(e);
 	return dispatch(e, k);
 }
 
@@ -1791,7 +1734,7 @@ uint64_t eng_rematch_rip(struct engine *e)
 {
 	if (!e->reexec || !e->debug || !e->started || e->done)
 		return 0;
-	const struct trace_rec *nx = peek_next(e, 1);
+	const struct trace_rec *nx = eng_peek_next(e, 1);
 	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
 		return 0;
 	int i = find_task(e, nx->tid);
@@ -1830,51 +1773,6 @@ int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_s
 		return -1;
 	}
 	return 0;
-}
-
-/* The class of the call a syscall record, or the end of one during
- * which others ran (TR_SYSRET), is about, with its result in *ret; -1
- * for other records. */
-static int call_class(const struct trace_rec *rec, int64_t *ret)
-{
-	struct trace_syscall sc;
-	const struct sys_entry *s = NULL;
-	if (rec->kind == TR_SYSCALL && trace_syscall(rec, &sc) == 0) {
-		s = sys_row(sc.nr);
-		*ret = sc.ret;
-	} else if (rec->kind == TR_SYSRET && rec->size >= 16) {
-		s = sys_row((int32_t)get32(rec->p));
-		*ret = (int64_t)get64(rec->p + 8);
-	}
-	return s ? s->class : -1;
-}
-
-uint64_t eng_process_start(const char *dir, uint32_t pid)
-{
-	struct trace_reader r;
-	struct trace_rec rec;
-	int64_t ret;
-	uint64_t at = 0;
-	int k;
-	if (trace_open(&r, dir) < 0)
-		die(EXIT_TRACE, "%s", r.err);
-	while ((k = trace_next(&r, &rec)) > 0) {
-		int cls = call_class(&rec, &ret);
-		if (rec.kind == TR_SYSCALL && (rec.flags & TRF_ENTRY) && cls == C_EXECVE)
-			continue;	/* the exec is done at its end */
-		if (!at && cls == C_CLONE && ret > 0 && (!pid || (uint64_t)ret == pid))
-			at = rec.event;
-		else if (at && cls == C_EXECVE && rec.tid == pid && ret == 0)
-			at = rec.event;
-		else
-			continue;
-		if (!pid || cls == C_EXECVE)
-			break;
-	}
-	if (k < 0)
-		die(EXIT_TRACE, "%s", r.err);
-	trace_close(&r);
-	return at;
 }
 
 void eng_kill_all(struct engine *e)
@@ -1947,37 +1845,4 @@ void eng_close(struct engine *e)
 	free(e->tasks);
 	e->tasks = NULL;
 	e->ntasks = 0;
-}
-
-uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev)
-{
-	eng_open(e, dir);
-	struct seek_entry *ents = NULL;
-	char why[4600];
-	int n = seek_index(dir, &ents, why, sizeof why);
-	if (n < 0) {
-		warnx_("%s; replaying from the start", why);
-		return 0;
-	}
-	int best = -1;
-	for (int i = 0; i < n; i++)
-		if (ents[i].event > 1 && ents[i].event <= ev &&
-		    (best < 0 || ents[i].event > ents[best].event))
-			best = i;
-	uint64_t at = 0;
-	if (best >= 0) {
-		/* Start the program the normal way, then make it the
-		 * checkpoint's process. */
-		if (eng_resume(e, 0) != ENG_EVENT || e->cur.event != 1)
-			snprintf(why, sizeof why, "%s: the program did not start at event 1", e->dir);
-		else if (seek_apply(e, dir, &ents[best], why, sizeof why) == 0)
-			at = ents[best].event;
-		if (!at) {
-			warnx_("%s; replaying from the start", why);
-			eng_close(e);
-			eng_open(e, dir);
-		}
-	}
-	free(ents);
-	return at;
 }

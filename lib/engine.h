@@ -231,7 +231,8 @@ int eng_regs(struct engine *e, struct user_regs_struct *r);
  * in with. Returns 0, or -1 when the thread has none (gone, or ending). */
 int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_struct *r);
 
-/* Open the trace in dir like eng_open(), then, when tseek(1) left a
+/* (In seekopen.c, above seek.c: the engine itself never calls seek.c.)
+ * Open the trace in dir like eng_open(), then, when tseek(1) left a
  * checkpoint at or before event ev (and after event 1) in dir/seek, make
  * the replay that checkpoint's: e->cur is its event. A damaged or stale
  * index or checkpoint is named in one line on stderr and the replay

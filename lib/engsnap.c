@@ -20,124 +20,12 @@
 #include <unistd.h>
 #include <linux/kcmp.h>
 
-/* Wait for pid's next stop. */
-static int wait_pid(pid_t pid, int *st)
-{
-	while (waitpid(pid, st, __WALL) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
-int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
-	       const uint64_t a[6], uint64_t *ret, pid_t *child)
-{
-	static const uint8_t insn[2] = { 0x0f, 0x05 };
-	uint8_t save[2];
-	int wrote = 0, ok = 0;
-	if (pt_read(p, at, save, 2) != 2)
-		return -1;
-	if (memcmp(save, insn, 2)) {
-		if (pt_write(p, at, insn, 2) < 0)
-			return -1;
-		wrote = 1;
-	}
-	struct user_regs_struct inj = *r;
-	inj.rip = at;
-	inj.orig_rax = -1;	/* no syscall restart, and a pending call is skipped */
-	inj.rax = nr;
-	pt_set_args(&inj, a);
-	pt_setregs(p, &inj);
-	if (child)
-		*child = -1;
-	/* The filter traces every call: a seccomp stop, then (clone) the
-	 * clone event, then the syscall-exit stop. */
-	int st, how = RESUME_CONT;
-	for (int i = 0; i < 3; i++) {
-		pt_resume(p, how, 0);
-		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
-			break;
-		int k = pt_classify(st);
-		if (k == PS_SIGNAL)
-			break;	/* not our call: give up, the caller goes on without */
-		if (child && (st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
-			unsigned long msg;
-			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
-			*child = msg;
-		}
-		if (k == PS_SYSEXIT) {
-			struct user_regs_struct o;
-			pt_getregs(p, &o);
-			*ret = o.rax;
-			ok = 1;
-			break;
-		}
-		how = RESUME_SYSCALL;
-	}
-	if (wrote)
-		pt_write(p, at, save, 2);
-	pt_setregs(p, r);
-	return ok ? 0 : -1;
-}
-
-/* Make the stopped process p (registers r) clone itself with no exit
- * signal, through a syscall instruction written over the one at r->rip;
- * both come back with memory and registers as they were. The child stays
- * stopped (SIGSTOP). Returns its pid or -1. */
-static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	uint8_t save[2];
-	if (pt_read(p, r->rip, save, 2) != 2)
-		return -1;
-	static const uint64_t a[6];
-	uint64_t ret;
-	pid_t child = -1;
-	int st;
-	eng_inject(p, r, r->rip, SYS_clone, a, &ret, &child);
-	if (child < 0 || wait_pid(child, &st) < 0) {
-		if (child > 0)
-			kill(child, SIGKILL);
-		return -1;
-	}
-	/* The child was copied with the syscall instruction in place. */
-	struct pt_proc c = { child, -1 };
-	pt_reopen_mem(&c);
-	pt_write(&c, r->rip, save, 2);
-	close(c.memfd);
-	ptrace(PTRACE_SETOPTIONS, child, 0, PT_OPTIONS);
-	pt_setregs(&c, r);
-	return child;
-}
-
 static void copy_rec(struct trace_rec *dst, uint8_t **buf, const struct trace_rec *src)
 {
 	*dst = *src;
 	*buf = xmalloc(src->size);
 	memcpy(*buf, src->p, src->size);
 	dst->p = *buf;
-}
-
-/* Put thread p (registers r, as at the seccomp stop of a call it had
- * entered) back at that stop: run its syscall instruction again. The
- * filter stops it there as before; the call has not run. */
-static int reenter(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	uint8_t insn[2];
-	struct user_regs_struct w = *r;
-	int st;
-	if (pt_read(p, r->rip - 2, insn, 2) != 2 || insn[0] != 0x0f || insn[1] != 0x05)
-		return -1;
-	w.rip -= 2;
-	w.rax = r->orig_rax;
-	pt_setregs(p, &w);
-	pt_resume(p, RESUME_CONT, 0);
-	if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != PS_SECCOMP)
-		return -1;
-	pt_getregs(p, &w);
-	if (w.orig_rax != r->orig_rax)
-		return -1;
-	pt_setregs(p, r);
-	return 0;
 }
 
 /* A fork shares the shared mappings with the replay, so a checkpoint
@@ -193,19 +81,6 @@ void eng_snap_undo(struct engine *e, const struct eng_snap *s)
 		if (p.memfd >= 0)
 			close(p.memfd);
 	}
-}
-
-int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th)
-{
-	if (ptrace(PTRACE_GETREGS, p->pid, 0, &th->regs) < 0)
-		return -1;
-	th->xs = xrealloc(th->xs, 65536);
-	ssize_t xl = pt_getxstate(p, th->xs, 65536);
-	if (xl <= 0 || ptrace(PTRACE_GETSIGMASK, p->pid, 8, &th->mask) < 0)
-		return -1;
-	th->xs = xrealloc(th->xs, xl);	/* a few KiB of the 64 asked for */
-	th->xlen = xl;
-	return 0;
 }
 
 /* Can thread k, at its stop (registers r), be copied? */
@@ -284,10 +159,10 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 		struct eng_snap_proc *sp = &s->procs[j];
 		sp->rtgid = k->rtgid;
 		sp->regs = s->th[x].regs;
-		sp->pid = inject_clone(&k->p, &s->th[x].regs);
+		sp->pid = eng_fork(&k->p, &s->th[x].regs);
 		/* The injected call left the thread at a syscall-exit stop; one
 		 * inside a call goes back to its entry. */
-		if (k->state == ET_INCALL && reenter(&k->p, &s->th[x].regs) < 0)
+		if (k->state == ET_INCALL && eng_reenter(&k->p, &s->th[x].regs) < 0)
 			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again after a checkpoint",
 			    (unsigned long long)e->cur.event, k->rtid);
 		if (k->state != ET_INCALL)
@@ -351,107 +226,6 @@ static void put_rec(struct trace_rec *dst, uint8_t **buf, size_t *cap, const str
 	dst->p = *buf;
 }
 
-/* Make a new thread in p's process with clear-tid address ctid (0:
- * none); it waits at its first stop. Returns its pid or -1. */
-static pid_t clone_thread(struct pt_proc *p, uint64_t ctid)
-{
-	struct user_regs_struct r;
-	pt_getregs(p, &r);
-	uint64_t a[6] = { CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-				  CLONE_SYSVSEM | (ctid ? CLONE_CHILD_CLEARTID : 0),
-			  0, 0, ctid, 0, 0 };
-	uint64_t ret;
-	pid_t child = -1;
-	int st;
-	if (eng_inject(p, &r, r.rip, SYS_clone, a, &ret, &child) < 0 || child < 0 ||
-	    wait_pid(child, &st) < 0)
-		return -1;
-	return child;
-}
-
-/* Give the new thread k of a restored process the state th of the
- * thread it stands for. first: the process's first thread, a fork of the
- * copy, which has the clear-tid address and alternate stack of no
- * thread, or of the copied one. Dies if the kernel refuses. */
-static void set_thread(struct eng_task *k, const struct eng_snap_thread *th, int first)
-{
-	struct user_regs_struct r = th->regs;
-	uint64_t a[6] = { 0 }, ret;
-	k->stop = PS_SIGNAL;
-	if (first && k->ctid) {
-		a[0] = k->ctid;
-		if (eng_inject(&k->p, &r, r.rip, SYS_set_tid_address, a, &ret, NULL) < 0)
-			die(EXIT_TRACE, "cannot give thread %u its clear-tid address", k->rtid);
-		k->stop = PS_SYSEXIT;
-	}
-	if (first || k->alt[1] != SS_DISABLE) {
-		/* The stack_t goes below the red zone; rsp is moved off any
-		 * alternate stack for the call, which refuses to change the
-		 * one it runs on. */
-		uint64_t at = (r.rsp - 512) & ~15ull, save[3];
-		struct user_regs_struct w = r;
-		w.rsp = 8;
-		a[0] = at;
-		if (pt_read(&k->p, at, save, sizeof save) != sizeof save ||
-		    pt_write(&k->p, at, k->alt, sizeof k->alt) < 0 ||
-		    eng_inject(&k->p, &w, r.rip, SYS_sigaltstack, a, &ret, NULL) < 0 || ret ||
-		    pt_write(&k->p, at, save, sizeof save) < 0)
-			die(EXIT_TRACE, "cannot give thread %u its alternate signal stack", k->rtid);
-		k->stop = PS_SYSEXIT;
-	}
-	pt_setregs(&k->p, &r);
-	if (pt_setxstate(&k->p, th->xs, th->xlen) < 0 ||
-	    ptrace(PTRACE_SETSIGMASK, k->p.pid, 8, &th->mask) < 0)
-		die(EXIT_TRACE, "cannot set the FP state or signal mask of thread %u: %s", k->rtid,
-		    strerror(errno));
-	if (k->state == ET_INCALL) {
-		if (reenter(&k->p, &r) < 0)
-			die(EXIT_TRACE, "cannot make thread %u enter its call again", k->rtid);
-		k->stop = PS_SECCOMP;
-	}
-	k->how = RESUME_CONT;
-}
-
-void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
-	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th)
-{
-	eng_kill_all(e);
-	for (int i = 0; i < e->ntasks; i++)
-		free(e->tasks[i].entry);
-	free(e->tasks);
-	e->tasks = tasks;
-	e->ntasks = n;
-	e->ti = ti;
-	for (int i = 0; i < n; i++)
-		tasks[i].p.memfd = -1;
-	for (int j = 0; j < nprocs; j++) {
-		/* The copy is the process's first thread; the others are
-		 * cloned in it, then each gets its own state. */
-		int li = find_task(e, rtgid[j]);
-		if (li < 0)
-			die(EXIT_TRACE, "a checkpoint's process %u has no first thread", rtgid[j]);
-		struct eng_task *lk = &e->tasks[li];
-		lk->p.pid = pid[j];
-		pt_reopen_mem(&lk->p);
-		for (int i = 0; i < n; i++) {
-			struct eng_task *k = &e->tasks[i];
-			if (k == lk || k->state == ET_GONE || k->rtgid != lk->rtgid)
-				continue;
-			k->p.pid = clone_thread(&lk->p, k->ctid);
-			if (k->p.pid < 0)
-				die(EXIT_TRACE, "cannot make thread %u of the checkpoint again", k->rtid);
-			pt_reopen_mem(&k->p);
-		}
-		for (int i = 0; i < n; i++)
-			if (e->tasks[i].state != ET_GONE && e->tasks[i].rtgid == lk->rtgid)
-				set_thread(&e->tasks[i], &th[i], i == li);
-	}
-	for (int i = 0; i < n; i++)
-		e->tasks[i].pending_sig = e->tasks[i].raised = 0;
-	eng_load_cur(e);
-	e->stopping = 0;
-}
-
 void eng_restore(struct engine *e, const struct eng_snap *s)
 {
 	pid_t *child = xmalloc(s->nprocs * sizeof *child);
@@ -459,7 +233,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	for (int j = 0; j < s->nprocs; j++) {
 		struct pt_proc sp = { s->procs[j].pid, -1 };
 		pt_reopen_mem(&sp);
-		child[j] = inject_clone(&sp, &s->procs[j].regs);
+		child[j] = eng_fork(&sp, &s->procs[j].regs);
 		close(sp.memfd);
 		if (child[j] < 0)
 			die(EXIT_TRACE, "cannot copy the checkpoint (process %d): %s", s->procs[j].pid,
@@ -490,25 +264,6 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
 	if (trace_seek(&e->r, &s->pos) < 0)
 		die(EXIT_TRACE, "%s", e->r.err);
-}
-
-pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r)
-{
-	return inject_clone(p, r);
-}
-
-void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r)
-{
-	if (k->state == ET_INCALL) {
-		if (reenter(&k->p, r) < 0)
-			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again",
-			    (unsigned long long)e->cur.event, k->rtid);
-		k->stop = PS_SECCOMP;
-	} else {
-		k->stop = PS_SYSEXIT;
-	}
-	if (k == cur_task(e))
-		e->stop = k->stop;
 }
 
 void eng_snap_free(struct eng_snap *s)

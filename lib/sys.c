@@ -9,8 +9,8 @@
 #define NARGS(...) NARGS_(0, ##__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
 #define NARGS_(z, a, b, c, d, e, f, n, ...) n
 
-#define SYS(nr, nm, cls, rk, ...) \
-	[nr] = { .name = #nm, .class = cls, .ret = rk, \
+#define SYS(nr, nm, cls, q, rk, ...) \
+	[nr] = { .name = #nm, .class = cls, .quirk = q, .ret = rk, \
 		 .nargs = NARGS(__VA_ARGS__), .arg = { __VA_ARGS__ } },
 
 static const struct sys_entry table[SYS_MAX] = {

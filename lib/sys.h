@@ -24,6 +24,28 @@ enum sys_class {
 	C_UNSUP,	/* not supported yet: rec stops and names it */
 };
 
+/* A call whose replay its class alone does not say (column "quirk" of
+ * sys_table.h; 0 for the others). engine.c has one function a quirk,
+ * which sys_finish() asks at fixed points of the call's replay. */
+enum sys_quirk {
+	Q_PRCTL = 1,	/* prctl: performed (C_EXEC) when it installs a seccomp
+			   filter or syscall user dispatch, whose SIGSYS must
+			   come again */
+	Q_SECCOMP,	/* seccomp: strict mode is emulated (rec answered it) */
+	Q_RLIMIT,	/* setrlimit, prlimit64: performed when they set the
+			   process's own RLIMIT_STACK, _DATA or _AS, which
+			   shape its address space */
+	Q_PEERPID,	/* process_vm_writev: performed on the replay of the
+			   process its pid argument names */
+	Q_SHM,		/* shmat, shmdt: the segment is an emulated file,
+			   mapped and unmapped */
+	Q_SIGRET,	/* rt_sigreturn: a negative result is no failure */
+	Q_ALTSTACK,	/* sigaltstack: the new stack is noted for checkpoints */
+	Q_SIGMASK,	/* ppoll, pselect6, epoll_pwait(2): wait under a signal
+			   mask of their own; interrupted, they are replayed
+			   as rt_sigsuspend with it */
+};
+
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a
  * size in bytes or the index (0-5) of another argument, as each kind says.
  * The kind says both how tdump prints the argument and which user memory
@@ -99,6 +121,7 @@ enum sys_ret { R_INT = 0, R_HEX, R_FD, R_NONE };
 struct sys_entry {
 	const char *name;	/* NULL for a number with no syscall */
 	uint8_t class;		/* enum sys_class */
+	uint8_t quirk;		/* enum sys_quirk, or 0 */
 	uint8_t nargs;
 	uint8_t ret;		/* enum sys_ret */
 	uint32_t arg[6];	/* sys_arg() cells */
