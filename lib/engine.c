@@ -667,7 +667,7 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 		}
 		vec[v][k] = NULL;
 	}
-	pt_spawn(&e->p, path, vec[0], vec[1], NULL);
+	pt_spawn(&e->p, path, vec[0], vec[1], NULL, tsc_arm);
 	e->started = 1;
 	e->ti = add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;

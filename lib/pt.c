@@ -85,8 +85,8 @@ static struct sock_fprog export_filter(scmp_filter_ctx ctx)
 	return (struct sock_fprog){ .len = np + n, .filter = f };
 }
 
-void pt_spawn_hook(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
-		   const char *dir, int (*before_exec)(void))
+void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
+	      const char *dir, int (*before_exec)(void))
 {
 	scmp_filter_ctx ctx = build_filter();
 	struct sock_fprog prog = { 0, NULL };

@@ -35,14 +35,8 @@ extern uint64_t pt_untraced_ip;
  * 0, or -1 with errno set, and the child then dies. The child leads a
  * process group of its own. On return the child is stopped at the
  * seccomp stop of that execve. Dies on failure. */
-void pt_spawn_hook(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
-		   const char *dir, int (*before_exec)(void));
-
-/* pt_spawn_hook with tsc_arm as before_exec (tsc_choose() first). Kept
- * for its callers until they call pt_spawn_hook; defined in tsc.c, so
- * that pt.c does not call into tsc.c. */
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
-	      const char *dir);
+	      const char *dir, int (*before_exec)(void));
 
 /* Note which of SIGINT, SIGQUIT, SIGHUP and SIGPIPE the caller was
  * started with ignored (as nohup and background jobs of a script are):

@@ -110,12 +110,6 @@ int tsc_arm(void)
 	return B->arm();
 }
 
-void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
-	      const char *dir)
-{
-	pt_spawn_hook(p, path, argv, envp, dir, tsc_arm);
-}
-
 static struct space *space_of(uint32_t key, int make)
 {
 	for (int i = 0; i < nspaces; i++)

@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
-	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL);
+	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, tsc_arm);
 	root->tgid = R.root = root->p.pid;
 	tty_give(root->p.pid);
 	root->fresh = 0;
