@@ -1846,3 +1846,17 @@ void eng_close(struct engine *e)
 	e->tasks = NULL;
 	e->ntasks = 0;
 }
+
+void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r)
+{
+	if (k->state == ET_INCALL) {
+		if (eng_reenter(&k->p, r) < 0)
+			die(EXIT_TRACE, "event %llu: thread %u cannot enter its call again",
+			    (unsigned long long)e->cur.event, k->rtid);
+		k->stop = PS_SECCOMP;
+	} else {
+		k->stop = PS_SYSEXIT;
+	}
+	if (k == cur_task(e))
+		e->stop = k->stop;
+}

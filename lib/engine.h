@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/user.h>
 #include "emufs.h"
+#include "inject.h"
 #include "pt.h"
 #include "rematch.h"
 #include "trace.h"
@@ -171,12 +172,7 @@ struct eng_snap {
 	} *procs;
 	int nprocs;
 	struct eng_task *tasks;	/* the engine's threads then (entries copied) */
-	struct eng_snap_thread {	/* and the state of each live one */
-		struct user_regs_struct regs;
-		uint64_t mask;	/* blocked signals */
-		uint8_t *xs;	/* FP/SSE/AVX state (XSAVE layout) */
-		size_t xlen;
-	} *th;
+	struct eng_snap_thread *th;	/* and the state of each live one */
 	int ntasks, ti;
 	char exe[4200];
 };
@@ -197,13 +193,6 @@ void eng_snap_free(struct eng_snap *s);
 /* Whether every thread and process of the replay is at a place where it
  * can be copied (see eng_snap()). */
 int eng_can_copy(struct engine *e);
-/* The registers, FP state and signal mask of stopped thread p into *th
- * (th->xs is (re)allocated). Returns 0 or -1. */
-int eng_thread_state(struct pt_proc *p, struct eng_snap_thread *th);
-/* Fork the process of stopped thread p (registers r) through an injected
- * clone: the copy has one thread, with registers r, stopped; it gets no
- * exit signal. Returns its pid, or -1. */
-pid_t eng_fork(struct pt_proc *p, const struct user_regs_struct *r);
 /* After calls were injected into thread k (registers r before them,
  * eng_inject()), put it back where the engine expects it: one inside a
  * call enters the call again. Dies if it cannot. */
@@ -241,15 +230,6 @@ int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_s
  * callbacks after this call. */
 uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev);
 
-/* Make the stopped process p (registers r) run syscall nr with args a
- * through the syscall instruction at address at (written there for the
- * call when the bytes differ, then put back). The call passes the
- * seccomp stop like any other. With child non-NULL, clone events are
- * traced and *child gets the new process. Afterwards p is at the call's
- * syscall-exit stop with registers r. Returns 0 with *ret the call's
- * result (rax), or -1. */
-int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
-	       const uint64_t a[6], uint64_t *ret, pid_t *child);
 
 /* The event after which process pid (as recorded) of the trace in dir
  * runs its program: its first execve that succeeded, else the clone-like

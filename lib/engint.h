@@ -52,9 +52,5 @@ int eng_next_signal_of(struct engine *e, uint32_t tid);
 
 /* inject.c */
 
-/* Put thread p (registers r, as at the seccomp stop of a call it had
- * entered) back at that stop by running its syscall instruction again.
- * Returns 0, or -1 when it did not stop there. */
-int eng_reenter(struct pt_proc *p, const struct user_regs_struct *r);
 
 #endif

@@ -290,3 +290,86 @@ void eng_snap_free(struct eng_snap *s)
 	free(s->tasks);
 	memset(s, 0, sizeof *s);
 }
+
+/* Give the new thread k of a restored process the state th of the
+ * thread it stands for. first: the process's first thread, a fork of the
+ * copy, which has the clear-tid address and alternate stack of no
+ * thread, or of the copied one. Dies if the kernel refuses. */
+static void set_thread(struct eng_task *k, const struct eng_snap_thread *th, int first)
+{
+	struct user_regs_struct r = th->regs;
+	uint64_t a[6] = { 0 }, ret;
+	k->stop = PS_SIGNAL;
+	if (first && k->ctid) {
+		a[0] = k->ctid;
+		if (eng_inject(&k->p, &r, r.rip, SYS_set_tid_address, a, &ret, NULL) < 0)
+			die(EXIT_TRACE, "cannot give thread %u its clear-tid address", k->rtid);
+		k->stop = PS_SYSEXIT;
+	}
+	if (first || k->alt[1] != SS_DISABLE) {
+		/* The stack_t goes below the red zone; rsp is moved off any
+		 * alternate stack for the call, which refuses to change the
+		 * one it runs on. */
+		uint64_t at = (r.rsp - 512) & ~15ull, save[3];
+		struct user_regs_struct w = r;
+		w.rsp = 8;
+		a[0] = at;
+		if (pt_read(&k->p, at, save, sizeof save) != sizeof save ||
+		    pt_write(&k->p, at, k->alt, sizeof k->alt) < 0 ||
+		    eng_inject(&k->p, &w, r.rip, SYS_sigaltstack, a, &ret, NULL) < 0 || ret ||
+		    pt_write(&k->p, at, save, sizeof save) < 0)
+			die(EXIT_TRACE, "cannot give thread %u its alternate signal stack", k->rtid);
+		k->stop = PS_SYSEXIT;
+	}
+	pt_setregs(&k->p, &r);
+	if (pt_setxstate(&k->p, th->xs, th->xlen) < 0 ||
+	    ptrace(PTRACE_SETSIGMASK, k->p.pid, 8, &th->mask) < 0)
+		die(EXIT_TRACE, "cannot set the FP state or signal mask of thread %u: %s", k->rtid,
+		    strerror(errno));
+	if (k->state == ET_INCALL) {
+		if (eng_reenter(&k->p, &r) < 0)
+			die(EXIT_TRACE, "cannot make thread %u enter its call again", k->rtid);
+		k->stop = PS_SECCOMP;
+	}
+	k->how = RESUME_CONT;
+}
+
+void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const uint32_t *rtgid,
+	       const pid_t *pid, int nprocs, const struct eng_snap_thread *th)
+{
+	eng_kill_all(e);
+	for (int i = 0; i < e->ntasks; i++)
+		free(e->tasks[i].entry);
+	free(e->tasks);
+	e->tasks = tasks;
+	e->ntasks = n;
+	e->ti = ti;
+	for (int i = 0; i < n; i++)
+		tasks[i].p.memfd = -1;
+	for (int j = 0; j < nprocs; j++) {
+		/* The copy is the process's first thread; the others are
+		 * cloned in it, then each gets its own state. */
+		int li = find_task(e, rtgid[j]);
+		if (li < 0)
+			die(EXIT_TRACE, "a checkpoint's process %u has no first thread", rtgid[j]);
+		struct eng_task *lk = &e->tasks[li];
+		lk->p.pid = pid[j];
+		pt_reopen_mem(&lk->p);
+		for (int i = 0; i < n; i++) {
+			struct eng_task *k = &e->tasks[i];
+			if (k == lk || k->state == ET_GONE || k->rtgid != lk->rtgid)
+				continue;
+			k->p.pid = eng_clone_thread(&lk->p, k->ctid);
+			if (k->p.pid < 0)
+				die(EXIT_TRACE, "cannot make thread %u of the checkpoint again", k->rtid);
+			pt_reopen_mem(&k->p);
+		}
+		for (int i = 0; i < n; i++)
+			if (e->tasks[i].state != ET_GONE && e->tasks[i].rtgid == lk->rtgid)
+				set_thread(&e->tasks[i], &th[i], i == li);
+	}
+	for (int i = 0; i < n; i++)
+		e->tasks[i].pending_sig = e->tasks[i].raised = 0;
+	eng_load_cur(e);
+	e->stopping = 0;
+}
