@@ -288,29 +288,47 @@ struct argcheck {
 	struct engine *e;
 	const struct trace_rec *rec;
 	size_t off;
-	const char *name;
+	const struct sys_entry *s;
 };
 
-/* Compare one live input argument with the next IT_ARG of the record. */
+/* Compare one live input argument with the next IT_ARG of the record:
+ * the bytes the kernel reads (a sockaddr up to its family's length, a
+ * string up to its NUL, a buffer's saved prefix), not the ones around. */
 static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
 {
 	struct argcheck *c = ctx;
+	const char *name = c->s->name;
+	const uint8_t *now = data;
 	struct trace_item it;
 	int k;
 	while ((k = trace_item(c->rec, &c->off, &it)) > 0 && it.tag != IT_ARG)
 		;
 	if (k <= 0 || it.flags != arg || it.len < 8)
-		diverge(c->e, "%s: argument %d was not recorded", c->name, arg + 1);
-	if (get64(it.p) != full || it.len - 8 != len || memcmp(it.p + 8, data, len))
-	{
-		char was[400], now[400];
-		struct sn_buf bw, bn;
-		sn_init(&bw, was, sizeof was);
-		sn_init(&bn, now, sizeof now);
-		fmt_quote(&bw, it.p + 8, it.len - 8, 60, 0);
-		fmt_quote(&bn, data, len, 60, 0);
-		diverge(c->e, "%s: argument %d differs: expected %s, got %s", c->name, arg + 1, was, now);
+		diverge(c->e, "%s: argument %d was not recorded", name, arg + 1);
+	const uint8_t *was = it.p + 8;
+	size_t wlen = it.len - 8;
+	if (get64(it.p) != full)
+		diverge(c->e, "%s: argument %d is %llu bytes long, the trace has %llu", name, arg + 1,
+			(unsigned long long)full, (unsigned long long)get64(it.p));
+	if (sys_kind(c->s->arg[arg]) == A_SOCKADDR_IN) {
+		/* Lengths are equal (full): the recorded address's own length
+		 * bounds both. */
+		size_t m = cap_sockaddr_len(was, wlen, full);
+		wlen = m;
+		len = len < m ? len : m;
 	}
+	size_t i = 0, n = wlen < len ? wlen : len;
+	while (i < n && was[i] == now[i])
+		i++;
+	if (i == n && wlen == len)
+		return;
+	/* Where one ends: a string saved shorter has its NUL there. */
+	int str = sys_kind(c->s->arg[arg]) == A_STR;
+	char wb[8], nb[8];
+	snprintf(wb, sizeof wb, i < wlen || str ? "0x%02x" : "the end", i < wlen ? was[i] : 0);
+	snprintf(nb, sizeof nb, i < len || str ? "0x%02x" : "the end", i < len ? now[i] : 0);
+	diverge(c->e, "%s: argument %d differs at byte %zu: %s in the trace, %s now", name, arg + 1, i,
+		wb, nb);
 }
 
 /* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
@@ -843,7 +861,7 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 		if (a[i] != sc->args[i])
 			diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
 				(unsigned long long)a[i], (unsigned long long)sc->args[i]);
-	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s->name };
+	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s };
 	cap_inputs(&e->p, s, a, check_arg, &ac);
 	return s;
 }
