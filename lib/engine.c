@@ -331,6 +331,23 @@ static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_
 		wb, nb);
 }
 
+/* The pointer arguments of the call at event ev that point elsewhere
+ * than in the trace (sys_enter): an IT_MEM item at a recorded pointer
+ * (the output cap_outputs saved there) goes to the replayed one. */
+static struct {
+	uint64_t ev;
+	int n;
+	uint64_t from[6], to[6];
+} moved;
+
+/* Whether the trace holds all the kernel reads at, or writes to, an
+ * argument of kind k, written by cap_outputs at the pointer itself. */
+static int data_recorded(int k)
+{
+	return k == A_STR || k == A_IBUF || k == A_SOCKADDR_IN || k == A_OBUF || k == A_OUT ||
+	       k == A_SOCKADDR_OUT || k == A_OARR || k == A_EPEV_OUT;
+}
+
 /* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
  * items into the emulated files. */
 static void apply_mem(struct engine *e, const struct trace_rec *rec)
@@ -342,9 +359,15 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 		if (it.tag == IT_MEM) {
 			if (it.len < 8)
 				eng_bad_record(e, "short memory item");
-			if (pt_write(&e->p, get64(it.p), it.p + 8, it.len - 8) < 0)
+			uint64_t at = get64(it.p);
+			for (int j = 0; rec->event == moved.ev && j < moved.n; j++)
+				if (at == moved.from[j]) {
+					at = moved.to[j];
+					break;
+				}
+			if (pt_write(&e->p, at, it.p + 8, it.len - 8) < 0)
 				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
-					(unsigned long long)get64(it.p));
+					(unsigned long long)at);
 		} else if (it.tag == IT_FPATCH) {
 			if (emufs_patch(&e->fs, it.p, it.len) < 0)
 				diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
@@ -857,10 +880,24 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	}
 	uint64_t a[6];
 	pt_args(&r, a);
-	for (int i = 0; i < s->nargs; i++)
-		if (a[i] != sc->args[i])
-			diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
-				(unsigned long long)a[i], (unsigned long long)sc->args[i]);
+	moved.ev = e->cur.event;
+	moved.n = 0;
+	for (int i = 0; i < s->nargs; i++) {
+		if (a[i] == sc->args[i])
+			continue;
+		/* A pointer whose data the trace holds may point elsewhere:
+		 * the inputs are compared below, the outputs written there.
+		 * Not across an entry and a later end (TRF_ENTRY). */
+		if (a[i] && sc->args[i] && !(e->cur.flags & TRF_ENTRY) &&
+		    data_recorded(sys_kind(s->arg[i]))) {
+			moved.from[moved.n] = sc->args[i];
+			moved.to[moved.n++] = a[i];
+			sc->args[i] = a[i];
+			continue;
+		}
+		diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
+			(unsigned long long)a[i], (unsigned long long)sc->args[i]);
+	}
 	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s };
 	cap_inputs(&e->p, s, a, check_arg, &ac);
 	return s;
