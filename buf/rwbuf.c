@@ -53,6 +53,15 @@ static ssize_t (*libc_write)(int, const void *, size_t);
 static ssize_t (*libc_pread)(int, void *, size_t, off_t);
 static ssize_t (*libc_pwrite)(int, const void *, size_t, off_t);
 
+/* libc's functions for the traced path of calls this library leaves to
+ * libc (a cancellation point, or a conversion it does). All are looked
+ * up at start: a look-up on first use would come only where a call goes
+ * traced, which differs between rec (the untraced path) and a replay
+ * that traces each call, and dlsym frees what dlerror kept from the
+ * program's last failed dlopen, so the program's heap would differ. */
+static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl;
+static void *libc_getcwd, *libc_realpath, *libc_faccessat;
+
 /* Through the syscall instruction here: rec's filter stops it. */
 static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
@@ -94,6 +103,14 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	libc_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	libc_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
 	libc_pwrite = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+	libc_openat = dlsym(RTLD_NEXT, "openat64");
+	libc_close = dlsym(RTLD_NEXT, "close");
+	libc_fcntl = dlsym(RTLD_NEXT, "fcntl64");
+	libc_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	libc_ioctl = dlsym(RTLD_NEXT, "ioctl");
+	libc_getcwd = dlsym(RTLD_NEXT, "getcwd");
+	libc_realpath = dlsym(RTLD_NEXT, "realpath");
+	libc_faccessat = dlsym(RTLD_NEXT, "faccessat");
 	if (!libc_read || !libc_write || !libc_pread || !libc_pwrite)
 		return;	/* no libc to hand calls to: every call traced (slow_io) */
 	long p = traced(SYS_mmap, BUF_ADDR, BUF_SIZE, PROT_READ | PROT_WRITE,
@@ -460,15 +477,6 @@ IMPL ssize_t impl_getrandom(void *b, size_t n, unsigned flags)
 	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1, 0);
 }
 
-/* libc's own function name, for the traced path of a call this library
- * leaves to libc (a cancellation point, or a conversion it does). */
-static void *next(void **slot, const char *name)
-{
-	if (!*slot)
-		*slot = dlsym(RTLD_NEXT, name);
-	return *slot;
-}
-
 /* A can() that made no entry after all. */
 static void unbusy(void)
 {
@@ -482,8 +490,6 @@ static void set_bit(uint8_t *set, long fd, int v)
 		set[fd / 8] = (set[fd / 8] & ~(1 << fd % 8)) | v << fd % 8;
 }
 
-static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl;
-
 /* An int argument as it reaches the kernel through libc: the upper half
  * of its register is not defined, and replay compares all of it. Every
  * int argument this library passes on is zero-extended, to libc too. */
@@ -491,7 +497,7 @@ static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl
 
 static long slow_openat(long dfd, const char *path, long flags, long mode)
 {
-	long (*f)(long, const char *, long, long) = next(&libc_openat, "openat64");
+	long (*f)(long, const char *, long, long) = libc_openat;
 	if (f)
 		return f(dfd, path, flags, mode);
 	return ret_errno(traced(SYS_openat, dfd, (long)path, flags, mode, 0, 0));
@@ -579,7 +585,7 @@ IMPL int impl_close(int fd)
 	if (answered(SYS_close, I32(fd), 0, 0, 0, &r))
 		return ret_errno(r);
 	if (!hdr || !bit(hdr->fd_close, fd) || !can(16)) {
-		long (*f)(long) = next(&libc_close, "close");
+		long (*f)(long) = libc_close;
 		return f ? f(I32(fd)) : ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
 	}
 	set_bit(hdr->fd_read, fd, 0);
@@ -600,7 +606,7 @@ IMPL int impl_fcntl(int fd, int cmd, long arg)
 	long r;
 	if (cmd != F_GETFD && cmd != F_GETFL && cmd != F_SETFD && cmd != F_DUPFD &&
 	    cmd != F_DUPFD_CLOEXEC) {
-		long (*f)(long, long, long) = next(&libc_fcntl, "fcntl64");
+		long (*f)(long, long, long) = libc_fcntl;
 		return f ? f(I32(fd), I32(cmd), arg) :
 			   ret_errno(traced(SYS_fcntl, I32(fd), I32(cmd), arg, 0, 0, 0));
 	}
@@ -628,8 +634,7 @@ IMPL int impl_fcntl(int fd, int cmd, long arg)
 IMPL int impl_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (act || !oact || sig < 1 || sig > 64 || sig == 32 || sig == 33 || sig == SIGABRT) {
-		int (*f)(int, const struct sigaction *, struct sigaction *) =
-			next(&libc_sigaction, "sigaction");
+		int (*f)(int, const struct sigaction *, struct sigaction *) = libc_sigaction;
 		if (f)
 			return f(sig, act, oact);
 		errno = ENOSYS;
@@ -660,7 +665,7 @@ IMPL int impl_ioctl(int fd, unsigned long req, long arg)
 {
 	if (req == TCGETS)
 		return out_call(SYS_ioctl, I32(fd), TCGETS, arg, 0, arg, 36, 0, 0);
-	long (*f)(long, unsigned long, long) = next(&libc_ioctl, "ioctl");
+	long (*f)(long, unsigned long, long) = libc_ioctl;
 	return f ? f(I32(fd), req, arg) : ret_errno(traced(SYS_ioctl, I32(fd), req, arg, 0, 0, 0));
 }
 
@@ -718,11 +723,9 @@ IMPL ssize_t impl_getdents64(int fd, void *b, size_t n)
 
 /* getcwd into the caller's buffer; the rest (allocating, or a directory
  * the kernel cannot name) goes to libc, which asks the kernel again. */
-static void *libc_getcwd, *libc_realpath, *libc_faccessat;
-
 IMPL char *impl_getcwd(char *b, size_t n)
 {
-	char *(*f)(char *, size_t) = next(&libc_getcwd, "getcwd");
+	char *(*f)(char *, size_t) = libc_getcwd;
 	if (!b || !n)
 		return f ? f(b, n) : (errno = ENOSYS, (char *)0);
 	long r = out_call(SYS_getcwd, (long)b, n, 0, 0, (uint64_t)b, n, 1, 0);
@@ -761,7 +764,7 @@ static int wants_dir(const char *end)
 
 static char *realpath_libc(const char *name, char *resolved)
 {
-	char *(*f)(const char *, char *) = next(&libc_realpath, "realpath");
+	char *(*f)(const char *, char *) = libc_realpath;
 	return f ? f(name, resolved) : (errno = ENOSYS, (char *)0);
 }
 
@@ -844,7 +847,7 @@ IMPL char *impl_realpath(const char *name, char *resolved)
 					;
 			}
 		} else if (wants_dir(end)) {
-			int (*f)(int, const char *, int, int) = next(&libc_faccessat, "faccessat");
+			int (*f)(int, const char *, int, int) = libc_faccessat;
 			dest[0] = '/';
 			dest[1] = 0;
 			if (!f || f(AT_FDCWD, rname, F_OK, AT_EACCESS) != 0)

@@ -6,11 +6,14 @@
 #include "util.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/sem.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 #define ERESTARTSYS 512
 #define ERESTARTNOINTR 513
@@ -115,6 +118,23 @@ void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6
 			break;
 		}
 	}
+}
+
+size_t cap_sockaddr_len(const uint8_t *sa, size_t n, uint64_t addrlen)
+{
+	size_t m = addrlen < n ? addrlen : n, path = offsetof(struct sockaddr_un, sun_path);
+	if (m < sizeof(sa_family_t))
+		return m;
+	sa_family_t fam;
+	memcpy(&fam, sa, sizeof fam);
+	size_t want = m;
+	if (fam == AF_UNIX && m > path && sa[path])	/* a path, not an abstract name */
+		want = path + strnlen((const char *)sa + path, m - path) + 1;
+	else if (fam == AF_INET)
+		want = sizeof(struct sockaddr_in);
+	else if (fam == AF_INET6)
+		want = sizeof(struct sockaddr_in6);
+	return want < m ? want : m;
 }
 
 static void out(struct pt_proc *p, uint64_t addr, size_t n,

@@ -18,6 +18,13 @@ void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6
 		void (*fn)(void *ctx, int arg, uint64_t full, const void *data, size_t len),
 		void *ctx);
 
+/* How many of the n bytes saved of a sockaddr passed with length addrlen
+ * the kernel reads as the address: AF_UNIX up to the path's NUL (an
+ * abstract name: all addrlen bytes), AF_INET and AF_INET6 their struct,
+ * other families addrlen; never more than n or addrlen. Replay compares
+ * these and leaves the rest (stale stack in glibc's sockaddr_un). */
+size_t cap_sockaddr_len(const uint8_t *sa, size_t n, uint64_t addrlen);
+
 /* Calls fn for each stretch of user memory the call may have written,
  * with its current contents, after the call returned ret. */
 void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,

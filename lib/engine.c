@@ -288,29 +288,64 @@ struct argcheck {
 	struct engine *e;
 	const struct trace_rec *rec;
 	size_t off;
-	const char *name;
+	const struct sys_entry *s;
 };
 
-/* Compare one live input argument with the next IT_ARG of the record. */
+/* Compare one live input argument with the next IT_ARG of the record:
+ * the bytes the kernel reads (a sockaddr up to its family's length, a
+ * string up to its NUL, a buffer's saved prefix), not the ones around. */
 static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
 {
 	struct argcheck *c = ctx;
+	const char *name = c->s->name;
+	const uint8_t *now = data;
 	struct trace_item it;
 	int k;
 	while ((k = trace_item(c->rec, &c->off, &it)) > 0 && it.tag != IT_ARG)
 		;
 	if (k <= 0 || it.flags != arg || it.len < 8)
-		diverge(c->e, "%s: argument %d was not recorded", c->name, arg + 1);
-	if (get64(it.p) != full || it.len - 8 != len || memcmp(it.p + 8, data, len))
-	{
-		char was[400], now[400];
-		struct sn_buf bw, bn;
-		sn_init(&bw, was, sizeof was);
-		sn_init(&bn, now, sizeof now);
-		fmt_quote(&bw, it.p + 8, it.len - 8, 60, 0);
-		fmt_quote(&bn, data, len, 60, 0);
-		diverge(c->e, "%s: argument %d differs: expected %s, got %s", c->name, arg + 1, was, now);
+		diverge(c->e, "%s: argument %d was not recorded", name, arg + 1);
+	const uint8_t *was = it.p + 8;
+	size_t wlen = it.len - 8;
+	if (get64(it.p) != full)
+		diverge(c->e, "%s: argument %d is %llu bytes long, the trace has %llu", name, arg + 1,
+			(unsigned long long)full, (unsigned long long)get64(it.p));
+	if (sys_kind(c->s->arg[arg]) == A_SOCKADDR_IN) {
+		/* Lengths are equal (full): the recorded address's own length
+		 * bounds both. */
+		size_t m = cap_sockaddr_len(was, wlen, full);
+		wlen = m;
+		len = len < m ? len : m;
 	}
+	size_t i = 0, n = wlen < len ? wlen : len;
+	while (i < n && was[i] == now[i])
+		i++;
+	if (i == n && wlen == len)
+		return;
+	/* Where one ends: a string saved shorter has its NUL there. */
+	int str = sys_kind(c->s->arg[arg]) == A_STR;
+	char wb[8], nb[8];
+	snprintf(wb, sizeof wb, i < wlen || str ? "0x%02x" : "the end", i < wlen ? was[i] : 0);
+	snprintf(nb, sizeof nb, i < len || str ? "0x%02x" : "the end", i < len ? now[i] : 0);
+	diverge(c->e, "%s: argument %d differs at byte %zu: %s in the trace, %s now", name, arg + 1, i,
+		wb, nb);
+}
+
+/* The pointer arguments of the call at event ev that point elsewhere
+ * than in the trace (sys_enter): an IT_MEM item at a recorded pointer
+ * (the output cap_outputs saved there) goes to the replayed one. */
+static struct {
+	uint64_t ev;
+	int n;
+	uint64_t from[6], to[6];
+} moved;
+
+/* Whether the trace holds all the kernel reads at, or writes to, an
+ * argument of kind k, written by cap_outputs at the pointer itself. */
+static int data_recorded(int k)
+{
+	return k == A_STR || k == A_IBUF || k == A_SOCKADDR_IN || k == A_OBUF || k == A_OUT ||
+	       k == A_SOCKADDR_OUT || k == A_OARR || k == A_EPEV_OUT;
 }
 
 /* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
@@ -324,9 +359,15 @@ static void apply_mem(struct engine *e, const struct trace_rec *rec)
 		if (it.tag == IT_MEM) {
 			if (it.len < 8)
 				eng_bad_record(e, "short memory item");
-			if (pt_write(&e->p, get64(it.p), it.p + 8, it.len - 8) < 0)
+			uint64_t at = get64(it.p);
+			for (int j = 0; rec->event == moved.ev && j < moved.n; j++)
+				if (at == moved.from[j]) {
+					at = moved.to[j];
+					break;
+				}
+			if (pt_write(&e->p, at, it.p + 8, it.len - 8) < 0)
 				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
-					(unsigned long long)get64(it.p));
+					(unsigned long long)at);
 		} else if (it.tag == IT_FPATCH) {
 			if (emufs_patch(&e->fs, it.p, it.len) < 0)
 				diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
@@ -839,11 +880,25 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	}
 	uint64_t a[6];
 	pt_args(&r, a);
-	for (int i = 0; i < s->nargs; i++)
-		if (a[i] != sc->args[i])
-			diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
-				(unsigned long long)a[i], (unsigned long long)sc->args[i]);
-	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s->name };
+	moved.ev = e->cur.event;
+	moved.n = 0;
+	for (int i = 0; i < s->nargs; i++) {
+		if (a[i] == sc->args[i])
+			continue;
+		/* A pointer whose data the trace holds may point elsewhere:
+		 * the inputs are compared below, the outputs written there.
+		 * Not across an entry and a later end (TRF_ENTRY). */
+		if (a[i] && sc->args[i] && !(e->cur.flags & TRF_ENTRY) &&
+		    data_recorded(sys_kind(s->arg[i]))) {
+			moved.from[moved.n] = sc->args[i];
+			moved.to[moved.n++] = a[i];
+			sc->args[i] = a[i];
+			continue;
+		}
+		diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
+			(unsigned long long)a[i], (unsigned long long)sc->args[i]);
+	}
+	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s };
 	cap_inputs(&e->p, s, a, check_arg, &ac);
 	return s;
 }
