@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -251,8 +252,8 @@ static void monitor(const char *hex)
 			    "  monitor checkpoint    save this place; prints its id\n"
 			    "  monitor restart ID    return to a saved place\n"
 			    "  monitor stats         checkpoints, single steps and stops so far\n"
-			    "After goto and restart, 'maint flush register-cache' and 'maint flush dcache'\n"
-			    "make gdb show the new place.\n");
+			    "gdb shows the new place after goto and restart when gdbstub.gdb is loaded\n"
+			    "(gdbstub --gdb loads it; see gdbstub(1)).\n");
 	}
 	rsp_send_str(&conn, "OK");
 }
@@ -566,7 +567,6 @@ static int serve(void)
 	}
 }
 
-/* --gdb: run gdb on the recorded executable, connected to a gdbstub. */
 /* Debug process pid (0: the first) of the opened T, or die. */
 static void follow(long long pid)
 {
@@ -574,6 +574,18 @@ static void follow(long long pid)
 		die(EXIT_USAGE, "-p %lld: %s", pid, T.msg);
 }
 
+/* gdbstub.gdb, the hook that makes gdb re-read the place after a monitor
+ * command (gdb itself re-reads only at a stop), built in for --gdb. */
+__asm__(".section .rodata\n"
+	".globl gdb_hooks\n"
+	"gdb_hooks:\n"
+	".incbin \"gdbstub/gdbstub.gdb\"\n"
+	".byte 0\n"
+	".previous\n");
+extern const char gdb_hooks[];
+
+/* --gdb: run gdb on the recorded executable, connected to a gdbstub, with
+ * gdbstub.gdb loaded (from a memfd it inherits: no file to clean up). */
 static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid,
 					       const char *interp)
 {
@@ -608,7 +620,12 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 	/* An IDE (Emacs's M-x gdb) talks to gdb in MI: -i=mi goes on to it. */
 	char iopt[64];
 	snprintf(iopt, sizeof iopt, "--interpreter=%s", interp ? interp : "console");
-	execlp("gdb", "gdb", "-q", iopt, "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
+	char hooks[64] = "/dev/null";
+	int fd = memfd_create("gdbstub.gdb", 0);
+	if (fd >= 0 && write_all(fd, gdb_hooks, strlen(gdb_hooks)) == 0)
+		snprintf(hooks, sizeof hooks, "/proc/self/fd/%d", fd);
+	execlp("gdb", "gdb", "-q", iopt, "-x", hooks, "-ex", "set sysroot /", "-ex", cmd, exe,
+	       (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
 }
 
