@@ -49,6 +49,8 @@ static int save_shm(struct divert *d)
 
 int div_begin(struct divert *d, struct timeline *t, uint32_t tid)
 {
+	if (d->p.pid > 0 && d->tid != tid)
+		snprintf(t->msg, sizeof t->msg, "a diversion of thread %u is under way", d->tid);
 	if (d->p.pid > 0)
 		return d->tid == tid ? 0 : -1;
 	struct engine *e = &t->e;
