@@ -1,6 +1,9 @@
 # Makefile: builds the tools and the test programs, and runs the tests
 # (plain, with the fallbacks forced, and under ASan+UBSan) and benchmarks.
 PREFIX ?= /usr/local
+# Set to gdb's system gdbinit directory (gdb --configuration names it) to
+# have every gdb load gdbstub.gdb (gdbstub(1)); empty: not installed there.
+GDBINITDIR ?=
 CC ?= cc
 O ?= build
 SAN ?=
@@ -43,7 +46,7 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/bin/gdbstub: gdbstub/*.h
+$(O)/bin/gdbstub: gdbstub/*.h gdbstub/gdbstub.gdb
 $(O)/bin/rec: rec/*.h
 
 # Made afresh, also when a file leaves lib/ (the folder changes), so
@@ -108,6 +111,9 @@ install: all
 	install -m 644 $(BUFLIB) $(DESTDIR)$(PREFIX)/lib/rewind
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -d $(DESTDIR)$(PREFIX)/share/rewind
+	install -m 644 gdbstub/gdbstub.gdb $(DESTDIR)$(PREFIX)/share/rewind
+	$(if $(GDBINITDIR),install -d $(DESTDIR)$(GDBINITDIR) && install -m 644 gdbstub/gdbstub.gdb $(DESTDIR)$(GDBINITDIR)/rewind-gdbstub.gdb)
 
 clean:
 	rm -rf build build-san

@@ -1,6 +1,7 @@
 /* gdbstub: serves a replay to gdb over the remote serial protocol, with
  * reverse execution and event numbers as monitor commands (gdbstub(1)). */
 #include "cpu.h"
+#include "divert.h"
 #include "regs.h"
 #include "rsp.h"
 #include "timeline.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -31,6 +33,7 @@ static uint32_t gstep;		/* the thread gdb resumes (Hc; 0: any) */
  * by name (over a breakpoint) leaves it: gdb then steps the user's. */
 static uint32_t upick;
 static uint64_t last_event;	/* the trace's last record (its exit) */
+static struct divert D;		/* gdb's writes and calls (divert.h) */
 
 static const char usage_line[] =
 	"usage: gdbstub [-g EVENT] [-p PID] [--force] [--listen [HOST:]PORT | --gdb [-i INTERP]] [TRACE]\n";
@@ -121,8 +124,9 @@ static void stop_reply(const struct why *w)
 {
 	char buf[256];
 	int sig = w->why == WHY_SIGNAL ? to_gdb[w->sig < 65 ? w->sig : 0] : w->why == WHY_INTR ? 2 : 5;
-	gsel = T.ran;
-	int n = snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, T.ran);
+	uint32_t tid = w->tid ? w->tid : T.ran;
+	gsel = tid;
+	int n = snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, tid);
 	switch (w->why) {
 	case WHY_BP:
 		n += snprintf(buf + n, sizeof buf - n, "swbreak:;");
@@ -142,10 +146,46 @@ static void stop_reply(const struct why *w)
 	rsp_send(&conn, buf, n);
 }
 
+static int poll_interrupt(void *ctx)
+{
+	(void)ctx;
+	return rsp_poll_interrupt(&conn);
+}
+
+/* A resume during one of gdb's calls runs the diversion's copy. A system
+ * call there ends it: one line says so, and the stop is a SIGSYS at the
+ * replay's place, which is where gdb finds itself again. */
+static void divert_move(int step)
+{
+	struct why w;
+	char msg[300];
+	uint32_t tid = D.tid;
+	running = 1;
+	ticking(1);
+	int k = div_run(&D, &T, step, poll_interrupt, &w, msg, sizeof msg);
+	ticking(0);
+	if (k < 0) {
+		rsp_console(&conn, msg, strlen(msg));
+		memset(&w, 0, sizeof w);
+		w.why = WHY_SIGNAL;
+		w.sig = SIGSYS;
+	}
+	w.tid = tid;
+	running = 0;
+	stop_reply(&w);
+}
+
 /* Run one of the timeline's moves for a c, s, bc or bs packet. */
 static void move(int (*fn)(struct timeline *, struct why *))
 {
 	struct why w;
+	if (D.p.pid > 0 && D.calls > 0 && D.regs && (fn == tl_cont || fn == tl_step)) {
+		divert_move(fn == tl_step);
+		return;
+	}
+	/* Any other resume ends a diversion: the replay goes on from where
+	 * it was, as recorded. */
+	div_end(&D);
 	running = 1;
 	ticking(1);
 	int over = gstep != 0;
@@ -169,6 +209,7 @@ static void move(int (*fn)(struct timeline *, struct why *))
 	if (ng && (T.user.nbp || T.user.nwp))
 		rsp_console(&conn, gap, ng);
 	running = 0;
+	w.tid = 0;
 	stop_reply(&w);
 }
 
@@ -217,6 +258,7 @@ static void monitor(const char *hex)
 			monitor_out("rewind: the trace ends at event %llu; still at event %llu\n",
 				    (unsigned long long)last_event, (unsigned long long)T.here.ev);
 		} else {
+			div_end(&D);
 			running = 1;
 			int k = tl_goto_event(&T, num);
 			tl_flush(&T);
@@ -234,7 +276,7 @@ static void monitor(const char *hex)
 			monitor_out("Checkpoint %d at event %llu\n", id, (unsigned long long)T.here.ev);
 	} else if (got >= 1 && !strcmp(word, "restart")) {
 		if ((num = monitor_num(word, arg, got, "a checkpoint id")) < 0) {
-		} else if (num == 0 || num >= INT_MAX || tl_restart(&T, (int)num) < 0) {
+		} else if (div_end(&D), num == 0 || num >= INT_MAX || tl_restart(&T, (int)num) < 0) {
 			monitor_out("rewind: no checkpoint %lld (monitor checkpoint makes one)\n", num);
 		} else {
 			monitor_out("Current event: %llu\n", (unsigned long long)T.here.ev);
@@ -251,8 +293,8 @@ static void monitor(const char *hex)
 			    "  monitor checkpoint    save this place; prints its id\n"
 			    "  monitor restart ID    return to a saved place\n"
 			    "  monitor stats         checkpoints, single steps and stops so far\n"
-			    "After goto and restart, 'maint flush register-cache' and 'maint flush dcache'\n"
-			    "make gdb show the new place.\n");
+			    "gdb shows the new place after goto and restart when gdbstub.gdb is loaded\n"
+			    "(gdbstub --gdb loads it; see gdbstub(1)).\n");
 	}
 	rsp_send_str(&conn, "OK");
 }
@@ -266,7 +308,7 @@ static void read_memory(const char *args)
 	}
 	static uint8_t buf[65536];
 	static char hex[2 * 65536 + 1];
-	struct pt_proc *m = tl_mem(&T);
+	struct pt_proc *m = D.p.pid > 0 ? &D.p : tl_mem(&T);
 	ssize_t n = m ? pt_read(m, addr, buf, len) : -1;
 	if (n <= 0) {
 		rsp_send_str(&conn, "E14");
@@ -432,11 +474,77 @@ static void thread_list(void)
 	rsp_send(&conn, buf, k);
 }
 
-static void refuse_write(void)
+/* Registers gdb reads: the diversion's, when it copies that thread. */
+static pid_t regs_of(uint32_t tid, struct user_regs_struct *r)
 {
-	/* History is read-only: gdb says "Cannot access memory" or shows
-	 * this reply; see gdbstub(1). */
-	rsp_send_str(&conn, "E01");
+	if (D.p.pid > 0 && tid == D.tid) {
+		pt_getregs(&D.p, r);
+		return D.p.pid;
+	}
+	return tl_regs_of(&T, tid, r);
+}
+
+/* M, P and G packets: history is read-only, so they go to a diversion.
+ * Where none can be made, gdb says "Cannot access memory" (M) or shows
+ * the reply (P, G); see gdbstub(1). */
+static void write_packet(const char *pkt)
+{
+	uint32_t tid = gsel ? gsel : T.ran;
+	if (div_begin(&D, &T, tid) < 0) {
+		rsp_sendf(&conn, "E.rewind: history is read-only (%s)", T.msg);
+		return;
+	}
+	struct user_regs_struct r;
+	int ok = -1;
+	if (pkt[0] == 'M') {
+		static uint8_t buf[32768];
+		unsigned long long addr, len;
+		const char *hex = strchr(pkt, ':');
+		if (sscanf(pkt + 1, "%llx,%llx", &addr, &len) == 2 && hex && len <= sizeof buf &&
+		    strlen(hex + 1) == 2 * len && rsp_unhex(buf, hex + 1, len) == 0)
+			ok = pt_write(&D.p, addr, buf, len);
+	} else {
+		pt_getregs(&D.p, &r);
+		if (pkt[0] == 'P') {
+			char *eq;
+			long regno = strtol(pkt + 1, &eq, 16);
+			ok = *eq == '=' ? regs_set_one(D.p.pid, &r, (int)regno, eq + 1) : -1;
+		} else {
+			ok = regs_set_all(D.p.pid, &r, pkt + 1);
+		}
+		if (ok == 0)
+			pt_setregs(&D.p, &r);
+		if (ok == 0 && D.calls)
+			D.regs = 1;
+	}
+	rsp_send_str(&conn, ok == 0 ? "OK" : "E01");
+}
+
+/* qXfer:siginfo: gdb reads it before a call and writes it back after:
+ * the call's bounds. The copy was stopped by no signal: zeros. */
+static void siginfo(const char *p, int write)
+{
+	static const uint8_t zero[128];
+	unsigned long long off, len;
+	if (!write) {
+		if (sscanf(p, "read::%llx,%llx", &off, &len) != 2) {
+			rsp_send_str(&conn, "E01");
+			return;
+		}
+		if (off == 0) {
+			D.calls++;
+			D.regs = 0;
+		}
+		rsp_send_xfer(&conn, zero, sizeof zero, off, len);
+		return;
+	}
+	const char *data = strchr(p + 7, ':');	/* write::OFF:DATA */
+	size_t n = 0;
+	for (const char *c = data ? data + 1 : ""; *c; c++)
+		n += *c != '}';
+	if (D.calls > 0)
+		D.calls--;
+	rsp_sendf(&conn, "%zx", n);
 }
 
 static int serve(void)
@@ -461,7 +569,7 @@ static int serve(void)
 			break;
 		}
 		case 'g': {
-			pid_t pid = tl_regs_of(&T, gsel, &r);
+			pid_t pid = regs_of(gsel, &r);
 			if (pid < 0)
 				rsp_send_str(&conn, "E01");
 			else
@@ -469,7 +577,7 @@ static int serve(void)
 			break;
 		}
 		case 'p': {
-			pid_t pid = tl_regs_of(&T, gsel, &r);
+			pid_t pid = regs_of(gsel, &r);
 			int k = pid < 0 ? -1 : regs_hex_one(pid, &r, (int)strtol(pkt + 1, NULL, 16), hex);
 			rsp_send_str(&conn, k < 0 ? "E01" : hex);
 			break;
@@ -477,8 +585,11 @@ static int serve(void)
 		case 'm':
 			read_memory(pkt + 1);
 			break;
-		case 'M': case 'X': case 'G': case 'P':
-			refuse_write();
+		case 'M': case 'G': case 'P':
+			write_packet(pkt);
+			break;
+		case 'X':	/* not offered: gdb writes with M */
+			rsp_send_str(&conn, "");
 			break;
 		case 'c': case 'C':
 			move(tl_cont);
@@ -515,6 +626,7 @@ static int serve(void)
 			rsp_send_str(&conn, alive(thread_arg(pkt + 1)) ? "OK" : "E01");
 			break;
 		case 'k':
+			div_end(&D);
 			return 0;
 		case 'D':
 			rsp_send_str(&conn, "OK");
@@ -531,8 +643,10 @@ static int serve(void)
 		case 'q':
 			if (!strncmp(pkt, "qSupported", 10))
 				rsp_send_str(&conn, "PacketSize=10000;qXfer:features:read+;qXfer:auxv:read+;"
-					    "qXfer:exec-file:read+;QStartNoAckMode+;QPassSignals+;"
+					    "qXfer:exec-file:read+;qXfer:siginfo:read+;qXfer:siginfo:write+;QStartNoAckMode+;QPassSignals+;"
 					    "ReverseStep+;ReverseContinue+;swbreak+;hwbreak+;vContSupported+");
+			else if (!strncmp(pkt, "qXfer:siginfo:", 14))
+				siginfo(pkt + 14, !strncmp(pkt + 14, "write:", 6));
 			else if (!strncmp(pkt, "qXfer:", 6))
 				xfer(pkt + 6);
 			else if (!strcmp(pkt, "qC"))
@@ -566,7 +680,6 @@ static int serve(void)
 	}
 }
 
-/* --gdb: run gdb on the recorded executable, connected to a gdbstub. */
 /* Debug process pid (0: the first) of the opened T, or die. */
 static void follow(long long pid)
 {
@@ -574,6 +687,18 @@ static void follow(long long pid)
 		die(EXIT_USAGE, "-p %lld: %s", pid, T.msg);
 }
 
+/* gdbstub.gdb, the hook that makes gdb re-read the place after a monitor
+ * command (gdb itself re-reads only at a stop), built in for --gdb. */
+__asm__(".section .rodata\n"
+	".globl gdb_hooks\n"
+	"gdb_hooks:\n"
+	".incbin \"gdbstub/gdbstub.gdb\"\n"
+	".byte 0\n"
+	".previous\n");
+extern const char gdb_hooks[];
+
+/* --gdb: run gdb on the recorded executable, connected to a gdbstub, with
+ * gdbstub.gdb loaded (from a memfd it inherits: no file to clean up). */
 static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, long long pid,
 					       const char *interp)
 {
@@ -608,7 +733,12 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 	/* An IDE (Emacs's M-x gdb) talks to gdb in MI: -i=mi goes on to it. */
 	char iopt[64];
 	snprintf(iopt, sizeof iopt, "--interpreter=%s", interp ? interp : "console");
-	execlp("gdb", "gdb", "-q", iopt, "-ex", "set sysroot /", "-ex", cmd, exe, (char *)NULL);
+	char hooks[64] = "/dev/null";
+	int fd = memfd_create("gdbstub.gdb", 0);
+	if (fd >= 0 && write_all(fd, gdb_hooks, strlen(gdb_hooks)) == 0)
+		snprintf(hooks, sizeof hooks, "/proc/self/fd/%d", fd);
+	execlp("gdb", "gdb", "-q", iopt, "-x", hooks, "-ex", "set sysroot /", "-ex", cmd, exe,
+	       (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
 }
 

@@ -1,6 +1,7 @@
 /* regs.c: x86-64 registers for gdb: one table gives both the target
  * description XML and how to fetch and encode each register. */
 #include "regs.h"
+#include "pt.h"
 #include "rsp.h"
 
 #include <elf.h>
@@ -239,4 +240,81 @@ int regs_hex_one(pid_t pid, const struct user_regs_struct *r, int regno, char *b
 		regno -= regs[k].n;
 	}
 	return -1;
+}
+
+/* The XSAVE image of thread pid for a change: its length, or -1. */
+static ssize_t fp_for_write(pid_t pid, unsigned char *buf, size_t max)
+{
+	struct pt_proc p = { pid, -1 };
+	ssize_t n = pt_getxstate(&p, buf, max);
+	return n >= XS_SIZE ? n : -1;
+}
+
+/* Register i of row g from len hex digits at hex into *r or xs (marking
+ * the XSAVE components it belongs to in use). Returns 0 or -1. */
+static int unhex_reg(const struct reg *g, int i, const char *hex, struct user_regs_struct *r,
+		     unsigned char *xs)
+{
+	unsigned char v[16] = { 0 };
+	uint64_t bv;
+	if (rsp_unhex((char *)v, hex, g->bits / 8) < 0)
+		return -1;
+	switch (g->src) {
+	case GPR:
+		memcpy((char *)r + g->off, v, g->bytes);
+		return 0;
+	case XS:
+		memcpy(xs + g->off + 16 * i, v, g->bytes);
+		break;
+	case FTAG:	/* the full tag word back to FXSAVE's abridged one */
+		xs[4] = 0;
+		for (int p = 0; p < 8; p++)
+			if (((v[0] | v[1] << 8) >> 2 * p & 3) != 3)
+				xs[4] |= 1 << p;
+		break;
+	}
+	memcpy(&bv, xs + XS_HDR, sizeof bv);
+	bv |= g->off >= XS_AVX ? 4 : 3;
+	memcpy(xs + XS_HDR, &bv, sizeof bv);
+	return 0;
+}
+
+int regs_set_one(pid_t pid, struct user_regs_struct *r, int regno, const char *hex)
+{
+	static unsigned char xs[1 << 15];
+	for (size_t k = 0; k < sizeof regs / sizeof regs[0] && regno >= 0; k++) {
+		if (regno >= regs[k].n) {
+			regno -= regs[k].n;
+			continue;
+		}
+		if (strlen(hex) != (size_t)regs[k].bits / 4)
+			return -1;
+		if (regs[k].src == GPR)
+			return unhex_reg(&regs[k], regno, hex, r, NULL);
+		ssize_t n = fp_for_write(pid, xs, sizeof xs);
+		struct pt_proc p = { pid, -1 };
+		if (n < 0 || unhex_reg(&regs[k], regno, hex, r, xs) < 0)
+			return -1;
+		return pt_setxstate(&p, xs, n);
+	}
+	return -1;
+}
+
+int regs_set_all(pid_t pid, struct user_regs_struct *r, const char *hex)
+{
+	static unsigned char xs[1 << 15];
+	ssize_t n = fp_for_write(pid, xs, sizeof xs);
+	size_t at = 0, len = strlen(hex);
+	for (size_t k = 0; k < sizeof regs / sizeof regs[0]; k++)
+		for (int i = 0; i < regs[k].n; i++) {
+			if (at + regs[k].bits / 4 > len)
+				goto done;	/* gdb may send fewer */
+			if ((regs[k].src != GPR && n < 0) ||
+			    unhex_reg(&regs[k], i, hex + at, r, xs) < 0)
+				return -1;
+			at += regs[k].bits / 4;
+		}
+done:;
+	struct pt_proc p = { pid, -1 };
+	return n < 0 ? 0 : pt_setxstate(&p, xs, n);
 }

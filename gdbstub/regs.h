@@ -34,4 +34,13 @@ size_t regs_hex_all(pid_t pid, const struct user_regs_struct *r, char *buf);
  * length, or -1 for an unknown number. */
 int regs_hex_one(pid_t pid, const struct user_regs_struct *r, int regno, char *buf);
 
+/* Set register regno of the description from a 'P' packet's hex value:
+ * a general register in *r (the caller sets *r on the thread), the
+ * others on thread pid at once (PTRACE_SETREGSET NT_X86_XSTATE).
+ * Returns 0, or -1 for an unknown number or a malformed value. */
+int regs_set_one(pid_t pid, struct user_regs_struct *r, int regno, const char *hex);
+/* The same for every register a 'G' packet's hex holds, in description
+ * order. */
+int regs_set_all(pid_t pid, struct user_regs_struct *r, const char *hex);
+
 #endif

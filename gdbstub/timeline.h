@@ -53,6 +53,7 @@ struct why {
 	int sig;		/* WHY_SIGNAL */
 	uint64_t addr;		/* WHY_WATCH: the watched address */
 	int wtype;
+	uint32_t tid;		/* the thread it is about (0: the one that ran last) */
 };
 
 struct mark {
