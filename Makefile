@@ -36,7 +36,11 @@ BPROGS = $(BPROG_SRC:bench/prog/%.c=$(O)/bench/%)
 
 BUFLIB = $(O)/bin/librewind-buf.so
 
-all: deps-ok $(TOOLS:%=$(O)/bin/%) $(BUFLIB) $(TPROGS) $(ATPROGS) $(BPROGS)
+# Test tools, not recorded: t/fuzz/NAME.c makes $(O)/t/NAME.
+FUZZ_SRC = $(wildcard t/fuzz/*.c)
+FUZZ = $(FUZZ_SRC:t/fuzz/%.c=$(O)/t/%)
+
+all: deps-ok $(TOOLS:%=$(O)/bin/%) $(BUFLIB) $(TPROGS) $(ATPROGS) $(BPROGS) $(FUZZ)
 
 # Installs missing -dev packages on Debian as root, else names them.
 deps-ok:
@@ -75,6 +79,10 @@ $(BUFLIB): buf/*.c lib/bufabi.h lib/trace.h
 $(O)/t/%: t/prog/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $< -lm
+
+$(O)/t/%: t/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 
 $(O)/t/%-asan: t/prog-asan/%.c
 	@mkdir -p $(dir $@)

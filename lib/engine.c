@@ -681,6 +681,11 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	if (!eng_find_item(&e->cur, IT_FILE, IF_EXE, &exe) || !eng_find_item(&e->cur, IT_ARG, 1, &argv_it) ||
 	    !eng_find_item(&e->cur, IT_ARG, 2, &env_it) || !eng_find_item(&e->cur, IT_STACK, -1, &stack))
 		eng_bad_record(e, "first execve lacks its file, arguments or stack");
+	/* Each is u64 full length, then NUL-terminated strings: the last
+	 * must end in the item, or strlen below would run past it. */
+	if (argv_it.len < 8 || env_it.len < 8 || (argv_it.len > 8 && argv_it.p[argv_it.len - 1]) ||
+	    (env_it.len > 8 && env_it.p[env_it.len - 1]))
+		eng_bad_record(e, "first execve's arguments or environment are damaged");
 	if (sc->ret != 0)
 		die(EXIT_TRACE, "%s: the recorded program did not start (execve failed)", e->dir);
 	char tmp[64];
@@ -865,7 +870,9 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 		eng_bad_record(e, "short syscall record");
 	const struct sys_entry *s = sys_row(sc->nr);
 	if (!e->started) {
-		if (s->class != C_EXECVE)
+		/* Before the first execve there is no thread to run a call
+		 * whose end comes later. */
+		if (s->class != C_EXECVE || (e->cur.flags & TRF_ENTRY))
 			eng_bad_record(e, "the trace does not start with execve");
 		return s;
 	}
@@ -1621,6 +1628,11 @@ static int dispatch(struct engine *e, int k)
 		fprintf(stderr, "[eng] event %llu tid %u kind %d stop %d pid %d\n",
 			(unsigned long long)e->cur.event, e->cur.tid, e->cur.kind, k, e->p.pid);
 	memset(&e->rm, 0, sizeof e->rm);	/* a new stretch begins */
+	/* Before the first execve no thread exists: only that call (or a
+	 * kind from a newer writer that needs no action) can come. */
+	if (!e->started && e->cur.kind >= TR_START && e->cur.kind <= TR_PREEMPT &&
+	    e->cur.kind != TR_SYSCALL)
+		eng_bad_record(e, "an event before the program started");
 	switch (e->cur.kind) {
 	case TR_SYSCALL:
 		replay_syscall(e, k);

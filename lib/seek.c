@@ -262,6 +262,13 @@ static void file_hdr(struct sb *b, const char *magic)
 	sb_32(b, 0);
 }
 
+void seek_abandon(const char *dir)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/%s.new", dir, SEEK_DIR);
+	rm_dir(tmp);
+}
+
 struct seek_store *seek_create(const char *dir)
 {
 	struct seek_store *s = calloc(1, sizeof *s);

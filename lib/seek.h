@@ -24,6 +24,9 @@ struct seek_store;
 /* Start a new store in DIR/seek.new (replacing a leftover one). Dies on
  * failure. */
 struct seek_store *seek_create(const char *dir);
+/* Remove DIR/seek.new, the store a tseek that failed or was stopped
+ * leaves: for its exit paths (atexit, a signal's). */
+void seek_abandon(const char *dir);
 /* Save the state of e's tracee after e->cur as a checkpoint. Returns 0,
  * 1 when this is no place for one (a signal being delivered; the caller
  * tries again later), or dies on an I/O failure. The tracee is left at a

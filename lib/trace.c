@@ -349,6 +349,7 @@ int trace_create(struct trace_writer *w, const char *dir)
 	memcpy(h + 8, &v, 4);
 	if (write_all(w->fd, h, sizeof h) < 0)
 		return -1;
+	w->good = sizeof h;
 	ZSTD_CCtx *c = ZSTD_createCCtx();
 	if (!c)
 		return -1;
@@ -427,7 +428,22 @@ static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint3
 	uint32_t h[4] = { TRACE_CHUNK_MAGIC, (uint32_t)c, (uint32_t)n, nrec };
 	memcpy(w->cbuf, h, 16);
 	memcpy(w->cbuf + 16, &first, 8);
-	return write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR);
+	if (w->werr) {	/* after a failed chunk, none: the stream would have a gap */
+		errno = w->werr;
+		return -1;
+	}
+	if (write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR) < 0) {
+		/* A full disk takes part of a chunk: cut it away, so that the
+		 * file ends at its last whole chunk, as after kill -9. */
+		w->werr = errno ? errno : EIO;
+		if (ftruncate(w->fd, w->good) < 0) {
+			/* nothing better to do: readers name the partial chunk */
+		}
+		errno = w->werr;
+		return -1;
+	}
+	w->good += c + TRACE_CHUNK_HDR;
+	return 0;
 }
 
 /* The helper thread: while rec goes on with the program (the other core),

@@ -223,6 +223,9 @@ struct trace_writer {
 	size_t ccap;
 	struct tw_job *job;	/* the helper thread that compresses and writes
 				   full chunks while the recording goes on */
+	uint64_t good;		/* the file's length up to its last whole chunk */
+	int werr;		/* errno of the first failed chunk: no more are
+				   written, and the file was cut back to good */
 };
 
 int trace_create(struct trace_writer *w, const char *dir);

@@ -163,8 +163,11 @@ void store_file(struct recorder *r, const char *src, const char *path, int flags
 				unlink(blob);	/* path was replaced meanwhile */
 				copy = 1;
 			}
-			if (copy && copy_file(src, blob) < 0)
-				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(errno));
+			if (copy && copy_file(src, blob) < 0) {
+				int e = errno;
+				unlink(blob);	/* a partial copy would be a damaged one */
+				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(e));
+			}
 		}
 		if (r->nfcache < 256) {
 			r->fcache[r->nfcache].dev = st.st_dev;

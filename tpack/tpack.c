@@ -118,6 +118,10 @@ static struct files_ref *read_refs(const char *dir, size_t *nref, char **cpu_tex
 	if (r.next_event == 0)
 		die(EXIT_TRACE, "%s: trace ends early: it holds no events (the recording did not finish)",
 		    r.path);
+	/* Packed all the same: what it holds replays up to there. */
+	if (!r.ended)
+		warnx_("%s: trace ends early after event %llu (the recording did not finish)", r.path,
+		       (unsigned long long)(r.next_event - 1));
 	trace_close(&r);
 	*nref = n;
 	return refs;

@@ -77,6 +77,18 @@ static int list(const char *dir)
 	return 0;
 }
 
+/* A failed tseek leaves no half-made store: every exit but the one after
+ * seek_finish() removes DIR/seek.new (only in tseek's own process, not
+ * in a forked checkpoint). */
+static const char *store_dir;
+static pid_t store_pid;
+
+static void drop_store(void)
+{
+	if (store_dir && getpid() == store_pid)
+		seek_abandon(store_dir);
+}
+
 /* The next event ends the program: the last place for a checkpoint. */
 static int last_chance(struct engine *e)
 {
@@ -146,6 +158,9 @@ int main(int argc, char **argv)
 	/* Runs of buffered calls are answered inside the process, as replay
 	 * does: checkpoints fall between them. */
 	e.batch = !env_flag("REWIND_NO_BUFFER");
+	store_dir = dir;
+	store_pid = getpid();
+	atexit(drop_store);
 	struct seek_store *s = seek_create(dir);
 	double t0 = now(), last = t0;
 	uint64_t since = 0, taken = 0;
@@ -164,6 +179,7 @@ int main(int argc, char **argv)
 	eng_close(&e);
 	uint64_t bytes;
 	int n = seek_finish(s, &bytes);
+	store_dir = NULL;
 	if (tty)
 		fprintf(stderr, "\rtseek: %d checkpoints, %.1f MiB, in %.1f s\n", n, bytes / 1048576.0,
 			now() - t0);
