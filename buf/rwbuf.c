@@ -393,7 +393,8 @@ IMPL int impl_fstat(int fd, struct stat *st)
 
 /* The path of a call, saved as rec saves a string argument: whole, up to
  * 4095 bytes, as item argi of e. The caller knows the kernel can read it
- * (a call with it just got another answer than EFAULT). */
+ * (a call with it got another answer than EFAULT) and that it is still
+ * the path that call read. */
 static void path_item(struct ent *e, int argi, const char *path)
 {
 	size_t len = 0;
@@ -433,10 +434,8 @@ whole:
 }
 
 /* A call with a path (argument argi) and an output of out bytes at
- * out_addr when it succeeds (with obuf, ret bytes up to out). The path
- * is saved before the call: the output may overwrite it (stat(p, p),
- * readlink(p, p, n)). A lookup may wait for a network file system;
- * these are local here. */
+ * out_addr when it succeeds (with obuf, ret bytes up to out). A lookup
+ * may wait for a network file system; these are local here. */
 static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, const char *path,
 		      uint64_t out_addr, size_t out, int obuf)
 {
@@ -445,14 +444,31 @@ static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, con
 		return ret_errno(r);
 	if (!can(16 + 4096 + 16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	/* An output that may reach the path (stat(p, p), readlink(p, p, n))
+	 * can leave another one in memory: the path is saved before the
+	 * call then. Else it is the same after the call, where the kernel
+	 * has shown it readable, and the copy before (two calls more, 3 us
+	 * a stat under rec here) is spared. */
 	struct ent e;
 	reserve(&e);
-	if (!path_grab(&e, argi, path)) {
+	uint64_t p = (uint64_t)path;
+	int before = out_addr && out && out_addr < p + 4096 && out_addr + out > p;
+	if (before && !path_grab(&e, argi, path)) {
 		unbusy();
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
 	}
 	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
+	if (ret == -EFAULT && !before) {
+		/* The path may run into memory that cannot be read, where
+		 * the library at replay would fault comparing it. A lookup
+		 * changes nothing: it is made again traced, and rec saves
+		 * what it can read. */
+		unbusy();
+		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	}
 	head(&e, nr, 0, a0, a1, a2, a3, ret);
+	if (!before)
+		path_item(&e, argi, path);
 	/* The output, as the call left it. */
 	size_t n = obuf ? (ret > 0 ? ((size_t)ret < out ? (size_t)ret : out) : 0) : out;
 	if (ret >= 0 && out_addr && n)
