@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/time.h>
 #include <time.h>
@@ -163,16 +164,31 @@ static void put(struct ent *e, const void *src, size_t n)
 	e->p += n;
 }
 
-static void begin(struct ent *e, long nr, int flags, long a0, long a1, long a2, long a3, long ret)
+/* Starts an entry with room for its 64 bytes of call: its items may
+ * come before the call is made (see head). */
+static void reserve(struct ent *e)
 {
 	e->start = (uint8_t *)BUF_DATA + hdr->used;
-	e->p = e->start + BUF_ENT_HDR;
+	e->p = e->start + BUF_ENT_HDR + 64;
+}
+
+/* Fills in the call of the entry, once it is made. */
+static void head(struct ent *e, long nr, int flags, long a0, long a1, long a2, long a3, long ret)
+{
+	struct ent h = { e->start, e->start + BUF_ENT_HDR };
 	uint16_t h16[2] = { (uint16_t)nr, (uint16_t)flags };
 	uint32_t z = 0;
 	int64_t args[7] = { a0, a1, a2, a3, 0, 0, ret };
-	put(e, h16, 4);
-	put(e, &z, 4);
-	put(e, args, sizeof args);
+	put(&h, h16, 4);
+	put(&h, &z, 4);
+	put(&h, args, sizeof args);
+}
+
+/* An entry made after its call, with its items to follow. */
+static void begin(struct ent *e, long nr, int flags, long a0, long a1, long a2, long a3, long ret)
+{
+	reserve(e);
+	head(e, nr, flags, a0, a1, a2, a3, ret);
 }
 
 static void item(struct ent *e, int tag, int flags, uint64_t head, const void *data, size_t n)
@@ -195,6 +211,13 @@ static void end(struct ent *e)
 	__asm__ volatile("" ::: "memory");
 	hdr->used += (BUF_ENT_HDR + size + 7) & ~7ull;
 	hdr->count++;
+	__asm__ volatile("" ::: "memory");
+	hdr->busy = 0;
+}
+
+/* A can() that made no entry after all. */
+static void unbusy(void)
+{
 	__asm__ volatile("" ::: "memory");
 	hdr->busy = 0;
 }
@@ -286,7 +309,11 @@ static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_a
 
 static long slow_io(long nr, long fd, const void *b, size_t n, off_t off);
 
-/* write and pwrite64: the input prefix is saved as rec's IT_ARG. */
+/* write and pwrite64: the input prefix is saved as rec's IT_ARG, after
+ * the call, once the kernel read it. Still the bytes the call read: a
+ * write stores nothing into the program's memory (a file mapped shared
+ * turns buffered writes off, see nowrite), and no other thread runs
+ * meanwhile. */
 static long in_call(long nr, long fd, const void *b, size_t n, long off)
 {
 	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
@@ -365,13 +392,45 @@ IMPL int impl_fstat(int fd, struct stat *st)
 }
 
 /* The path of a call, saved as rec saves a string argument: whole, up to
- * 4095 bytes. Only once the kernel read it (any answer but EFAULT). */
+ * 4095 bytes, as item argi of e. The caller knows the kernel can read it
+ * (a call with it got another answer than EFAULT) and that it is still
+ * the path that call read. */
 static void path_item(struct ent *e, int argi, const char *path)
 {
 	size_t len = 0;
 	while (len < 4095 && path[len])
 		len++;
 	item(e, IT_ARG, argi, len, path, len);
+}
+
+/* path_item before anything is known of the path: the kernel copies it
+ * into e (process_vm_readv of this process, a page at a time, so that
+ * a name that ends before an unreadable page is read whole). Returns 0
+ * when it cannot be read up to its end, where the call would fail with
+ * EFAULT, or when the kernel would not copy it (the traced way then
+ * lets rec read it). */
+static int path_grab(struct ent *e, int argi, const char *path)
+{
+	uint8_t *d = e->p + 16;
+	long pid = untraced(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	size_t got = 0, len = 0;
+	while (got < 4096) {
+		size_t n = 4096 - ((uintptr_t)(path + got) & 4095);
+		if (n > 4096 - got)
+			n = 4096 - got;
+		struct iovec l = { d + got, n }, r = { (void *)(path + got), n };
+		long k = untraced(SYS_process_vm_readv, pid, (long)&l, 1, (long)&r, 1, 0);
+		if (k <= 0)
+			return 0;
+		got += k;
+		for (; len < got; len++)
+			if (!d[len])
+				goto whole;
+	}
+	len = 4095;	/* too long (ENAMETOOLONG): saved as rec saves it */
+whole:
+	item(e, IT_ARG, argi, len, d, len);	/* copy() of d onto itself: a no-op */
+	return 1;
 }
 
 /* A call with a path (argument argi) and an output of out bytes at
@@ -385,12 +444,32 @@ static long path_call(long nr, long a0, long a1, long a2, long a3, int argi, con
 		return ret_errno(r);
 	if (!can(16 + 4096 + 16 + out))
 		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
-	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
-	int known = ret != -EFAULT;
+	/* An output that may reach the path (stat(p, p), readlink(p, p, n))
+	 * can leave another one in memory: the path is saved before the
+	 * call then. Else it is the same after the call, where the kernel
+	 * has shown it readable, and the copy before (two calls more, 3 us
+	 * a stat under rec here) is spared. */
 	struct ent e;
-	begin(&e, nr, known ? 0 : ENT_REC_INPUTS, a0, a1, a2, a3, ret);
-	if (known)
+	reserve(&e);
+	uint64_t p = (uint64_t)path;
+	int before = out_addr && out && out_addr < p + 4096 && out_addr + out > p;
+	if (before && !path_grab(&e, argi, path)) {
+		unbusy();
+		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	}
+	long ret = untraced(nr, a0, a1, a2, a3, 0, 0);
+	if (ret == -EFAULT && !before) {
+		/* The path may run into memory that cannot be read, where
+		 * the library at replay would fault comparing it. A lookup
+		 * changes nothing: it is made again traced, and rec saves
+		 * what it can read. */
+		unbusy();
+		return ret_errno(traced(nr, a0, a1, a2, a3, 0, 0));
+	}
+	head(&e, nr, 0, a0, a1, a2, a3, ret);
+	if (!before)
 		path_item(&e, argi, path);
+	/* The output, as the call left it. */
 	size_t n = obuf ? (ret > 0 ? ((size_t)ret < out ? (size_t)ret : out) : 0) : out;
 	if (ret >= 0 && out_addr && n)
 		item(&e, IT_MEM, 0, out_addr, (const void *)out_addr, n);
@@ -477,13 +556,6 @@ IMPL ssize_t impl_getrandom(void *b, size_t n, unsigned flags)
 	return out_call(SYS_getrandom, (long)b, n, flags, 0, (uint64_t)b, n, 1, 0);
 }
 
-/* A can() that made no entry after all. */
-static void unbusy(void)
-{
-	__asm__ volatile("" ::: "memory");
-	hdr->busy = 0;
-}
-
 static void set_bit(uint8_t *set, long fd, int v)
 {
 	if (fd >= 0 && fd < BUF_NFD)
@@ -545,6 +617,11 @@ static long open_call(long dfd, const char *path, long flags, long mode)
 		unbusy();
 		return slow_openat(dfd, path, flags, mode);
 	}
+	/* The look read the path: it is saved before the open, as every
+	 * input is. */
+	struct ent e;
+	reserve(&e);
+	path_item(&e, 1, path);
 	long ret = untraced(SYS_openat, dfd, (long)path, flags | O_NONBLOCK, mode, 0, 0);
 	int dir = 0;
 	if (ret == -EAGAIN || (ret >= 0 && !plain_file(ret, flags, &dir))) {
@@ -559,11 +636,7 @@ static long open_call(long dfd, const char *path, long flags, long mode)
 		set_bit(hdr->fd_write, ret, 0);
 		set_bit(hdr->fd_close, ret, 1);
 	}
-	int known = ret != -EFAULT;
-	struct ent e;
-	begin(&e, SYS_openat, known ? 0 : ENT_REC_INPUTS, dfd, (long)path, flags, mode, ret);
-	if (known)
-		path_item(&e, 1, path);
+	head(&e, SYS_openat, 0, dfd, (long)path, flags, mode, ret);
 	end(&e);
 	return ret_errno(ret);
 }
