@@ -54,7 +54,8 @@ static const char help[] =
 	"  -i, --interpreter=INTERP\n"
 	"                    with --gdb: gdb's interpreter (mi for Emacs M-x gdb)\n"
 	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
-	"                    had (warn instead of refusing)\n"
+	"                    had, or a trace without a cpu file (warn instead\n"
+	"                    of refusing)\n"
 	"  -h, --help        print this help and exit\n"
 	"\n"
 	"In gdb, \"monitor help\" lists the extra commands. See gdbstub(1).\n";

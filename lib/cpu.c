@@ -370,17 +370,24 @@ void cpu_check_trace(const char *dir, const struct trace_rec *start)
 	if (k < 0)
 		die(EXIT_TRACE, "%s", err);
 	if (k == 0) {
-		/* A trace from before the cpu file: compare the IT_CPU text,
-		 * which can only tell that the CPU differs. */
+		/* Nothing to check against (a trace from before the cpu
+		 * file, or one that lost it): a replay on a CPU without a
+		 * recorded feature would diverge far from the cause. */
+		if (!cpu_force)
+			die(EXIT_TRACE, "%s/cpu: missing: nothing to check this CPU against (run tpack "
+			    "on the recording machine to add it, or use --force to try anyway)", dir);
+		/* The IT_CPU text can still tell that the CPU differs. */
 		static char desc[8192];
 		struct trace_item it;
 		size_t off = trace_fixed_size(start->kind);
+		int differs = 0;
 		cpu_desc(desc, sizeof desc);
 		while (trace_item(start, &off, &it) > 0)
-			if (it.tag == IT_CPU && (it.len != strlen(desc) || memcmp(it.p, desc, it.len)) &&
-			    !warned++)
-				warnx_("%s: recorded on a different CPU (and before traces kept a cpu "
-				       "file to check it against); the replay may diverge", dir);
+			if (it.tag == IT_CPU && (it.len != strlen(desc) || memcmp(it.p, desc, it.len)))
+				differs = 1;
+		if (!warned++)
+			warnx_("%s/cpu: missing: %s; replaying anyway (--force)", dir,
+			       differs ? "recorded on a different CPU, unchecked" : "this CPU is unchecked");
 		return;
 	}
 	cpu_read(&here);

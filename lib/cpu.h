@@ -27,8 +27,8 @@ struct cpu_info {
 };
 
 /* Set (by replay --force, or gdbstub's) before eng_open to replay on a
- * CPU that lacks features the recording CPU had: the check warns
- * instead of refusing. */
+ * CPU that lacks features the recording CPU had, or a trace without a
+ * cpu file: the check warns instead of refusing. */
 extern int cpu_force;
 
 /* Read this CPU: leaves 0, 1, 7 (subleaves 0 and 1), 0xd (subleaves 0,
@@ -46,9 +46,11 @@ int cpu_save(const char *dir, const struct cpu_info *c);
 int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen);
 
 /* The replay engine's check of the trace in dir, whose start record is
- * start: dies (status 125) naming the missing feature or a corrupt cpu
- * file, or warns instead under cpu_force. A trace without a cpu file is
- * compared by its IT_CPU text and warned about at most once. */
+ * start: dies (status 125) naming the missing feature, a corrupt cpu
+ * file or a missing one ("DIR/cpu: missing: ..."), or warns instead
+ * under cpu_force (once; without a cpu file, the IT_CPU text tells
+ * whether the CPU differs). A corrupt or newer file is refused even
+ * under cpu_force. */
 void cpu_check_trace(const char *dir, const struct trace_rec *start);
 
 #endif

@@ -289,7 +289,7 @@ static void (*const namers[])(struct sn_buf *, uint64_t) = {
 	[A_MFLAGS] = sn_mflags, [A_MADV] = sn_madv, [A_SIG] = put_signo,
 	[A_SIGHOW] = sn_sighow, [A_WHENCE] = sn_whence, [A_CLOCK] = sn_clock,
 	[A_ARCHPRCTL] = sn_archprctl, [A_FUTEXOP] = sn_futexop,
-	[A_ACCESS] = sn_access,
+	[A_ACCESS] = sn_access, [A_PTRACE] = sn_ptrace,
 };
 
 /* One argument, as its table cell says. */

@@ -91,6 +91,7 @@ enum sys_kind {
 	A_ARCHPRCTL,	/* ARCH_* code */
 	A_FUTEXOP,	/* FUTEX_* op */
 	A_ACCESS,	/* F_OK, R_OK, W_OK, X_OK */
+	A_PTRACE,	/* ptrace request PTRACE_* */
 	A_MMSG_IN,	/* in: struct mmsghdr array (sendmmsg; the kernel
 			   writes the msg_len of ret of them) */
 	A_MMSG_OUT,	/* out: struct mmsghdr array, ret of them filled */

@@ -424,6 +424,43 @@ void sn_access(struct sn_buf *b, uint64_t v)
 		sn_puts(b, "F_OK");
 }
 
+/* ptrace requests: asm-generic's, then x86's (12-33), then the 0x42xx
+ * ones of linux/ptrace.h. PEEKUSR and POKEUSR by libc's names, as strace
+ * shows them. */
+static const struct sn_name ptrace_reqs[] = {
+	{ 0, "PTRACE_TRACEME" }, { 1, "PTRACE_PEEKTEXT" }, { 2, "PTRACE_PEEKDATA" },
+	{ 3, "PTRACE_PEEKUSER" }, { 4, "PTRACE_POKETEXT" }, { 5, "PTRACE_POKEDATA" },
+	{ 6, "PTRACE_POKEUSER" }, { 7, "PTRACE_CONT" }, { 8, "PTRACE_KILL" },
+	{ 9, "PTRACE_SINGLESTEP" }, { 12, "PTRACE_GETREGS" }, { 13, "PTRACE_SETREGS" },
+	{ 14, "PTRACE_GETFPREGS" }, { 15, "PTRACE_SETFPREGS" }, { 16, "PTRACE_ATTACH" },
+	{ 17, "PTRACE_DETACH" }, { 18, "PTRACE_GETFPXREGS" }, { 19, "PTRACE_SETFPXREGS" },
+	{ 21, "PTRACE_OLDSETOPTIONS" }, { 24, "PTRACE_SYSCALL" },
+	{ 25, "PTRACE_GET_THREAD_AREA" }, { 26, "PTRACE_SET_THREAD_AREA" },
+	{ 30, "PTRACE_ARCH_PRCTL" }, { 31, "PTRACE_SYSEMU" },
+	{ 32, "PTRACE_SYSEMU_SINGLESTEP" }, { 33, "PTRACE_SINGLEBLOCK" },
+	{ 0x4200, "PTRACE_SETOPTIONS" }, { 0x4201, "PTRACE_GETEVENTMSG" },
+	{ 0x4202, "PTRACE_GETSIGINFO" }, { 0x4203, "PTRACE_SETSIGINFO" },
+	{ 0x4204, "PTRACE_GETREGSET" }, { 0x4205, "PTRACE_SETREGSET" },
+	{ 0x4206, "PTRACE_SEIZE" }, { 0x4207, "PTRACE_INTERRUPT" },
+	{ 0x4208, "PTRACE_LISTEN" }, { 0x4209, "PTRACE_PEEKSIGINFO" },
+	{ 0x420a, "PTRACE_GETSIGMASK" }, { 0x420b, "PTRACE_SETSIGMASK" },
+	{ 0x420c, "PTRACE_SECCOMP_GET_FILTER" }, { 0x420d, "PTRACE_SECCOMP_GET_METADATA" },
+	{ 0x420e, "PTRACE_GET_SYSCALL_INFO" }, { 0x420f, "PTRACE_GET_RSEQ_CONFIGURATION" },
+	{ 0x4210, "PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG" },
+	{ 0x4211, "PTRACE_GET_SYSCALL_USER_DISPATCH_CONFIG" },
+	{ 0x4212, "PTRACE_SET_SYSCALL_INFO" },
+};
+
+const char *ptrace_name(uint64_t req)
+{
+	return lookup(ptrace_reqs, NELEM(ptrace_reqs), req);
+}
+
+void sn_ptrace(struct sn_buf *b, uint64_t v)
+{
+	VALUE(b, ptrace_reqs, v);
+}
+
 void sn_sighow(struct sn_buf *b, uint64_t v)
 {
 	static const struct sn_name t[] = {

@@ -29,6 +29,8 @@ const char *errno_name(int e);
 const char *errno_text(int e);
 /* "SIGSEGV" for 1-31, or NULL (see sn_signal for real-time ones). */
 const char *signal_name(int sig);
+/* "PTRACE_SEIZE", or NULL for a request with no name. */
+const char *ptrace_name(uint64_t req);
 
 /* Each appends v's name or names. Flag sets print as A|B|0x40 (unknown
  * bits in hex); a value with no name prints as a number. */
@@ -45,6 +47,7 @@ void sn_clock(struct sn_buf *b, uint64_t v);	/* CLOCK_MONOTONIC */
 void sn_archprctl(struct sn_buf *b, uint64_t v); /* ARCH_SET_FS */
 void sn_futexop(struct sn_buf *b, uint64_t v);	/* FUTEX_WAIT_PRIVATE */
 void sn_access(struct sn_buf *b, uint64_t v);	/* R_OK|W_OK, F_OK */
+void sn_ptrace(struct sn_buf *b, uint64_t v);	/* PTRACE_GET_SYSCALL_INFO */
 void sn_sighow(struct sn_buf *b, uint64_t v);	/* SIG_BLOCK */
 void sn_fcntl(struct sn_buf *b, uint64_t v);	/* F_SETFD */
 void sn_prctl(struct sn_buf *b, uint64_t v);	/* PR_SET_NAME */

@@ -79,6 +79,7 @@
 #define ARCHPRCTL	sys_arg(A_ARCHPRCTL, 0)
 #define FUTEXOP		sys_arg(A_FUTEXOP, 0)
 #define ACCESS		sys_arg(A_ACCESS, 0)
+#define PTRACEREQ	sys_arg(A_PTRACE, 0)
 #define MMSG_IN		sys_arg(A_MMSG_IN, 0)
 #define MMSG_OUT	sys_arg(A_MMSG_OUT, 0)
 #define IPCCTL(n)	sys_arg(A_IPCCTL, n)	/* 0 sem, 1 msg, 2 shm */
@@ -209,7 +210,7 @@ SYS(97,  getrlimit,       C_EMU,    0,          R_INT, INT, OUT(16))
 SYS(98,  getrusage,       C_EMU,    0,          R_INT, INT, OUT(144))
 SYS(99,  sysinfo,         C_EMU,    0,          R_INT, OUT(112))
 SYS(100, times,           C_EMU,    0,          R_INT, OUT(32))
-SYS(101, ptrace,          C_EMU,    0,          R_INT, INT, INT, PTR, PTR)	/* rec emulates a subset */
+SYS(101, ptrace,          C_EMU,    0,          R_INT, PTRACEREQ, INT, PTR, PTR)	/* rec emulates a subset */
 SYS(102, getuid,          C_EMU,    0,          R_INT)
 SYS(103, syslog,          C_EMU,    0,          R_INT, INT, OBUF(2), INT)
 SYS(104, getgid,          C_EMU,    0,          R_INT)
@@ -573,6 +574,7 @@ SYS(469, file_setattr,    C_EMU,    0,          R_INT, FD, STR, PTR, UINT, ATFLA
 #undef ARCHPRCTL
 #undef FUTEXOP
 #undef ACCESS
+#undef PTRACEREQ
 #undef MMSG_IN
 #undef MMSG_OUT
 #undef IPCCTL

@@ -187,8 +187,14 @@ int trace_next(struct trace_reader *r, struct trace_rec *rec)
 	r->next_event++;
 	r->rawpos += size;
 	r->nrec_left--;
-	if (rec->kind == TR_EXIT)
+	if (rec->kind == TR_EXIT) {
 		r->ended = 1;
+		/* The exit is the stream's last record, and its chunk the
+		 * file's last: readers that stop at the exit (replay, tseek)
+		 * must refuse what follows as tdump and tpack do. */
+		if (r->nrec_left == 0 && r->off != r->fsize)
+			return fail(r, "garbage after the last chunk at offset %llu%s", r->off, "");
+	}
 	return 1;
 }
 

@@ -154,7 +154,10 @@ int trace_open(struct trace_reader *r, const char *dir);
 /* Read the next record. Returns 1 with *rec filled, 0 at the end of the
  * stream, -1 on a corrupt or truncated file with r->err naming the file
  * and offset. A stream that ends cleanly but without TR_EXIT returns 0
- * with r->ended still 0: the recorder was killed. */
+ * with r->ended still 0: the recorder was killed. Bytes after the chunk
+ * that holds TR_EXIT are refused when TR_EXIT is read (-1, "garbage
+ * after the last chunk at offset N"), so a reader that stops at the exit
+ * refuses them as one that reads on does. */
 int trace_next(struct trace_reader *r, struct trace_rec *rec);
 
 void trace_close(struct trace_reader *r);

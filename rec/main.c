@@ -157,6 +157,11 @@ int main(int argc, char **argv)
 		die(127, "%s: command not found", argv[optind]);
 	if (access(prog, X_OK) < 0)
 		die(errno == ENOENT ? 127 : 126, "%s: %s", prog, strerror(errno));
+	/* access() passes a directory, which execve then refuses: say so
+	 * before a trace directory is made for it. */
+	struct stat st;
+	if (stat(prog, &st) == 0 && !S_ISREG(st.st_mode))
+		die(126, "%s: %s", prog, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	make_dir(&R, outdir, argv[optind]);
 	fprintf(stderr, "rec: recording to %s\n", R.dir);
 	if (R.chaos) {

@@ -7,6 +7,7 @@
 #include "sig.h"
 #include "stop.h"
 #include "sys.h"
+#include "sys_names.h"
 #include "util.h"
 
 #include <elf.h>
@@ -53,37 +54,32 @@ static void ptemu_record_dirty(struct task *t)
 	t->dirty = 0;
 }
 
-static const char *ptrace_name(uint64_t req)
+/* The requests rec emulates; others stop the recording, named. */
+static int emulated(uint64_t req)
 {
-	static const struct { uint64_t req; const char *name; } names[] = {
-		{ PTRACE_TRACEME, "TRACEME" }, { PTRACE_PEEKTEXT, "PEEKTEXT" },
-		{ PTRACE_PEEKDATA, "PEEKDATA" }, { PTRACE_PEEKUSER, "PEEKUSER" },
-		{ PTRACE_POKETEXT, "POKETEXT" }, { PTRACE_POKEDATA, "POKEDATA" },
-		{ PTRACE_POKEUSER, "POKEUSER" }, { PTRACE_CONT, "CONT" }, { PTRACE_KILL, "KILL" },
-		{ PTRACE_SINGLESTEP, "SINGLESTEP" }, { PTRACE_GETREGS, "GETREGS" },
-		{ PTRACE_SETREGS, "SETREGS" }, { PTRACE_GETFPREGS, "GETFPREGS" },
-		{ PTRACE_SETFPREGS, "SETFPREGS" }, { PTRACE_ATTACH, "ATTACH" },
-		{ PTRACE_DETACH, "DETACH" }, { PTRACE_SYSCALL, "SYSCALL" },
-		{ PTRACE_SETOPTIONS, "SETOPTIONS" }, { PTRACE_GETEVENTMSG, "GETEVENTMSG" },
-		{ PTRACE_GETSIGINFO, "GETSIGINFO" }, { PTRACE_SETSIGINFO, "SETSIGINFO" },
-		{ PTRACE_GETREGSET, "GETREGSET" }, { PTRACE_SETREGSET, "SETREGSET" },
-		{ PTRACE_SEIZE, "SEIZE" }, { PTRACE_INTERRUPT, "INTERRUPT" },
-		{ PTRACE_LISTEN, "LISTEN" }, { PTRACE_PEEKSIGINFO, "PEEKSIGINFO" },
+	static const uint64_t reqs[] = {
+		PTRACE_TRACEME, PTRACE_PEEKTEXT, PTRACE_PEEKDATA, PTRACE_PEEKUSER,
+		PTRACE_POKETEXT, PTRACE_POKEDATA, PTRACE_POKEUSER, PTRACE_CONT, PTRACE_KILL,
+		PTRACE_SINGLESTEP, PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_GETFPREGS,
+		PTRACE_SETFPREGS, PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SYSCALL,
+		PTRACE_SETOPTIONS, PTRACE_GETEVENTMSG, PTRACE_GETSIGINFO, PTRACE_SETSIGINFO,
+		PTRACE_GETREGSET, PTRACE_SETREGSET, PTRACE_SEIZE, PTRACE_INTERRUPT,
+		PTRACE_LISTEN, PTRACE_PEEKSIGINFO,
 	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (names[i].req == req)
-			return names[i].name;
-	return NULL;
+	for (size_t i = 0; i < sizeof reqs / sizeof *reqs; i++)
+		if (reqs[i] == req)
+			return 1;
+	return 0;
 }
 
 static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
 {
 	const char *n = ptrace_name(req);
-	char num[32];
-	snprintf(num, sizeof num, "%llu", (unsigned long long)req);
-	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s%s, which rewind "
-		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? "PTRACE_" : "request ",
-		       n ? n : num, why, rec_dir());
+	char num[40];
+	snprintf(num, sizeof num, "request %llu", (unsigned long long)req);
+	stop_recording(EXIT_TRACE, "the program made syscall ptrace (%d) with %s%s, which rewind "
+		       "cannot record yet; the trace %s ends before it", SYS_ptrace, n ? n : num, why,
+		       rec_dir());
 }
 
 /* Write an emulated call's output into cur's memory, to be recorded at
@@ -204,7 +200,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		cur->popts = cur->psys = cur->pcall = 0;
 		return 0;
 	}
-	if (!ptrace_name(req))
+	if (!emulated(req))
 		ptrace_refuse(req, "");
 	if (!t || t->tracer != cur)
 		return -ESRCH;

@@ -41,7 +41,8 @@ static const char help[] =
 	"  --json            with --stack: one JSON object per event, tdump --json's\n"
 	"                    fields plus \"stack\", an array of frames\n"
 	"  --force           replay on a CPU that lacks a feature the recording\n"
-	"                    CPU had (warn instead of refusing)\n"
+	"                    CPU had, or a trace without a cpu file (warn\n"
+	"                    instead of refusing)\n"
 	"  -h, --help        print this help and exit\n"
 	"\n"
 	"See replay(1).\n";

@@ -25,8 +25,8 @@ test_expect_success 'record and replay the report byte for byte' '
 '
 test_expect_success 'the helper'"'"'s ptrace calls are in the trace; rec did not spin' '
 	run_tool tdump "$trace" >dump &&
-	grep -E " syscall ptrace\(16, " dump &&
-	grep -E " syscall ptrace\(17, " dump &&
+	grep -E " syscall ptrace\(PTRACE_ATTACH, " dump &&
+	grep -E " syscall ptrace\(PTRACE_DETACH, " dump &&
 	# How often the helper yields while the threads settle depends on
 	# timing (0 to a few hundred here); the old livelock made millions.
 	test $(grep -c " sched_yield(" dump) -lt 5000
@@ -35,7 +35,7 @@ test_expect_success 'with three threads blocked in read meanwhile' '
 	RR_EXPECT=1 rec_replay_cmp env ASAN_OPTIONS=detect_leaks=1 "$T/leak-asan" 3 &&
 	grep -q "ERROR: LeakSanitizer: detected memory leaks" rec.err &&
 	run_tool tdump "$trace" >dump &&
-	test $(grep -Ec " syscall ptrace\(16, " dump) = 4
+	test $(grep -Ec " syscall ptrace\(PTRACE_ATTACH, " dump) = 4
 '
 test_expect_success 'a second replay is identical' '
 	replay_cmp

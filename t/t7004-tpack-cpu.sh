@@ -1,7 +1,8 @@
 #!/bin/bash
 # t7004-tpack-cpu.sh: replay on a CPU lacking a feature of the trace's cpu
 # file (faked by setting a bit) is refused naming it, unless --force; a
-# corrupt cpu file is refused; a trace without one replays and tpack adds it.
+# corrupt cpu file is refused; a trace without one is refused unless
+# --force, and tpack adds it.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog random
 
@@ -120,9 +121,17 @@ test_expect_success PYTHON 'a cpu file of a newer version is refused by name, ev
 	st=$? &&
 	expect_status $st 125
 '
-test_expect_success 'a trace without a cpu file (older rec) replays' '
+test_expect_success 'a trace without a cpu file (older rec) is refused' '
 	fresh_copy old && rm old/cpu &&
-	replay_cmp "$scratch/old"
+	refused old "^replay: old/cpu: missing: nothing to check this CPU against \(run tpack on the recording machine to add it, or use --force to try anyway\)$"
+'
+test_expect_success 'replay --force replays it anyway, with one warning' '
+	run_tool replay --force old >out 2>err &&
+	test_cmp_bytes rec.out out &&
+	head -n 1 err >warning &&
+	grep -q "^replay: old/cpu: missing: this CPU is unchecked; replaying anyway (--force)$" warning &&
+	tail -n +2 err >rest &&
+	test_cmp_bytes rec.err rest
 '
 test_expect_success 'and tpack gives it one' '
 	run_tool tpack old >pack.out 2>pack.err &&

@@ -28,7 +28,8 @@ static const char help[] =
 	"  --every N         take a checkpoint every N events instead\n"
 	"  --list            print the index (event, file, size) and exit\n"
 	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
-	"                    had (warn instead of refusing)\n"
+	"                    had, or a trace without a cpu file (warn instead\n"
+	"                    of refusing)\n"
 	"  -h, --help        print this help and exit\n"
 	"\n"
 	"See tseek(1).\n";
