@@ -817,8 +817,7 @@ int main(int argc, char **argv)
 		in = out = fd;
 	}
 	tl_open(&T, trace, go > 1 ? (uint64_t)go : 0);
-	T.e.emit = emit;
-	T.e.interrupt = interrupted;
+	eng_set_hooks(&T.e, &(struct eng_hooks){ .emit = emit, .interrupt = interrupted });
 	follow(pid);
 	gsel = T.ran;
 	int gone = go >= 0 ? tl_goto_event(&T, go) : 0;

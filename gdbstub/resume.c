@@ -29,7 +29,7 @@ static const struct stopset *arming(struct timeline *t, const struct stopset *s,
 		 * the places inside a stretch are always reached the same
 		 * way. The thread then runs to the preemption's place, an
 		 * int3 hidden from gdb (engine.h). */
-		e->reexec = t->reexec && (step || n || s->nbp || s->nwp || counting) ? t->pid : 0;
+		eng_set_reexec(e, t->reexec && (step || n || s->nbp || s->nwp || counting) ? t->pid : 0);
 		if ((a[n] = eng_rematch_rip(e)))
 			n++;
 		for (int i = 0; i < n; i++)
@@ -41,7 +41,7 @@ static const struct stopset *arming(struct timeline *t, const struct stopset *s,
 	/* Another process: nothing armed, and no int3 in memory it may
 	 * share (a vfork child runs in its parent's). */
 	tl_flush(t);
-	e->reexec = 0;
+	eng_set_reexec(e, 0);
 	return &none;
 }
 

@@ -199,7 +199,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	memset(t, 0, sizeof *t);
 	/* From a tseek checkpoint, history begins there. */
 	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);
-	t->e.debug = 1;
+	eng_set_opts(&t->e, &(struct eng_opts){ .debug = 1 });
 	watch_init(&t->w, &t->e);
 	if (!at && eng_resume(&t->e, 0) != ENG_EVENT)
 		die(EXIT_TRACE, "%s: the program did not start", dir);

@@ -297,22 +297,11 @@ static int pp_mprotect(struct watch *w, uint64_t page, int prot, int reexec)
 		return 0;
 	}
 	if (!reexec) {
-		e->stop = PS_SYSEXIT;	/* where an injected call leaves the thread */
+		eng_left_at_sysexit(e);
 		return 0;
 	}
 	/* Run the program's own syscall instruction again, to its seccomp stop. */
-	struct user_regs_struct q = r;
-	q.rip = r.rip - 2;
-	q.rax = r.orig_rax;
-	pt_setregs(&e->p, &q);
-	pt_resume(&e->p, RESUME_CONT, 0);
-	while (waitpid(e->p.pid, &st, __WALL) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (pt_classify(st) != PS_SECCOMP)
-		return -1;
-	pt_setregs(&e->p, &r);
-	return 0;
+	return eng_reenter(&e->p, &r);
 }
 
 /* The program's protection of the watched pages, from /proc/PID/maps
@@ -624,11 +613,8 @@ void watch_init(struct watch *w, struct engine *e)
 	w->counts = probe_has(PROBE_PERF_BP) ? &perf_counts : &stop_counts;
 	w->acc = xmalloc(sizeof *w->acc);
 	memset(w->acc, 0, sizeof *w->acc);
-	if (w->stops == &pp_stops) {
-		e->fault = pp_fault;
-		e->perform = pp_perform;
-		e->hook_arg = w;
-	}
+	if (w->stops == &pp_stops)
+		eng_hook_pages(e, pp_fault, pp_perform, w);
 }
 
 void watch_free(struct watch *w)

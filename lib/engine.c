@@ -1927,3 +1927,36 @@ void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_s
 	if (k == cur_task(e))
 		e->stop = k->stop;
 }
+
+void eng_set_hooks(struct engine *e, const struct eng_hooks *h)
+{
+	e->emit = h->emit;
+	e->mapped = h->mapped;
+	e->interrupt = h->interrupt;
+	e->ctx = h->ctx;
+}
+
+void eng_set_opts(struct engine *e, const struct eng_opts *o)
+{
+	e->batch = o->batch;
+	e->limit = o->limit;
+	e->debug = o->debug;
+}
+
+void eng_hook_pages(struct engine *e, int (*fault)(void *arg, const siginfo_t *si),
+		    void (*perform)(void *arg), void *arg)
+{
+	e->fault = fault;
+	e->perform = perform;
+	e->hook_arg = arg;
+}
+
+void eng_set_reexec(struct engine *e, uint32_t pid)
+{
+	e->reexec = pid;
+}
+
+void eng_left_at_sysexit(struct engine *e)
+{
+	e->stop = PS_SYSEXIT;
+}

@@ -118,6 +118,38 @@ struct engine {
  * and a one-line message on a bad trace. */
 void eng_open(struct engine *e, const char *dir);
 
+/* A tool drives a replay through the calls below and reads struct
+ * engine's fields; it never writes them. What it hooks in and how it
+ * wants the replay run are given with these. */
+struct eng_hooks {
+	void (*emit)(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,
+		     size_t len);	/* e->emit */
+	void (*mapped)(void *ctx, uint64_t addr, uint64_t len, const char *file,
+		       const char *path, uint64_t off);	/* e->mapped */
+	int (*interrupt)(void *ctx);	/* e->interrupt */
+	void *ctx;
+};
+struct eng_opts {
+	int batch;		/* e->batch */
+	uint64_t limit;		/* e->limit */
+	int debug;		/* e->debug */
+};
+/* Set the hooks (any may be NULL) and the options, after eng_open() or
+ * eng_open_at(). */
+void eng_set_hooks(struct engine *e, const struct eng_hooks *h);
+void eng_set_opts(struct engine *e, const struct eng_opts *o);
+/* A debugger that protects pages hooks its fault and perform (see the
+ * fields) here, with their argument. */
+void eng_hook_pages(struct engine *e, int (*fault)(void *arg, const siginfo_t *si),
+		    void (*perform)(void *arg), void *arg);
+/* With debug set, re-execute the preemptions of process pid (as
+ * recorded; 0: none) instead of setting them (e->reexec). */
+void eng_set_reexec(struct engine *e, uint32_t pid);
+/* A call was injected (eng_inject()) into the current thread at a stop
+ * where none of its own was pending: it is now at that call's
+ * syscall-exit stop. */
+void eng_left_at_sysexit(struct engine *e);
+
 /* Replay the next event. Returns 1, or 0 when the program has exited
  * (e->status). Dies with status 125 on divergence or a bad trace, naming
  * the event. */
@@ -226,8 +258,8 @@ int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_s
  * the replay that checkpoint's: e->cur is its event. A damaged or stale
  * index or checkpoint is named in one line on stderr and the replay
  * starts from the beginning. Returns the checkpoint's event, or 0 when
- * the replay starts from the beginning. Set e->emit and the other
- * callbacks after this call. */
+ * the replay starts from the beginning. Give the hooks and options
+ * (eng_set_hooks, eng_set_opts) after this call. */
 uint64_t eng_open_at(struct engine *e, const char *dir, uint64_t ev);
 
 

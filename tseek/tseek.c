@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 	eng_open(&e, dir);
 	/* Runs of buffered calls are answered inside the process, as replay
 	 * does: checkpoints fall between them. */
-	e.batch = !env_flag("REWIND_NO_BUFFER");
+	eng_set_opts(&e, &(struct eng_opts){ .batch = !env_flag("REWIND_NO_BUFFER") });
 	store_dir = dir;
 	store_pid = getpid();
 	atexit(drop_store);
