@@ -1,6 +1,6 @@
-/* sigstart.c: signals a program starts with. "sigstart ignore|block
- * SIG... -- PROG ARGS..." ignores or blocks the signals (numbers) and
- * executes PROG; "sigstart raise SIG" sends itself SIG, then prints
+/* sigstart.c: signals a program starts with. "sigstart
+ * ignore|block|default SIG... -- PROG ARGS..." ignores, blocks or sets to
+ * their default action the signals (numbers) and executes PROG; "sigstart raise SIG" sends itself SIG, then prints
  * whether it is pending (blocked) and a random token, and exits 0. */
 #include <signal.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 int main(int argc, char **argv)
 {
 	if (argc < 3)
-		return fprintf(stderr, "usage: sigstart ignore|block SIG... -- PROG... | raise SIG\n"), 2;
+		return fprintf(stderr, "usage: sigstart ignore|block|default SIG... -- PROG... | raise SIG\n"), 2;
 	if (!strcmp(argv[1], "raise")) {
 		int sig = atoi(argv[2]);
 		kill(getpid(), sig);
@@ -27,8 +27,8 @@ int main(int argc, char **argv)
 	sigemptyset(&m);
 	int i = 2;
 	for (; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[1], "ignore"))
-			signal(atoi(argv[i]), SIG_IGN);
+		if (!strcmp(argv[1], "ignore") || !strcmp(argv[1], "default"))
+			signal(atoi(argv[i]), argv[1][0] == 'i' ? SIG_IGN : SIG_DFL);
 		else
 			sigaddset(&m, atoi(argv[i]));
 	}
