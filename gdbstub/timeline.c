@@ -268,6 +268,11 @@ int tl_at_end(struct timeline *t)
 	int live = eng_live(&t->e), last = tl_threads(t, tids, 2) == 1;
 	/* The debugged process's last thread ends. With others about, its
 	 * exit happens at once, registers gone: the end is before it. */
+	/* A thread killed by a signal (not SIGKILL, which an execve of a
+	 * sibling sends too): a fatal signal ends the whole process at once. */
+	if (nx->kind == TR_TASKEXIT && nx->size >= 4 && WIFSIGNALED(get32(nx->p)) &&
+	    WTERMSIG(get32(nx->p)) != SIGKILL)
+		return 1;
 	if ((nx->kind == TR_TASKEXIT && last) ||
 	    (live > 1 && nx->kind == TR_SYSCALL && (nx->flags & TRF_NORETURN) && nx->size >= 2 &&
 	     (get32(nx->p) == SYS_exit_group || (get32(nx->p) == SYS_exit && last))))

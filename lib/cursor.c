@@ -46,6 +46,13 @@ void eng_open(struct engine *e, const char *dir)
 		die(EXIT_TRACE, "%s: recorded by %s rewind (syscall buffer ABI revision %u), this one has "
 		    "revision %u: record the program again", e->r.path, abi < BUF_ABI ? "an older" : "a newer",
 		    abi, BUF_ABI);
+	/* The program starts with the signals ignored and blocked that it
+	 * had at recording, whatever replay itself was started with. */
+	size_t off = trace_fixed_size(TR_START);
+	struct trace_item it;
+	while (trace_item(&rec, &off, &it) > 0)
+		if (it.tag == IT_SIGS && it.len >= 16)
+			pt_start_signals(get64(it.p), get64(it.p + 8));
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
 	 * recording CPU's features takes other paths in libc. */
 	cpu_check_trace(dir, &rec);

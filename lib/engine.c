@@ -1396,6 +1396,22 @@ static void replay_sysret(struct engine *e)
 	sys_finish(e, sys_row(sc.nr), &sc);
 }
 
+/* Thread t ends by signal sig that a sibling is stopped to take (a fault
+ * of another thread, which kills the whole process): deliver it there,
+ * as it was; t (perhaps asleep in a call) then dies with the rest. */
+static void fatal_elsewhere(struct engine *e, struct eng_task *t, int sig)
+{
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *o = &e->tasks[i];
+		if (i == e->ti || o->rtgid != t->rtgid || o->state != ET_STOPPED || o->pending_sig != sig)
+			continue;
+		pt_resume(&o->p, RESUME_CONT, sig);
+		o->pending_sig = 0;
+		o->state = ET_EXITING;
+		return;
+	}
+}
+
 /* A thread or process ended (the last one: final). One killed by
  * SIGKILL from another process got no stop to replay; it is sent here. */
 static int replay_task_exit(struct engine *e, int final)
@@ -1418,6 +1434,9 @@ static int replay_task_exit(struct engine *e, int final)
 		t->want = want;
 		return ENG_EVENT;
 	}
+	if (t->state != ET_GONE && WIFSIGNALED(want) && WTERMSIG(want) != SIGKILL &&
+	    e->pending_sig != WTERMSIG(want))
+		fatal_elsewhere(e, t, WTERMSIG(want));
 	if (t->state != ET_GONE) {
 		if (WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL)
 			kill(e->p.pid, SIGKILL);

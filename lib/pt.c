@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <elf.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,11 @@ static scmp_filter_ctx build_filter(void)
 }
 
 static sigset_t ignored;	/* see pt_note_ignored() */
+/* With start_exact: the dispositions and mask pt_spawn's program starts
+ * with (see pt_start_signals()); without, only the four signals of
+ * ignored are set (traces from before rec noted them all). */
+static int start_exact;
+static uint64_t start_ign, start_mask;
 
 const sigset_t *pt_note_ignored(void)
 {
@@ -55,6 +61,51 @@ const sigset_t *pt_note_ignored(void)
 			sigaddset(&ignored, sigs[i]);
 	}
 	return &ignored;
+}
+
+void pt_note_start_signals(uint64_t *ign, uint64_t *mask)
+{
+	pt_note_ignored();
+	sigset_t m;
+	*ign = *mask = 0;
+	for (int sig = 1; sig <= 64; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			*ign |= 1ull << (sig - 1);
+	}
+	if (sigprocmask(SIG_BLOCK, NULL, &m) == 0)
+		for (int sig = 1; sig <= 64; sig++)
+			if (sigismember(&m, sig) == 1)
+				*mask |= 1ull << (sig - 1);
+	pt_start_signals(*ign, *mask);
+}
+
+void pt_start_signals(uint64_t ign, uint64_t mask)
+{
+	start_exact = 1;
+	start_ign = ign;
+	start_mask = mask;
+}
+
+/* In pt_spawn's child: the dispositions and mask the program starts with. */
+static void child_signals(void)
+{
+	if (!start_exact) {
+		signal(SIGINT, sigismember(&ignored, SIGINT) ? SIG_IGN : SIG_DFL);
+		signal(SIGQUIT, sigismember(&ignored, SIGQUIT) ? SIG_IGN : SIG_DFL);
+		signal(SIGPIPE, sigismember(&ignored, SIGPIPE) ? SIG_IGN : SIG_DFL);
+		signal(SIGHUP, sigismember(&ignored, SIGHUP) ? SIG_IGN : SIG_DFL);
+		return;
+	}
+	/* Raw calls: libc refuses its own two (32 and 33), which a
+	 * program's parent may still have ignored. */
+	for (int sig = 1; sig <= 64; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		struct { void *h; unsigned long flags; void *restorer; uint64_t mask; } ka = {
+			(start_ign >> (sig - 1)) & 1 ? SIG_IGN : SIG_DFL, 0, NULL, 0 };
+		syscall(SYS_rt_sigaction, sig, &ka, NULL, 8);
+	}
 }
 
 uint64_t pt_untraced_ip;
@@ -97,10 +148,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 	if (pid < 0)
 		die(EXIT_TRACE, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		signal(SIGINT, sigismember(&ignored, SIGINT) ? SIG_IGN : SIG_DFL);
-		signal(SIGQUIT, sigismember(&ignored, SIGQUIT) ? SIG_IGN : SIG_DFL);
-		signal(SIGPIPE, sigismember(&ignored, SIGPIPE) ? SIG_IGN : SIG_DFL);
-		signal(SIGHUP, sigismember(&ignored, SIGHUP) ? SIG_IGN : SIG_DFL);
+		child_signals();
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "ptrace(TRACEME): %s", strerror(errno));
 		if (personality(ADDR_NO_RANDOMIZE) < 0)
@@ -121,6 +169,10 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		 * what it arms (a trapping rdtsc) before the program does. */
 		if (before_exec && before_exec() < 0)
 			die(EXIT_TRACE, "before execve: %s", strerror(errno));
+		if (start_exact) {	/* the mask last: as execve keeps it */
+			uint64_t m = start_mask & ~(1ull << (SIGKILL - 1) | 1ull << (SIGSTOP - 1));
+			syscall(SYS_rt_sigprocmask, SIG_SETMASK, &m, NULL, 8);
+		}
 		execve(path, argv, envp);
 		die(127, "%s: %s", path, strerror(errno));
 	}

@@ -44,6 +44,17 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
  * as it would natively. Returns the set. */
 const sigset_t *pt_note_ignored(void);
 
+/* Note every signal (1 to 64) the caller was started with ignored, and
+ * its blocked mask, as bit sets (bit n-1: signal n) into *ign and *mask;
+ * call before changing either. pt_spawn's program then starts with
+ * exactly those, as it would natively (execve keeps both). */
+void pt_note_start_signals(uint64_t *ign, uint64_t *mask);
+
+/* pt_spawn's program starts with the signals of ign ignored, every other
+ * one at its default, and mask blocked, whatever the caller has (replay
+ * gives the recorded ones). Without a call: see pt_note_ignored(). */
+void pt_start_signals(uint64_t ign, uint64_t mask);
+
 /* Wait for the tracee; retries EINTR unless *interrupted is non-NULL, in
  * which case it returns -1 with *interrupted set. Returns the pid. */
 int pt_wait(struct pt_proc *p, int *status, int *interrupted);

@@ -19,7 +19,7 @@
 enum trace_kind {
 	TR_START = 1,	/* event 0: u64 start time (ns, realtime), u32 pid,
 			   u32 how rdtsc stopped; items IT_CWD, IT_CPU,
-			   IT_BUFABI, IT_CHAOS */
+			   IT_BUFABI, IT_SIGS, IT_CHAOS */
 	TR_SYSCALL = 2,	/* i32 nr, u32 0, u64 args[6], i64 ret; items */
 	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
 	TR_RDTSC = 4,	/* u64 rip, u64 tsc, u32 aux, u32 insn (0 rdtsc, 1 rdtscp) */
@@ -83,6 +83,10 @@ enum trace_tag {
 	IT_BUFABI = 14,	/* u32: the syscall buffer's ABI revision
 			   (lib/bufabi.h BUF_ABI) of the recording rewind
 			   (start record; none: an older one, revision 0) */
+	IT_SIGS = 25,	/* u64 ignored, u64 blocked (bit n-1: signal n): the
+			   signals rec was started with ignored and its
+			   blocked mask, which the program started with
+			   (start record; none: an older rec) */
 	IT_XSTATE = 11,	/* bytes: the thread's XSAVE area (PTRACE_GETREGSET) */
 	IT_TASK = 13,	/* u32 tid, u32 pid: the thread a clone-like call made
 			   and its process (the caller's for a thread), as

@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 const char *progname = "rewind";
@@ -210,4 +212,38 @@ void cpu_desc(char *buf, size_t len)
 	}
 	if (f)
 		fclose(f);
+}
+
+static char intr_dir[4400];	/* see exit_on_sigint() */
+
+/* Only async-signal-safe calls: the files of intr_dir (no
+ * subdirectories), then intr_dir itself, go; then so do we. */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	int fd = intr_dir[0] ? open(intr_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	char buf[4096];
+	long n;
+	while (fd >= 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+		for (long off = 0; off < n;) {
+			unsigned short reclen = *(unsigned short *)(buf + off + 16);
+			const char *name = buf + off + 19;
+			if (strcmp(name, ".") && strcmp(name, ".."))
+				unlinkat(fd, name, 0);
+			off += reclen;
+		}
+	}
+	if (fd >= 0) {
+		close(fd);
+		rmdir(intr_dir);
+	}
+	_exit(130);
+}
+
+void exit_on_sigint(const char *tmpdir)
+{
+	snprintf(intr_dir, sizeof intr_dir, "%s", tmpdir ? tmpdir : "");
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
 }

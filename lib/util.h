@@ -37,6 +37,11 @@ const char *trace_pick(const char *arg);
  * how every REWIND_NO_* switch is read. */
 int env_flag(const char *name);
 
+/* From now on SIGINT (^C) removes tmpdir (if not NULL; its files, then
+ * itself) and exits 130 at once; the tracees die with the tracer
+ * (PTRACE_O_EXITKILL). For replay, tseek and the like. */
+void exit_on_sigint(const char *tmpdir);
+
 /* Parse a non-negative decimal number; -1 if it is not one. */
 long long parse_num(const char *s);
 

@@ -97,9 +97,10 @@ static const char *find_prog(const char *prog)
  * ending the recording, SIGALRM the schedule's tick. */
 static void own_signals(void)
 {
-	/* What rec was started with ignored stays so for the program (which
-	 * still gets SIGINT and SIGQUIT passed on: it may catch them), and
-	 * SIGHUP for rec too (nohup). */
+	/* What rec was started with ignored and blocked stays so for the
+	 * program (which still gets SIGINT and SIGQUIT passed on: it may
+	 * catch them), and SIGHUP ignored for rec too (nohup). */
+	pt_note_start_signals(&R.sig_ign, &R.sig_mask);
 	const sigset_t *ign = pt_note_ignored();
 	struct sigaction sa = { .sa_handler = on_intr };
 	sigaction(SIGINT, &sa, NULL);

@@ -289,7 +289,7 @@ int main(int argc, char **argv)
 	listing = opt_stack && to < 0;
 	if (opt_stack)
 		stack_init();
-	signal(SIGINT, SIG_IGN);
+	exit_on_sigint(NULL);	/* ^C: the replayed processes die with us */
 	signal(SIGQUIT, SIG_IGN);
 	struct engine e;
 	const char *dir = trace_pick(optind < argc ? argv[optind] : NULL);

@@ -151,7 +151,9 @@ int main(int argc, char **argv)
 	const char *dir = trace_pick(optind < argc ? argv[optind] : NULL);
 	if (do_list)
 		return list(dir);
-	signal(SIGINT, SIG_IGN);
+	char tmp[4400];	/* what seek_create() makes: ^C removes it */
+	snprintf(tmp, sizeof tmp, "%s/%s.new", dir, SEEK_DIR);
+	exit_on_sigint(tmp);
 	signal(SIGQUIT, SIG_IGN);
 	int tty = isatty(2);
 	struct engine e;
@@ -178,6 +180,7 @@ int main(int argc, char **argv)
 		}
 	}
 	eng_close(&e);
+	signal(SIGINT, SIG_IGN);	/* the renames that put seek.new in place */
 	uint64_t bytes;
 	int n = seek_finish(s, &bytes);
 	store_dir = NULL;
