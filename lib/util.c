@@ -247,3 +247,12 @@ void exit_on_sigint(const char *tmpdir)
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 }
+
+void usage_exit(int status, const char *usage_line, const char *help)
+{
+	if (status)
+		fputs(usage_line, stderr);
+	else
+		printf("%s\n%s", usage_line, help);
+	exit(status);
+}

@@ -42,6 +42,11 @@ int env_flag(const char *name);
  * (PTRACE_O_EXITKILL). For replay, tseek and the like. */
 void exit_on_sigint(const char *tmpdir);
 
+/* A tool's usage message and exit: with status 0 the usage line and the
+ * help on stdout, else the usage line alone on stderr. */
+void usage_exit(int status, const char *usage_line, const char *help)
+	__attribute__((noreturn));
+
 /* Parse a non-negative decimal number; -1 if it is not one. */
 long long parse_num(const char *s);
 

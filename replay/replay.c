@@ -49,11 +49,7 @@ static const char help[] =
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	if (status)
-		fputs(usage_line, stderr);
-	else
-		printf("%s\n%s", usage_line, help);
-	exit(status);
+	usage_exit(status, usage_line, help);
 }
 
 static void emit(void *ctx, uint64_t ev, uint32_t pid, int stream, const uint8_t *data,

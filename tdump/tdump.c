@@ -29,11 +29,7 @@ static const char help[] =
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	if (status)
-		fputs(usage_line, stderr);
-	else
-		printf("%s\n%s", usage_line, help);
-	exit(status);
+	usage_exit(status, usage_line, help);
 }
 
 /* Stop quietly when the reader of our output went away (tdump | head). */

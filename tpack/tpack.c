@@ -33,11 +33,7 @@ static const char help[] =
 
 static void __attribute__((noreturn)) usage(int status)
 {
-	if (status)
-		fputs(usage_line, stderr);
-	else
-		printf("%s\n%s", usage_line, help);
-	exit(status);
+	usage_exit(status, usage_line, help);
 }
 
 /* "1922136 bytes", "2.9 MiB". */
