@@ -103,6 +103,8 @@ bench make-j2 "$tmp/mk.sh"
 bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
 bench threads "$REWIND_BPROG/threads"
+# A reservation of 1 TiB, ten pages of it used: costs what is used.
+bench reserve-1TiB "$REWIND_BPROG/reserve"
 # Threaded compute: xz with two threads on 4 MiB, half text and half
 # random bytes; preempted every timeslice (its input is 4.0 MiB).
 if command -v xz >/dev/null 2>&1; then

@@ -141,12 +141,13 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* An anonymous private mapping [lo, hi) whose pages with contents are
- * in r[0..n) (sorted by start, may overlap): the blocks holding one are
- * hashed, each run of blocks without one (zeros, as the kernel would
- * fill them) is one POS_ZERO entry. */
+/* A mapping [lo, hi) whose pages with contents are in r[0..n) (sorted
+ * by start, may overlap): the blocks holding one are hashed. With
+ * zeros (an anonymous private mapping), each run of blocks without one
+ * (zeros, as the kernel would fill them) is one POS_ZERO entry; without
+ * (a file mapping, whose other pages read as the file), none. */
 static void take_regions(struct pt_proc *p, struct pos *out, int *cap, uint64_t lo, uint64_t hi,
-			 const struct pm_region *r, int n)
+			 const struct pm_region *r, int n, int zeros)
 {
 	uint64_t a = lo;	/* the blocks before a are taken */
 	for (int i = 0; i < n; i++) {
@@ -155,7 +156,8 @@ static void take_regions(struct pt_proc *p, struct pos *out, int *cap, uint64_t 
 		if (end > hi)
 			end = hi;
 		if (first > a) {
-			add_block(out, cap, a, first - a, POS_ZERO, NULL);
+			if (zeros)
+				add_block(out, cap, a, first - a, POS_ZERO, NULL);
 			a = first;
 		}
 		if (end > a) {
@@ -163,19 +165,20 @@ static void take_regions(struct pt_proc *p, struct pos *out, int *cap, uint64_t 
 			a = end;
 		}
 	}
-	if (a < hi)
+	if (a < hi && zeros)
 		add_block(out, cap, a, hi - a, POS_ZERO, NULL);
 }
 
-/* An anonymous private mapping [lo, hi): the pages present or swapped
- * are its contents. */
+/* A mapping [lo, hi): the pages present or swapped are its contents
+ * (anon: an anonymous private mapping, zeros elsewhere; else a file
+ * mapping, the file elsewhere, as replay maps it too). */
 static int take_sparse(struct pt_proc *p, int fd, struct pos *out, int *cap, uint64_t lo,
-		       uint64_t hi)
+		       uint64_t hi, int anon)
 {
 	struct pm_region *r = NULL;
 	int n = 0, rcap = 0, rc = collect(fd, lo, hi, PM_PRESENT | PM_SWAPPED, &r, &n, &rcap);
 	if (rc == 0)
-		take_regions(p, out, cap, lo, hi, r, n);
+		take_regions(p, out, cap, lo, hi, r, n, anon);
 	free(r);
 	return rc;
 }
@@ -213,7 +216,7 @@ static int take_arming(struct pt_proc *p, int fd, int uffd, struct pos *out, int
 			qsort(r, n, sizeof *r, by_start);
 	}
 	if (rc == 0)
-		take_regions(p, out, cap, lo, hi, r, n);
+		take_regions(p, out, cap, lo, hi, r, n, 1);
 	free(r);
 	return rc;
 }
@@ -300,8 +303,10 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 			rc = take_arming(p, fd, uffd, out, &cap, lo, hi);
 			continue;
 		}
-		if (anon && fd >= 0) {
-			rc = take_sparse(p, fd, out, &cap, lo, hi);
+		/* A file mapping (a memfd of 16 GiB, a sparse file): its
+		 * pages not present read as the file, the same in replay. */
+		if (fd >= 0) {
+			rc = take_sparse(p, fd, out, &cap, lo, hi, anon);
 			continue;
 		}
 		total += hi - lo;

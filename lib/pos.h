@@ -35,7 +35,9 @@ struct pos {
  * only what changed since the last take: the blocks of the pages
  * written since in each private anonymous mapping registered with it
  * (written pages that are all zeros too), and whole every other
- * writable mapping. A private anonymous mapping not yet registered is
+ * writable mapping, but for the pages of a file mapping that are
+ * neither present nor swapped, which read as the file (with
+ * PAGEMAP_SCAN; not listed). A private anonymous mapping not yet registered is
  * registered and protected first. So the result lists the blocks that
  * may differ from the state of the last take; the rest of memory is as
  * it was then. */

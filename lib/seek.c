@@ -3,6 +3,7 @@
  * in the trace) and making a freshly started replay that process again. */
 #include "seek.h"
 #include "maps.h"
+#include "pagemap.h"
 #include "tsc.h"
 #include "util.h"
 #include "vdso.h"
@@ -22,6 +23,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -100,7 +102,15 @@ struct map {
 	int vdso;
 	int memfd;	/* a mapping of replay's copy of a file (emufs.h) */
 	uint64_t off, ino;
+	char *path;	/* the file mapped (malloc'd), NULL for none */
 };
+
+static void free_maps(struct map *m, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(m[i].path);
+	free(m);
+}
 
 /* Read pid's mappings; returns their number (malloc'd in *out) or -1. */
 static int read_maps(pid_t pid, struct map **out)
@@ -126,6 +136,8 @@ static int read_maps(pid_t pid, struct map **out)
 		x->off = off;
 		x->ino = ino;
 		x->memfd = !strncmp(name, "/memfd:rewind-file", 18);
+		if (ino && name[0] == '/' && !ml.deleted && !x->memfd)
+			x->path = strdup(name);
 		if (!strcmp(name, "[stack]"))
 			x->flags |= MAPF_STACK;
 		else if (!strcmp(name, "[heap]"))
@@ -338,6 +350,51 @@ static void put_rec(struct sb *b, const struct trace_rec *r)
 	sb_put(b, r->p, r->size);
 }
 
+/* pid's pagemap for PAGEMAP_SCAN, or -1 when the kernel has none. */
+static int pagemap_open(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/pagemap", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct pm_region r;
+	struct pm_scan_arg a = { .size = sizeof a, .start = 0, .end = PAGE, .vec = (uintptr_t)&r,
+				 .vec_len = 1, .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
+				 .return_mask = PM_PRESENT | PM_SWAPPED };
+	if (fd >= 0 && ioctl(fd, PM_SCAN, &a) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The first page at or after a in mapping x that may hold something
+ * but zeros: one present or swapped (pagemap pm), or, in a mapping of a
+ * file (open at ffd), one over the file's data; the others read as
+ * zeros (a hole, memory never touched). x->end when none; a itself
+ * when that cannot be told (no PAGEMAP_SCAN, a file not opened). */
+static uint64_t next_data(int pm, int ffd, const struct map *x, uint64_t a)
+{
+	if (pm < 0 || (x->ino && ffd < 0))
+		return a;
+	struct pm_region r;
+	struct pm_scan_arg arg = { .size = sizeof arg, .start = a, .end = x->end,
+				   .vec = (uintptr_t)&r, .vec_len = 1,
+				   .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
+				   .return_mask = PM_PRESENT | PM_SWAPPED };
+	int k = ioctl(pm, PM_SCAN, &arg);
+	if (k < 0)
+		return a;
+	uint64_t next = k > 0 ? (r.start > a ? r.start : a) : x->end;
+	if (ffd >= 0) {
+		off_t d = lseek(ffd, x->off + (a - x->start), SEEK_DATA);
+		if (d < 0 && errno != ENXIO)
+			return a;
+		if (d >= 0 && (uint64_t)d - x->off < next - x->start)
+			next = x->start + ((uint64_t)d - x->off) / PAGE * PAGE;
+	}
+	return next < a ? a : next;
+}
+
 /* Save one process (its first thread k) into b: the memory map and
  * every non-zero page, the mm fields, brk and the signal handlers. Returns
  * 0, or 1 when this is no place for a checkpoint (shared memory between
@@ -373,7 +430,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		if (!m[i].special && (m[i].memfd ? !file[i] || !(m[i].flags & MAPF_SHARED)
 						 : nprocs > 1 && (m[i].flags & MAPF_SHARED))) {
 			free(file);
-			free(m);
+			free_maps(m, n);
 			return 1;
 		}
 	}
@@ -407,7 +464,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		pt_write(p, scratch, save, 32);
 	eng_injected(e, k, &r);	/* where an injected call leaves the thread */
 	if (bad) {
-		free(m);
+		free_maps(m, n);
 		die(EXIT_TRACE, "event %llu: cannot read brk and the signal handlers of the replayed process",
 		    (unsigned long long)e->cur.event);
 	}
@@ -420,6 +477,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	sb_64(b, vdso);
 	sb_put(b, act, sizeof act);
 	static uint8_t buf[256 * PAGE];
+	int pm = pagemap_open(pid);
 	for (int i = 0; i < n; i++) {
 		if (m[i].special)
 			continue;
@@ -433,7 +491,13 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		size_t count_at = b->len;
 		sb_64(b, 0);
 		uint64_t np = 0;
+		int ffd = m[i].path && pm >= 0 ? open(m[i].path, O_RDONLY | O_CLOEXEC) : -1;
 		for (uint64_t a0 = m[i].start; a0 < m[i].end && !file[i]; a0 += sizeof buf) {
+			/* Only what may hold something: a reservation of a
+			 * terabyte with ten pages used costs ten pages. */
+			a0 = next_data(pm, ffd, &m[i], a0);
+			if (a0 >= m[i].end)
+				break;
 			size_t len = m[i].end - a0 < sizeof buf ? m[i].end - a0 : sizeof buf;
 			if (pt_read(p, a0, buf, len) != (ssize_t)len)
 				die(EXIT_TRACE, "event %llu: cannot read the replayed process's memory at 0x%llx",
@@ -445,9 +509,13 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 				}
 		}
 		memcpy(b->p + count_at, &np, 8);
+		if (ffd >= 0)
+			close(ffd);
 	}
 	free(file);
-	free(m);
+	free_maps(m, n);
+	if (pm >= 0)
+		close(pm);
 	/* The pages hold patched rdtsc (lib/tsc.h): which places they are. */
 	uint8_t *ts;
 	size_t tl = tsc_export(k->rtgid, &ts);
@@ -540,14 +608,26 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		sb_64(&b, st.st_size);
 		size_t count_at = b.len;
 		sb_64(&b, 0);
-		uint64_t np = 0;
-		for (uint64_t o = 0; o < (uint64_t)st.st_size; o += PAGE) {
-			memset(pg, 0, PAGE);
-			if (pread(e->fs.f[f].fd, pg, PAGE, o) < 0)
-				die(EXIT_TRACE, "replay's copy of a file: %s", strerror(errno));
-			if (!page_zero(pg)) {
-				put_page(s, &b, o, pg);
-				np++;
+		uint64_t np = 0, size = st.st_size;
+		/* Its data only: a memfd of 16 GiB with ten pages written
+		 * costs ten pages. */
+		for (uint64_t o = 0; o < size;) {
+			int fd = e->fs.f[f].fd;
+			off_t d = lseek(fd, o, SEEK_DATA), h = size;
+			if (d < 0 && errno == ENXIO)
+				break;
+			if (d < 0)
+				d = o;
+			else if ((h = lseek(fd, d, SEEK_HOLE)) < 0)
+				h = size;
+			for (o = d / PAGE * PAGE; o < (uint64_t)h && o < size; o += PAGE) {
+				memset(pg, 0, PAGE);
+				if (pread(fd, pg, PAGE, o) < 0)
+					die(EXIT_TRACE, "replay's copy of a file: %s", strerror(errno));
+				if (!page_zero(pg)) {
+					put_page(s, &b, o, pg);
+					np++;
+				}
 			}
 		}
 		memcpy(b.p + count_at, &np, 8);
@@ -806,8 +886,10 @@ static int shape(struct pt_proc *p, const struct user_regs_struct *base, const u
 		rd_get(&r, np * PAGEREF);
 		if (fl & MAPF_EMU)
 			continue;	/* mapped below, once there is scratch memory */
+		/* No reserve: a reservation of a terabyte, PROT_NONE when
+		 * recorded, is read-write here for a moment. */
 		int flags = MAP_FIXED | MAP_ANONYMOUS | (fl & MAPF_SHARED ? MAP_SHARED : MAP_PRIVATE) |
-			    (fl & MAPF_STACK ? MAP_GROWSDOWN : 0);
+			    (fl & MAPF_STACK ? MAP_GROWSDOWN : 0) | MAP_NORESERVE;
 		if (call(p, base, at, SYS_mmap, start, end - start, PROT_READ | PROT_WRITE, flags, -1,
 			 &ret) < 0 || ret != start) {
 			fail(why, wlen, "%s: cannot map 0x%llx-0x%llx in the new process", path,
@@ -908,7 +990,7 @@ static int shape(struct pt_proc *p, const struct user_regs_struct *base, const u
 			vdso_patch(p, fresh[i].start, fresh[i].end - fresh[i].start, NULL, NULL);
 	rc = 0;
 out:
-	free(fresh);
+	free_maps(fresh, nf > 0 ? nf : 0);
 	return rc;
 }
 

@@ -66,6 +66,11 @@ uint64_t hash_update(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+uint64_t hash_word(uint64_t h, uint64_t w)
+{
+	return rotl(h ^ (w * 0x87c37b91114253d5ull), 31) * 0x4cf5ad432745937full;
+}
+
 uint64_t hash_final(uint64_t h, uint64_t total)
 {
 	h ^= total;
@@ -79,12 +84,9 @@ uint64_t hash_final(uint64_t h, uint64_t total)
 
 /* Hashing works on whole 8-byte words, so reads must not split a word
  * between two calls: every read but the last is a multiple of 8. */
-int hash_file(const char *path, uint64_t *hash, uint64_t *size)
+static int hash_stream(int fd, uint64_t *hash, uint64_t *size)
 {
 	static uint8_t buf[1 << 20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	uint64_t h = HASH_INIT, total = 0;
 	size_t have = 0;
 	for (;;) {
@@ -92,9 +94,6 @@ int hash_file(const char *path, uint64_t *hash, uint64_t *size)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
 			return -1;
 		}
 		have += n;
@@ -106,10 +105,71 @@ int hash_file(const char *path, uint64_t *hash, uint64_t *size)
 				break;
 		}
 	}
-	close(fd);
 	*hash = hash_final(h, total);
 	*size = total;
 	return 0;
+}
+
+/* A file of more than HASH_PIECES_MIN bytes, by pieces: each piece's own
+ * hash is one word of the file's. Only the data is read: a piece in a
+ * hole (a sparse file, a memfd of terabytes) costs nothing, its hash
+ * that of zeros. */
+static int hash_pieces(int fd, uint64_t len, uint64_t *hash, uint64_t *size)
+{
+	static uint8_t buf[HASH_PIECE];
+	static uint64_t zero_hash;
+	if (!zero_hash) {
+		memset(buf, 0, sizeof buf);
+		zero_hash = hash_final(hash_update(HASH_INIT, buf, HASH_PIECE), HASH_PIECE);
+	}
+	uint64_t h = HASH_INIT, total = 0;
+	off_t data = 0;	/* the data at or after the piece starts here */
+	int none = 0;	/* no data after */
+	for (uint64_t at = 0; at < len; at += HASH_PIECE) {
+		uint64_t n = len - at < HASH_PIECE ? len - at : HASH_PIECE, ph = zero_hash;
+		if (!none && (uint64_t)data < at) {
+			data = lseek(fd, at, SEEK_DATA);
+			if (data < 0 && errno == ENXIO)
+				none = 1;
+			else if (data < 0)
+				data = at;	/* cannot tell: read it */
+		}
+		if (n < HASH_PIECE || (!none && (uint64_t)data < at + n)) {
+			ssize_t k = pread(fd, buf, n, at);
+			if (k < 0)
+				return -1;
+			ph = hash_final(hash_update(HASH_INIT, buf, k), k);
+			if ((uint64_t)k < n) {	/* shorter than it was */
+				total += k;
+				h = hash_word(h, ph);
+				break;
+			}
+		}
+		total += n;
+		h = hash_word(h, ph);
+	}
+	*hash = hash_final(h, total);
+	*size = total;
+	return 0;
+}
+
+int hash_fd(int fd, uint64_t *hash, uint64_t *size)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > HASH_PIECES_MIN)
+		return hash_pieces(fd, st.st_size, hash, size);
+	return hash_stream(fd, hash, size);
+}
+
+int hash_file(const char *path, uint64_t *hash, uint64_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = hash_fd(fd, hash, size), e = errno;
+	close(fd);
+	errno = e;
+	return rc;
 }
 
 const char *trace_home(void)

@@ -22,8 +22,18 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define HASH_INIT 0x9e3779b97f4a7c15ull
 uint64_t hash_update(uint64_t h, const void *p, size_t n);
 uint64_t hash_final(uint64_t h, uint64_t total_len);
-/* Hash of a whole file, or -1 with errno set. *size gets its length. */
+/* One 8-byte word w fed to the hash h. */
+uint64_t hash_word(uint64_t h, uint64_t w);
+/* Hash of a whole file, or -1 with errno set. *size gets its length. A
+ * file of more than HASH_PIECES_MIN bytes is hashed by pieces of
+ * HASH_PIECE bytes (the hash of each piece fed as one word), so that
+ * its holes need not be read (rewind-trace(5)). */
+#define HASH_PIECES_MIN (1ull << 30)
+#define HASH_PIECE (1 << 20)
 int hash_file(const char *path, uint64_t *hash, uint64_t *size);
+/* The same of the file open at fd, read from its offset 0 (by pieces)
+ * or from where it is (a file no larger). */
+int hash_fd(int fd, uint64_t *hash, uint64_t *size);
 
 /* The directory traces go in by default:
  * ${REWIND_DIR:-$HOME/.local/share/rewind}. Returns a static buffer. */
