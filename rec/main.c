@@ -61,7 +61,7 @@ static void on_intr(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	if (from_program(si))
 		return;
-	if (R.root > 0 && kill(-R.root, sig) < 0)
+	if (R.root > 0 && kill(-R.pgid, sig) < 0)
 		kill(R.root, sig);
 }
 
@@ -207,9 +207,15 @@ int main(int argc, char **argv)
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
+	/* The program leads a process group when rec does (a shell's job);
+	 * else, as in a script, it leads none and may call setsid(), in a
+	 * group that holds neither rec nor the script. */
+	if (getpgrp() != getpid() && (pt_spawn_pgid = pt_group_holder()) < 0)
+		die(EXIT_TRACE, "cannot make a process group for the program: %s", strerror(errno));
 	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, tsc_arm);
 	root->tgid = R.root = root->p.pid;
-	tty_give(root->p.pid);
+	R.pgid = pt_spawn_pgid ? pt_spawn_pgid : root->p.pid;
+	tty_give(R.pgid);
 	root->fresh = 0;
 	root->state = T_RUN;
 	cur = root;
