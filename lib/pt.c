@@ -136,6 +136,57 @@ static struct sock_fprog export_filter(scmp_filter_ctx ctx)
 	return (struct sock_fprog){ .len = np + n, .filter = f };
 }
 
+pid_t pt_spawn_pgid;
+
+pid_t pt_group_holder(void)
+{
+	int keep[2], rep[2];
+	if (pipe2(keep, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(rep, O_CLOEXEC) < 0) {
+		close(keep[0]);
+		close(keep[1]);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t a = fork();
+	if (a == 0) {
+		/* A grandchild, so that the caller's waits never see it. */
+		pid_t h = fork();
+		if (h == 0) {
+			setpgid(0, 0);
+			for (int sig = 1; sig < 65; sig++)
+				signal(sig, SIG_IGN);
+			for (int fd = 0; fd < 1024; fd++)
+				if (fd != keep[0])
+					close(fd);
+			char c;
+			while (read(keep[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		if (h > 0)
+			setpgid(h, h);	/* before the caller uses it */
+		(void)!write(rep[1], &h, sizeof h);
+		_exit(0);
+	}
+	pid_t h = -1;
+	if (a > 0) {
+		if (read(rep[0], &h, sizeof h) != sizeof h)
+			h = -1;
+		waitpid(a, NULL, 0);
+	}
+	close(rep[0]);
+	close(rep[1]);
+	close(keep[0]);		/* keep[1] stays open, close-on-exec, while we live */
+	if (h <= 0) {
+		close(keep[1]);
+		errno = EAGAIN;
+		return -1;
+	}
+	return h;
+}
+
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir, int (*before_exec)(void))
 {
@@ -155,9 +206,10 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 			die(EXIT_TRACE, "personality: %s", strerror(errno));
 		if (dir && chdir(dir) < 0)
 			die(EXIT_TRACE, "%s: %s", dir, strerror(errno));
-		/* A process group of its own: kill(0, sig) and killpg() by
-		 * the program reach its own tree, never the tracer. */
-		setpgid(0, 0);
+		/* A process group of its own (or pt_spawn_pgid's):
+		 * kill(0, sig) and killpg() by the program reach its own
+		 * tree, never the tracer. */
+		setpgid(0, pt_spawn_pgid);
 		raise(SIGSTOP);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_TRACE, "prctl(NO_NEW_PRIVS): %s", strerror(errno));
@@ -177,7 +229,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		die(127, "%s: %s", path, strerror(errno));
 	}
 	seccomp_release(ctx);
-	setpgid(pid, pid);
+	setpgid(pid, pt_spawn_pgid ? pt_spawn_pgid : pid);
 	free(prog.filter);
 	p->pid = pid;
 	p->memfd = -1;

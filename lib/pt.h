@@ -27,13 +27,25 @@ struct pt_proc {
  * untraced path of syscall buffering: lib/bufabi.h). */
 extern uint64_t pt_untraced_ip;
 
+/* When non-zero, pt_spawn's child joins this process group instead of
+ * leading one of its own (see pt_group_holder). */
+extern pid_t pt_spawn_pgid;
+
+/* Start a process that leads a new process group in the caller's
+ * session and does nothing else, signals ignored, until the caller is
+ * gone (it reads a pipe whose other end only the caller holds). Returns
+ * the group's id, or -1 with errno set. A program put in that group is
+ * not a group leader, as in a shell without job control, and its
+ * kill(0, sig) reaches neither the caller nor the caller's group. */
+pid_t pt_group_holder(void);
+
 /* Fork a child that disables ASLR, installs the seccomp filter built
  * from the syscall table, runs before_exec (if not NULL; last, so that
  * nothing of ours meets what it arms: rec and replay pass tsc_arm, which
  * arms the rdtsc trap where the chosen way wants it), and stops at its
  * execve(path, argv, envp) in dir (dir may be NULL). before_exec returns
  * 0, or -1 with errno set, and the child then dies. The child leads a
- * process group of its own. On return the child is stopped at the
+ * process group of its own, or joins pt_spawn_pgid's. On return the child is stopped at the
  * seccomp stop of that execve. Dies on failure. */
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir, int (*before_exec)(void));

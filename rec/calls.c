@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/ptrace.h>
 #include <unistd.h>
 
 /* A vfork parent returns when its child's execve has replaced the
@@ -203,6 +204,7 @@ void syscall_exit(void)
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
 	pending_now(&cur->p, cur->exit_pend);
+	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof cur->mask, &cur->mask);
 	ptemu_exit_stop(nr, ret);
 }
 

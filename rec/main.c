@@ -16,6 +16,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,19 +30,48 @@
 
 extern char **environ;
 
+/* Whether signal info si is of a signal a thread rec traces sent (kill,
+ * tgkill, sigqueue): the program signalling its parent, which is rec
+ * only because of rec. Async-signal-safe: reads /proc, not R.tasks. */
+static int from_program(const siginfo_t *si)
+{
+	if (si->si_code > 0 || si->si_code == SI_KERNEL || si->si_pid <= 0)
+		return 0;
+	char path[40], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)si->si_pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	const char *t = strstr(buf, "\nTracerPid:");
+	return t && atoi(t + 12) == getpid();
+}
+
 /* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
  * script): passed on to the program's group, which it would have reached
- * without rec. A terminal's ^C reaches the program's group directly. */
-static void on_intr(int sig)
+ * without rec. A terminal's ^C reaches the program's group directly. One
+ * the program sent its parent (rec) goes no further: without rec it went
+ * to a shell, which lives on. */
+static void on_intr(int sig, siginfo_t *si, void *uc)
 {
-	if (R.root > 0 && kill(-R.root, sig) < 0)
+	(void)uc;
+	if (from_program(si))
+		return;
+	if (R.root > 0 && kill(-R.pgid, sig) < 0)
 		kill(R.root, sig);
 }
 
-/* SIGTERM or SIGHUP: keep what was recorded, then go as told. */
-static void on_term(int sig)
+/* SIGTERM or SIGHUP: keep what was recorded, then go as told; unless the
+ * program sent it (see on_intr). */
+static void on_term(int sig, siginfo_t *si, void *uc)
 {
-	R.term_sig = sig;
+	(void)uc;
+	if (!from_program(si))
+		R.term_sig = sig;
 }
 
 static const char usage_line[] =
@@ -98,15 +128,15 @@ static void own_signals(void)
 	 * catch them), and SIGHUP ignored for rec too (nohup). */
 	pt_note_start_signals(&R.sig_ign, &R.sig_mask);
 	const sigset_t *ign = pt_note_ignored();
-	struct sigaction sa = { .sa_handler = on_intr };
+	struct sigaction sa = { .sa_sigaction = on_intr, .sa_flags = SA_SIGINFO };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_handler = on_term;
+	sa.sa_sigaction = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	if (!sigismember(ign, SIGHUP))
 		sigaction(SIGHUP, &sa, NULL);
+	sa = (struct sigaction){ .sa_handler = on_alarm };
+	sigaction(SIGALRM, &sa, NULL);
 }
 
 /* rec's options (argv up to PROG) into R and *outdir. */
@@ -173,9 +203,15 @@ int main(int argc, char **argv)
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
+	/* The program leads a process group when rec does (a shell's job);
+	 * else, as in a script, it leads none and may call setsid(), in a
+	 * group that holds neither rec nor the script. */
+	if (getpgrp() != getpid() && (pt_spawn_pgid = pt_group_holder()) < 0)
+		die(EXIT_TRACE, "cannot make a process group for the program: %s", strerror(errno));
 	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, tsc_arm);
 	root->tgid = R.root = root->p.pid;
-	tty_give(root->p.pid);
+	R.pgid = pt_spawn_pgid ? pt_spawn_pgid : root->p.pid;
+	tty_give(R.pgid);
 	root->fresh = 0;
 	root->state = T_RUN;
 	cur = root;

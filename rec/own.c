@@ -39,6 +39,13 @@ int64_t own_settings(struct user_regs_struct *r)
 	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
 	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
 		cur->own.seccomp = SECCOMP_MODE_FILTER;
+	/* With TSYNC the filter is every thread's of the process (it
+	 * returned 0: none was left out). */
+	if (cur->nr == SYS_seccomp && a[0] == SECCOMP_SET_MODE_FILTER &&
+	    (a[1] & SECCOMP_FILTER_FLAG_TSYNC) && ret == 0)
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i]->tgid == cur->tgid)
+				R.tasks[i]->own.seccomp = SECCOMP_MODE_FILTER;
 	if (cur->nr == SYS_seccomp)
 		return ret;
 	switch (a[0]) {

@@ -22,6 +22,7 @@ struct recorder {
 	struct task **tasks;
 	int ntasks;
 	pid_t root;		/* the recorded program's first process */
+	pid_t pgid;		/* its process group (rec(1): PROCESS GROUP) */
 	uint64_t seq;		/* the next syscall entry's order (task.seq) */
 	int chaos;
 	uint64_t seed, rng;

@@ -66,6 +66,15 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 		kind = 0;
 	if (!kind)
 		return 0;
+	/* The kernel forces the trap's signal in: one the program blocked
+	 * (as across an execve) it unblocked. Blocked again, it is as it
+	 * was without rec. */
+	uint64_t bit = 1ull << (si->si_signo - 1), mask;
+	if ((cur->mask & bit) && ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof mask, &mask) == 0 &&
+	    !(mask & bit)) {
+		mask |= bit;
+		ptrace(PTRACE_SETSIGMASK, cur->p.pid, sizeof mask, &mask);
+	}
 	int isp = kind == 2;
 	unsigned aux = 0;
 	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();

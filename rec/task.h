@@ -31,6 +31,9 @@ struct task {
 	uint64_t exit_pend[2];	/* signals pending at that exit, its own
 				   and the process's: the only ones it can
 				   take there */
+	uint64_t mask;		/* its signal mask at its last syscall exit:
+				   an rdtsc trap's forced SIGSEGV (SIGILL)
+				   unblocks that signal, rec blocks it again */
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */

@@ -42,6 +42,6 @@ void job_stop(int sig)
 	tcsetpgrp(R.tty_fd, getpgrp());
 	raise(sig);		/* returns at SIGCONT */
 	if (tcgetpgrp(R.tty_fd) == getpgrp())
-		tcsetpgrp(R.tty_fd, R.root);
-	kill(-R.root, SIGCONT);
+		tcsetpgrp(R.tty_fd, R.pgid);
+	kill(-R.pgid, SIGCONT);
 }

@@ -260,6 +260,30 @@ differs_natively () {
 	return 1
 }
 
+# native_cmp PROG ARGS...: for a program whose output is the same every
+# run: runs it natively (in nat.0, output in nat.out, nat.err and
+# nat.status), records it as rec_prog does, and checks that under rec it
+# wrote the same bytes and ended with the same status as natively; then
+# replays the trace and compares as replay_cmp does. Without rec and
+# under it, the program's parent is a shell that is not a job's leader.
+native_cmp () {
+	rm -rf "$scratch/nat.0"
+	mkdir -p "$scratch/nat.0"
+	(cd "$scratch/nat.0" && timeout -k 5 "$REWIND_TIMEOUT" "$@") \
+		>"$scratch/nat.out" 2>"$scratch/nat.err"
+	echo $? >"$scratch/nat.status"
+	rec_prog "$@"
+	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $trace"
+	if ! test_cmp_bytes "$scratch/nat.out" "$scratch/rec.out" ||
+	   ! test_cmp_bytes "$scratch/nat.err" "$scratch/rec.err" ||
+	   ! check_status "$scratch/rec.status" "$(cat "$scratch/nat.status")"; then
+		echo "under rec, not as natively; rec's stderr:"
+		cat "$scratch/rec.err.raw"
+		return 1
+	fi
+	replay_cmp "$trace"
+}
+
 # flip_byte FILE OFFSET: inverts every bit of the byte at OFFSET.
 flip_byte () {
 	local b
