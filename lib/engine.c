@@ -34,161 +34,6 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#ifndef SS_AUTODISARM
-#define SS_AUTODISARM (1u << 31)
-#endif
-
-static void diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-static void diverge(struct engine *e, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	/* Every thread, not only this one: the first thread of a process
-	 * is not reaped while another that ended is not, and waiting for
-	 * it alone would wait for ever. */
-	if (e->started && !e->done)
-		eng_kill_all(e);
-	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
-}
-
-static const char *sysname(long nr)
-{
-	static char buf[32];
-	const struct sys_entry *s = sys_lookup(nr);
-	if (s)
-		return s->name;
-	snprintf(buf, sizeof buf, "syscall_%ld", nr);
-	return buf;
-}
-
-/* Make task i the current one: its state moves into the engine's
- * fields, the previous one's back into its slot. */
-void eng_save_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	t->p = e->p;
-	t->stop = e->stop;
-	t->pending_sig = e->pending_sig;
-	t->raised = e->raised;
-	t->how = e->how;
-}
-
-void eng_load_cur(struct engine *e)
-{
-	struct eng_task *t = cur_task(e);
-	e->p = t->p;
-	e->stop = t->stop;
-	e->pending_sig = t->pending_sig;
-	e->raised = t->raised;
-	e->how = t->how;
-}
-
-static void switch_task(struct engine *e, int i)
-{
-	if (i == e->ti)
-		return;
-	eng_save_cur(e);
-	e->ti = i;
-	eng_load_cur(e);
-}
-
-static int add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
-{
-	e->tasks = xrealloc(e->tasks, (e->ntasks + 1) * sizeof *e->tasks);
-	struct eng_task *t = &e->tasks[e->ntasks];
-	memset(t, 0, sizeof *t);
-	t->rtid = rtid;
-	t->rtgid = rtgid;
-	t->p.pid = pid;
-	t->p.memfd = -1;
-	t->stop = PS_SIGNAL;
-	t->alt[1] = SS_DISABLE;
-	return e->ntasks++;
-}
-
-#define PS_INTR 100	/* the SIGSTOP we sent to interrupt the tracee */
-
-/* Wait for the next stop that matters, passing over signals sent from
- * outside the replay (a Ctrl-C aimed at the terminal's process group):
- * those happened in some other run, not in the recorded one. */
-static int wait_stop(struct engine *e, int *st)
-{
-	for (;;) {
-		int intr = 0;
-		if (pt_wait(&e->p, st, e->interrupt ? &intr : NULL) < 0) {
-			if (!intr)
-				die(EXIT_TRACE, "wait: %s", strerror(errno));
-			if (!e->stopping && e->interrupt(e->ctx)) {
-				e->stopping = 1;
-				syscall(SYS_tkill, e->p.pid, SIGSTOP);
-			}
-			continue;
-		}
-		int k = pt_classify(*st);
-		if (k == PS_EXITED) {
-			if (e->ntasks <= 1)
-				e->done = 1;
-			else
-				cur_task(e)->state = ET_GONE;
-			return k;
-		}
-		if (k != PS_SIGNAL)
-			return k;
-		siginfo_t si;
-		if (ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si) < 0) {
-			pt_resume(&e->p, e->how, 0);	/* group-stop */
-			continue;
-		}
-		if (e->stopping && si.si_signo == SIGSTOP && si.si_pid == getpid()) {
-			e->stopping = 0;
-			return PS_INTR;
-		}
-		/* Only faults and what we raise: the signals this run's
-		 * children and timers send happened in some other run. */
-		int fault = (si.si_signo == SIGSEGV || si.si_signo == SIGBUS || si.si_signo == SIGILL ||
-			     si.si_signo == SIGFPE || si.si_signo == SIGTRAP || si.si_signo == SIGSYS) &&
-			    si.si_code > 0;
-		if (!fault && si.si_pid != getpid()) {
-			pt_resume(&e->p, e->how, 0);
-			continue;
-		}
-		return k;
-	}
-}
-
-static const char *describe_stop(struct engine *e, int k, int st)
-{
-	static char buf[128];
-	struct user_regs_struct r;
-	switch (k) {
-	case PS_EXITED:
-		if (WIFEXITED(st))
-			snprintf(buf, sizeof buf, "the program exited with status %d", WEXITSTATUS(st));
-		else
-			snprintf(buf, sizeof buf, "the program was killed by signal %d", WTERMSIG(st));
-		return buf;
-	case PS_SECCOMP:
-		pt_getregs(&e->p, &r);
-		snprintf(buf, sizeof buf, "syscall %s", sysname(r.orig_rax));
-		return buf;
-	case PS_SIGNAL:
-		snprintf(buf, sizeof buf, "signal %d", WSTOPSIG(st));
-		return buf;
-	}
-	snprintf(buf, sizeof buf, "stop 0x%x", st);
-	return buf;
-}
-
-/* Check that the stop the tracee came to is the one the event expects. */
-static void expect(struct engine *e, int k, int want, const char *expected)
-{
-	if (k != want)
-		diverge(e, "expected %s, got %s", expected, describe_stop(e, k, e->status));
-}
-
 /* Whether another thread of t's process is inside an execve whose end
  * is still to come. */
 static int sibling_execs(struct engine *e, const struct eng_task *t)
@@ -220,7 +65,7 @@ static void exec_reap(struct engine *e)
 			while (waitpid(o->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
 				;
 			if (o->doomed && st != o->want)
-				diverge(e, "expected thread %u to end with status 0x%x, got 0x%x",
+				eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x",
 					o->rtid, o->want, st);
 			o->status = st;
 			if (!o->doomed) {
@@ -234,7 +79,7 @@ static void exec_reap(struct engine *e)
 			}
 		} else {
 			if (!o->doomed)
-				diverge(e, "thread %u lives on after thread %u's execve", o->rtid,
+				eng_diverge(e, "thread %u lives on after thread %u's execve", o->rtid,
 					me->rtid);
 			e->p.pid = o->p.pid;	/* where the exec's stops come from */
 			me->rtid = me->rtgid;
@@ -248,22 +93,6 @@ static void exec_reap(struct engine *e)
 	}
 }
 
-/* The current thread set its alternate signal stack from the stack_t at
- * ss: note it for checkpoints (no call reads it back without changing
- * the thread). */
-static void note_altstack(struct engine *e, uint64_t ss)
-{
-	uint64_t v[3];
-	if (pt_read(&e->p, ss, v, sizeof v) != sizeof v)
-		return;
-	struct eng_task *t = cur_task(e);
-	t->alt[0] = v[0];
-	t->alt[1] = (uint32_t)v[1] & (SS_DISABLE | SS_AUTODISARM);
-	t->alt[2] = v[2];
-	if (t->alt[1] & SS_DISABLE)
-		t->alt[0] = t->alt[2] = 0;
-}
-
 /* Run a syscall the tracee is stopped at the entry of, to its exit. */
 static void run_call(struct engine *e, struct user_regs_struct *r)
 {
@@ -272,14 +101,14 @@ static void run_call(struct engine *e, struct user_regs_struct *r)
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
 	if (r->orig_rax == SYS_execve && eng_live(e) > 1)
 		exec_reap(e);
-	int k = wait_stop(e, &st);
+	int k = eng_wait_stop(e, &st);
 	if (k == PS_EXEC) {
 		pt_reopen_mem(&e->p);
 		pt_resume(&e->p, RESUME_SYSCALL, 0);
-		k = wait_stop(e, &st);
+		k = eng_wait_stop(e, &st);
 	}
 	if (k != PS_SYSEXIT)
-		diverge(e, "expected the end of the syscall, got %s", describe_stop(e, k, st));
+		eng_diverge(e, "expected the end of the syscall, got %s", eng_describe_stop(e, k, st));
 	e->stop = PS_SYSEXIT;
 	pt_getregs(&e->p, r);
 }
@@ -304,11 +133,11 @@ static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_
 	while ((k = trace_item(c->rec, &c->off, &it)) > 0 && it.tag != IT_ARG)
 		;
 	if (k <= 0 || it.flags != arg || it.len < 8)
-		diverge(c->e, "%s: argument %d was not recorded", name, arg + 1);
+		eng_diverge(c->e, "%s: argument %d was not recorded", name, arg + 1);
 	const uint8_t *was = it.p + 8;
 	size_t wlen = it.len - 8;
 	if (get64(it.p) != full)
-		diverge(c->e, "%s: argument %d is %llu bytes long, the trace has %llu", name, arg + 1,
+		eng_diverge(c->e, "%s: argument %d is %llu bytes long, the trace has %llu", name, arg + 1,
 			(unsigned long long)full, (unsigned long long)get64(it.p));
 	if (sys_kind(c->s->arg[arg]) == A_SOCKADDR_IN) {
 		/* Lengths are equal (full): the recorded address's own length
@@ -327,18 +156,9 @@ static void check_arg(void *ctx, int arg, uint64_t full, const void *data, size_
 	char wb[8], nb[8];
 	snprintf(wb, sizeof wb, i < wlen || str ? "0x%02x" : "the end", i < wlen ? was[i] : 0);
 	snprintf(nb, sizeof nb, i < len || str ? "0x%02x" : "the end", i < len ? now[i] : 0);
-	diverge(c->e, "%s: argument %d differs at byte %zu: %s in the trace, %s now", name, arg + 1, i,
+	eng_diverge(c->e, "%s: argument %d differs at byte %zu: %s in the trace, %s now", name, arg + 1, i,
 		wb, nb);
 }
-
-/* The pointer arguments of the call at event ev that point elsewhere
- * than in the trace (sys_enter): an IT_MEM item at a recorded pointer
- * (the output cap_outputs saved there) goes to the replayed one. */
-static struct {
-	uint64_t ev;
-	int n;
-	uint64_t from[6], to[6];
-} moved;
 
 /* Whether the trace holds all the kernel reads at, or writes to, an
  * argument of kind k, written by cap_outputs at the pointer itself. */
@@ -346,37 +166,6 @@ static int data_recorded(int k)
 {
 	return k == A_STR || k == A_IBUF || k == A_SOCKADDR_IN || k == A_OBUF || k == A_OUT ||
 	       k == A_SOCKADDR_OUT || k == A_OARR || k == A_EPEV_OUT;
-}
-
-/* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
- * items into the emulated files. */
-static void apply_mem(struct engine *e, const struct trace_rec *rec)
-{
-	size_t off = trace_fixed_size(rec->kind);
-	struct trace_item it;
-	int k;
-	while ((k = trace_item(rec, &off, &it)) > 0) {
-		if (it.tag == IT_MEM) {
-			if (it.len < 8)
-				eng_bad_record(e, "short memory item");
-			uint64_t at = get64(it.p);
-			for (int j = 0; rec->event == moved.ev && j < moved.n; j++)
-				if (at == moved.from[j]) {
-					at = moved.to[j];
-					break;
-				}
-			if (pt_write(&e->p, at, it.p + 8, it.len - 8) < 0)
-				diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
-					(unsigned long long)at);
-		} else if (it.tag == IT_FPATCH) {
-			if (emufs_patch(&e->fs, it.p, it.len) < 0)
-				diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
-		} else if (it.tag == IT_EMIT && e->emit) {
-			e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it.flags, it.p, it.len);
-		}
-	}
-	if (k < 0)
-		eng_bad_record(e, "item overruns the record");
 }
 
 /* Fill a mapping replay made anonymous with the recorded file's bytes. */
@@ -397,7 +186,7 @@ static void fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct
 		if (k <= 0)
 			die(EXIT_TRACE, "%s: short read", path);
 		if (pt_write(&e->p, addr + done, buf, k) < 0)
-			diverge(e, "cannot fill the mapping at 0x%llx", (unsigned long long)addr);
+			eng_diverge(e, "cannot fill the mapping at 0x%llx", (unsigned long long)addr);
 		done += k;
 	}
 	close(fd);
@@ -463,11 +252,11 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 		/* A copy that no process maps can be made the file's bytes
 		 * again: nothing has seen the difference. */
 		if (i >= 0 && emu_mapped(e, i))
-			diverge(e, "%s holds other bytes than replay's copy of it: something outside the "
+			eng_diverge(e, "%s holds other bytes than replay's copy of it: something outside the "
 				"recording changed it while it was mapped shared", f.path);
 		i = emufs_load(&e->fs, i, dev, ino, eng_blob_path(e, fi, 0), f.size);
 		if (i < 0)
-			diverge(e, "cannot make replay's copy of %s: %s", f.path, strerror(errno));
+			eng_diverge(e, "cannot make replay's copy of %s: %s", f.path, strerror(errno));
 	}
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), e->fs.f[i].fd);
@@ -477,13 +266,13 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 	uint64_t at = r->rip - 2, sp = (r->rsp - 128 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
 	uint8_t save[64];
 	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
-		diverge(e, "cannot place a path on the stack");
+		eng_diverge(e, "cannot place a path on the stack");
 	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC };
 	eng_inject(&e->p, r, at, SYS_openat, oa, &fd, NULL);
 	pt_write(&e->p, sp, save, plen);
 	e->stop = PS_SYSEXIT;
 	if ((int64_t)fd < 0)
-		diverge(e, "cannot open replay's copy of %s in the program: %s", f.path,
+		eng_diverge(e, "cannot open replay's copy of %s in the program: %s", f.path,
 			strerror(-(int64_t)fd));
 	a[0] = sc->ret;
 	a[4] = fd;
@@ -493,7 +282,7 @@ static void map_emulated(struct engine *e, const struct trace_syscall *sc, struc
 	uint64_t ca[6] = { fd };
 	eng_inject(&e->p, r, at, SYS_close, ca, &cr, NULL);
 	if (ret != (uint64_t)sc->ret)
-		diverge(e, "mmap of %s returned 0x%llx, the trace has 0x%llx", f.path,
+		eng_diverge(e, "mmap of %s returned 0x%llx, the trace has 0x%llx", f.path,
 			(unsigned long long)ret, (unsigned long long)sc->ret);
 }
 
@@ -534,14 +323,14 @@ static void replay_shm(struct engine *e, const struct trace_syscall *sc, struct 
 	if (sc->nr == SYS_shmdt) {
 		uint64_t len = shm_extent(e, sc->args[0]);
 		if (!len)
-			diverge(e, "shmdt: nothing is attached at 0x%llx",
+			eng_diverge(e, "shmdt: nothing is attached at 0x%llx",
 				(unsigned long long)sc->args[0]);
 		r->orig_rax = SYS_munmap;
 		r->rsi = len;
 		pt_setregs(&e->p, r);
 		run_call(e, r);
 		if (r->rax)
-			diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
+			eng_diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
 	} else {
 		if (!eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) || !eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
 		    files_ref(&fi, &f) < 0)
@@ -662,11 +451,11 @@ static void finish_exec(struct engine *e, int moved)
 		size_t gap = sp - now.rsp;
 		uint8_t *zero = calloc(1, gap);
 		if (!zero || pt_write(&e->p, now.rsp, zero, gap) < 0)
-			diverge(e, "cannot clear the new stack");
+			eng_diverge(e, "cannot clear the new stack");
 		free(zero);
 	}
 	if (pt_write(&e->p, sp, stack.p + 8, stack.len - 8) < 0)
-		diverge(e, "cannot restore the initial stack at 0x%llx (stack layout differs)",
+		eng_diverge(e, "cannot restore the initial stack at 0x%llx (stack layout differs)",
 			(unsigned long long)sp);
 	pt_setregs(&e->p, &want);
 	tsc_exec(&e->p, cur_task(e)->rtgid, e->exe);
@@ -715,12 +504,12 @@ static void spawn(struct engine *e, const struct trace_syscall *sc)
 	}
 	pt_spawn(&e->p, path, vec[0], vec[1], NULL, tsc_arm);
 	e->started = 1;
-	e->ti = add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
+	e->ti = eng_add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;
 	run_call(e, &r);
 	exec_done(tmp);
 	if ((int64_t)r.rax != 0)
-		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
+		eng_diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)r.rax));
 	finish_exec(e, tmp[0] != 0);
 	free(path);
 	for (int v = 0; v < 2; v++) {
@@ -775,18 +564,18 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	int put_back = sc->nr == SYS_clone3 && f3 != flags && pt_write(&e->p, sc->args[0], &f3, 8) == 0;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);
-	int k = wait_stop(e, &st);
+	int k = eng_wait_stop(e, &st);
 	int ev = st >> 16;
 	if (k != PS_OTHER || (ev != PTRACE_EVENT_CLONE && ev != PTRACE_EVENT_FORK &&
 			      ev != PTRACE_EVENT_VFORK))
-		diverge(e, "expected a new thread or process, got %s", describe_stop(e, k, st));
+		eng_diverge(e, "expected a new thread or process, got %s", eng_describe_stop(e, k, st));
 	unsigned long child = 0;
 	ptrace(PTRACE_GETEVENTMSG, e->p.pid, 0, &child);
 	int cst;
 	while (waitpid(child, &cst, __WALL) < 0 && errno == EINTR)
 		;
 	if (!WIFSTOPPED(cst))
-		diverge(e, "the new thread %lu did not start", child);
+		eng_diverge(e, "the new thread %lu did not start", child);
 	if (put_back) {	/* the flags as the program wrote them, in both copies */
 		struct pt_proc cp = { .pid = child, .memfd = -1 };
 		pt_write(&e->p, sc->args[0], &flags, 8);
@@ -805,7 +594,7 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 		if (it.len >= 12)
 			self = get32(it.p + 8);
 	}
-	int ci = add_task(e, rtid, rtgid, child);
+	int ci = eng_add_task(e, rtid, rtgid, child);
 	/* What the kernel gave it that a checkpoint must give it again. */
 	e->tasks[ci].ctid = flags & CLONE_CHILD_CLEARTID ? ctid : 0;
 	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM)
@@ -832,9 +621,9 @@ static void clone_start(struct engine *e, const struct trace_syscall *sc)
 	 * end, and meanwhile a debugger reads this thread's registers
 	 * (gdbstub's reverse-step did, and found it still running: ESRCH).
 	 * Those show the recorded result, not this run's thread id. */
-	k = wait_stop(e, &st);
+	k = eng_wait_stop(e, &st);
 	if (k != PS_SYSEXIT)
-		diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+		eng_diverge(e, "expected the end of %s, got %s", eng_sysname(sc->nr), eng_describe_stop(e, k, st));
 	e->stop = PS_SYSEXIT;
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
@@ -850,16 +639,16 @@ static void clone_finish(struct engine *e, const struct trace_syscall *sc,
 {
 	int st;
 	if (e->stop != PS_SYSEXIT) {	/* a vfork parent: waited for here */
-		int k = wait_stop(e, &st);
+		int k = eng_wait_stop(e, &st);
 		if (k != PS_SYSEXIT)
-			diverge(e, "expected the end of %s, got %s", sysname(sc->nr), describe_stop(e, k, st));
+			eng_diverge(e, "expected the end of %s, got %s", eng_sysname(sc->nr), eng_describe_stop(e, k, st));
 		e->stop = PS_SYSEXIT;
 	}
 	cur_task(e)->state = ET_STOPPED;
 	pt_getregs(&e->p, r);
 	r->rax = sc->ret;
 	pt_setregs(&e->p, r);
-	apply_mem(e, &e->cur);	/* the recorded pidfd of CLONE_PIDFD */
+	eng_apply_mem(e, &e->cur);	/* the recorded pidfd of CLONE_PIDFD */
 }
 
 /* The entry of the current thread's syscall e->cur, which its stop k
@@ -877,18 +666,18 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 		return s;
 	}
 	char want[64];
-	snprintf(want, sizeof want, "syscall %s", sysname(sc->nr));
-	expect(e, k, PS_SECCOMP, want);
+	snprintf(want, sizeof want, "syscall %s", eng_sysname(sc->nr));
+	eng_expect(e, k, PS_SECCOMP, want);
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
 	if ((int32_t)r.orig_rax != sc->nr) {
-		const char *got = sysname((int32_t)r.orig_rax);
-		diverge(e, "expected syscall %s, got syscall %s", want + 8, got);
+		const char *got = eng_sysname((int32_t)r.orig_rax);
+		eng_diverge(e, "expected syscall %s, got syscall %s", want + 8, got);
 	}
 	uint64_t a[6];
 	pt_args(&r, a);
-	moved.ev = e->cur.event;
-	moved.n = 0;
+	eng_moved.ev = e->cur.event;
+	eng_moved.n = 0;
 	for (int i = 0; i < s->nargs; i++) {
 		if (a[i] == sc->args[i])
 			continue;
@@ -897,12 +686,12 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 		 * Not across an entry and a later end (TRF_ENTRY). */
 		if (a[i] && sc->args[i] && !(e->cur.flags & TRF_ENTRY) &&
 		    data_recorded(sys_kind(s->arg[i]))) {
-			moved.from[moved.n] = sc->args[i];
-			moved.to[moved.n++] = a[i];
+			eng_moved.from[eng_moved.n] = sc->args[i];
+			eng_moved.to[eng_moved.n++] = a[i];
 			sc->args[i] = a[i];
 			continue;
 		}
-		diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
+		eng_diverge(e, "%s: argument %d is 0x%llx, the trace has 0x%llx", s->name, i + 1,
 			(unsigned long long)a[i], (unsigned long long)sc->args[i]);
 	}
 	struct argcheck ac = { e, &e->cur, trace_fixed_size(TR_SYSCALL), s };
@@ -1065,7 +854,7 @@ static int q_peerpid(struct engine *e, struct call *c, int phase)
 	if (phase == QP_PERFORM && c->cls == C_EXEC) {
 		struct eng_task *t = eng_task_of(e, (uint32_t)c->a[0]);
 		if (!t || t->state == ET_GONE)
-			diverge(e, "process_vm_writev: process %u is not running", (unsigned)c->a[0]);
+			eng_diverge(e, "process_vm_writev: process %u is not running", (unsigned)c->a[0]);
 		c->a[0] = t->p.pid;
 		pt_set_args(&c->r, c->a);
 		pt_setregs(&e->p, &c->r);
@@ -1099,7 +888,7 @@ static int q_sigret(struct engine *e, struct call *c, int phase)
 static int q_altstack(struct engine *e, struct call *c, int phase)
 {
 	if (phase == QP_DONE && c->sc->args[0])
-		note_altstack(e, c->sc->args[0]);
+		eng_note_altstack(e, c->sc->args[0]);
 	return 0;
 }
 
@@ -1133,7 +922,7 @@ static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 {
 	/* The marks its end makes through robust lists, maybe in memory
 	 * other processes share (rec's exit_robust_marks). */
-	apply_mem(e, &e->cur);
+	eng_apply_mem(e, &e->cur);
 	/* With other threads about, it must go now: they wait for its end
 	 * (a join), or die with it (exit_group). */
 	if (eng_live(e) <= 1)
@@ -1155,7 +944,7 @@ static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 static void answer(struct engine *e, struct call *c)
 {
 	const struct trace_syscall *sc = c->sc;
-	apply_mem(e, &e->cur);
+	eng_apply_mem(e, &e->cur);
 	c->r.orig_rax = -1;
 	c->r.rax = sc->ret;
 	pt_setregs(&e->p, &c->r);
@@ -1193,7 +982,7 @@ static void suspend(struct engine *e, struct call *c)
 	}
 	run_call(e, &c->r);
 	if ((int64_t)c->r.rax != c->sc->ret)
-		diverge(e, "rt_sigsuspend returned %lld, the trace has %lld", (long long)c->r.rax,
+		eng_diverge(e, "rt_sigsuspend returned %lld, the trace has %lld", (long long)c->r.rax,
 			(long long)c->sc->ret);
 }
 
@@ -1207,7 +996,7 @@ static int mmap_args(struct engine *e, struct call *c)
 	struct trace_item fi, ei;
 	if (eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi)) {
 		map_emulated(e, sc, &c->r, a, &fi, &ei);
-		apply_mem(e, &e->cur);
+		eng_apply_mem(e, &e->cur);
 		c->r0.rax = sc->ret;
 		pt_setregs(&e->p, &c->r0);
 		return 1;
@@ -1241,7 +1030,7 @@ static void perform_exec(struct engine *e, struct call *c)
 	note_exec(e, path);
 	uint64_t at = (c->r.rsp - 8192 - strlen(path)) & ~15ull;
 	if (pt_write(&e->p, at, path, strlen(path) + 1) < 0)
-		diverge(e, "cannot place the executable's path on the stack");
+		eng_diverge(e, "cannot place the executable's path on the stack");
 	if (c->sc->nr != SYS_execve) {	/* execveat(dirfd, path, argv, envp, flags) */
 		c->a[1] = c->a[2];
 		c->a[2] = c->a[3];
@@ -1253,7 +1042,7 @@ static void perform_exec(struct engine *e, struct call *c)
 	run_call(e, &c->r);
 	exec_done(tmp);
 	if ((int64_t)c->r.rax != 0)
-		diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)c->r.rax));
+		eng_diverge(e, "execve of %s failed: %s", path, strerror(-(int64_t)c->r.rax));
 	finish_exec(e, tmp[0] != 0);
 }
 
@@ -1264,10 +1053,10 @@ static void perform(struct engine *e, struct call *c)
 	const struct trace_syscall *sc = c->sc;
 	run_call(e, &c->r);
 	if ((int64_t)c->r.rax != sc->ret)
-		diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
+		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
 	quirk(e, c, QP_DONE);
-	apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
+	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;
 	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
 	if (c->cls == C_MMAP) {
@@ -1308,7 +1097,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		/* The program died inside the call: only SIGKILL does that
 		 * without a signal stop (kill(getpid(), SIGKILL)). Robust
 		 * mutexes first (rec's kill_robust_marks). */
-		apply_mem(e, &e->cur);
+		eng_apply_mem(e, &e->cur);
 		kill(e->p.pid, SIGKILL);
 		return;
 	}
@@ -1361,7 +1150,7 @@ static void replay_syscall(struct engine *e, int k)
 	t->state = ET_INCALL;
 	/* What the kernel wrote before the call blocked (the FUTEX_WAITERS
 	 * mark of a FUTEX_LOCK_PI), which other threads see meanwhile. */
-	apply_mem(e, &e->cur);
+	eng_apply_mem(e, &e->cur);
 	if (s->class == C_CLONE)
 		clone_start(e, &sc);
 }
@@ -1376,7 +1165,7 @@ static void replay_sysret(struct engine *e)
 		eng_bad_record(e, "short syscall end record");
 	if ((t->state != ET_INCALL && t->state != ET_KERNEL) || t->entrylen < trace_fixed_size(TR_SYSCALL) ||
 	    get32(t->entry) != get32(e->cur.p))
-		diverge(e, "the end of a syscall that thread %u did not begin", t->rtid);
+		eng_diverge(e, "the end of a syscall that thread %u did not begin", t->rtid);
 	size_t n = t->entrylen + e->cur.size - fixed;
 	uint8_t *p = xmalloc(n);
 	memcpy(p, t->entry, t->entrylen);
@@ -1422,7 +1211,7 @@ static int replay_task_exit(struct engine *e, int final)
 		t->doomed = 0;
 		t->state = ET_GONE;
 		if (t->status != want)
-			diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want,
+			eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want,
 				t->status);
 		e->status = t->status;
 		return ENG_EVENT;
@@ -1445,10 +1234,10 @@ static int replay_task_exit(struct engine *e, int final)
 		e->pending_sig = 0;
 		while (waitpid(e->p.pid, &st, __WALL) < 0)
 			if (errno != EINTR)
-				diverge(e, "thread %u is gone: %s", t->rtid, strerror(errno));
+				eng_diverge(e, "thread %u is gone: %s", t->rtid, strerror(errno));
 		if (!WIFEXITED(st) && !WIFSIGNALED(st))
-			diverge(e, "expected thread %u to end, got %s", t->rtid,
-				describe_stop(e, pt_classify(st), st));
+			eng_diverge(e, "expected thread %u to end, got %s", t->rtid,
+				eng_describe_stop(e, pt_classify(st), st));
 		t->state = ET_GONE;
 	}
 	/* The futex words its end marked through its robust list, in the
@@ -1457,13 +1246,13 @@ static int replay_task_exit(struct engine *e, int final)
 		if (i != e->ti && e->tasks[i].rtgid == t->rtgid && e->tasks[i].state != ET_GONE) {
 			struct pt_proc me = e->p;
 			e->p = e->tasks[i].p;
-			apply_mem(e, &e->cur);
+			eng_apply_mem(e, &e->cur);
 			e->p = me;
 			break;
 		}
 	e->status = st;
 	if (st != want)
-		diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
+		eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
 	if (final)
 		e->done = 1;
 	return final ? ENG_EXIT : ENG_EVENT;
@@ -1486,11 +1275,11 @@ static void deliver_pending(struct engine *e)
 	int how = e->how;
 	e->how = RESUME_STEP;
 	pt_resume(&e->p, RESUME_STEP, sig);
-	int k = wait_stop(e, &st);
+	int k = eng_wait_stop(e, &st);
 	e->how = how;
 	if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
-		diverge(e, "thread %u: expected the handler of signal %d to start, got %s",
-			cur_task(e)->rtid, sig, describe_stop(e, k, st));
+		eng_diverge(e, "thread %u: expected the handler of signal %d to start, got %s",
+			cur_task(e)->rtid, sig, eng_describe_stop(e, k, st));
 	e->stop = PS_SIGNAL;
 }
 
@@ -1584,7 +1373,7 @@ static void replay_preempt(struct engine *e)
 		rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
 	}
 	if (rc < 0)
-		diverge(e, "thread %u: %s", cur_task(e)->rtid, why);
+		eng_diverge(e, "thread %u: %s", cur_task(e)->rtid, why);
 	free(b);
 	struct user_regs_struct r;
 	memcpy(&r, regs.p, sizeof r);
@@ -1595,7 +1384,7 @@ static void replay_preempt(struct engine *e)
 		r.orig_rax = -1;
 	pt_setregs(&e->p, &r);
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
-		diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
+		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
 }
 
@@ -1605,12 +1394,12 @@ static void replay_signal(struct engine *e, int k)
 	char want[64];
 	snprintf(want, sizeof want, "signal %d", sig);
 	e->raised = 0;
-	expect(e, k, PS_SIGNAL, want);
+	eng_expect(e, k, PS_SIGNAL, want);
 	if (WSTOPSIG(e->status) != sig)
-		diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
+		eng_diverge(e, "expected signal %d, got signal %d", sig, WSTOPSIG(e->status));
 	if (flags & TRS_ASYNC)
 		ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, e->cur.p + 8);
-	apply_mem(e, &e->cur);	/* robust mutexes of a process it ends */
+	eng_apply_mem(e, &e->cur);	/* robust mutexes of a process it ends */
 	e->pending_sig = sig;
 }
 
@@ -1620,14 +1409,14 @@ static void replay_rdtsc(struct engine *e, int k)
 	if (e->cur.size < trace_fixed_size(TR_RDTSC))
 		eng_bad_record(e, "short rdtsc record");
 	uint64_t rip = get64(p), tsc = get64(p + 8);
-	expect(e, k, PS_SIGNAL, "rdtsc");
+	eng_expect(e, k, PS_SIGNAL, "rdtsc");
 	struct user_regs_struct r;
 	siginfo_t si = { 0 };
 	pt_getregs(&e->p, &r);
 	ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si);
 	if (tsc_stopped(&e->p, cur_task(e)->rtgid, &si, r.rip) != (get32(p + 20) ? 2 : 1) ||
 	    r.rip != rip)
-		diverge(e, "expected rdtsc at 0x%llx, got signal %d at 0x%llx",
+		eng_diverge(e, "expected rdtsc at 0x%llx, got signal %d at 0x%llx",
 			(unsigned long long)rip, WSTOPSIG(e->status), (unsigned long long)r.rip);
 	r.rax = (uint32_t)tsc;
 	r.rdx = tsc >> 32;
@@ -1669,9 +1458,9 @@ static int dispatch(struct engine *e, int k)
 		if (k < 0 || e->ntasks > 1)
 			return replay_task_exit(e, e->cur.kind == TR_EXIT);
 		int want = (int)get32(e->cur.p);
-		expect(e, k, PS_EXITED, "the program's exit");
+		eng_expect(e, k, PS_EXITED, "the program's exit");
 		if (e->status != want)
-			diverge(e, "expected exit status 0x%x, got 0x%x", want, e->status);
+			eng_diverge(e, "expected exit status 0x%x, got 0x%x", want, e->status);
 		return ENG_EXIT;
 	case TR_SYSRET:
 		replay_sysret(e);
@@ -1718,7 +1507,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 	pt_resume(&e->p, e->how, e->pending_sig);
 	e->pending_sig = 0;
 	for (;;) {
-		*k = wait_stop(e, st);
+		*k = eng_wait_stop(e, st);
 		e->stop = *k == PS_INTR ? PS_SIGNAL : *k;
 		bufplay_sync(e);
 		if (*k == PS_INTR)
@@ -1757,7 +1546,7 @@ int eng_resume(struct engine *e, int step)
 			eng_load_next(e);
 			eng_bad_record(e, "an event of a thread that does not exist");
 		}
-		switch_task(e, i);
+		eng_switch_task(e, i);
 	}
 	/* Killed from outside (kill -9) between two calls: it died somewhere
 	 * in code that makes no call, which replay cannot find again without
@@ -1782,7 +1571,7 @@ int eng_resume(struct engine *e, int step)
 	}
 	if (cur_task(e)->state != ET_STOPPED) {
 		eng_load_next(e);
-		diverge(e, "thread %u is inside a syscall", cur_task(e)->rtid);
+		eng_diverge(e, "thread %u is inside a syscall", cur_task(e)->rtid);
 	}
 	int trapsig = 0;
 	if (kind == TR_SIGNAL) {
@@ -1809,8 +1598,8 @@ int eng_resume(struct engine *e, int step)
 	}
 	if (rerun) {
 		eng_load_next(e);
-		diverge(e, "thread %u stopped (%s) on its way to the place it was preempted at",
-			cur_task(e)->rtid, describe_stop(e, k, st));
+		eng_diverge(e, "thread %u stopped (%s) on its way to the place it was preempted at",
+			cur_task(e)->rtid, eng_describe_stop(e, k, st));
 	}
 	eng_load_next(e);
 	return dispatch(e, k);
@@ -1861,44 +1650,6 @@ int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_s
 	return 0;
 }
 
-void eng_kill_all(struct engine *e)
-{
-	if (!e->started)
-		return;
-	if (e->done)	/* reaped already */
-		e->tasks[e->ti].state = ET_GONE;
-	e->tasks[e->ti].p = e->p;
-	e->p.memfd = -1;
-	for (int i = 0; i < e->ntasks; i++)
-		if (e->tasks[i].state != ET_GONE)
-			kill(e->tasks[i].p.pid, SIGKILL);
-	/* A process's first thread is reaped last: the kernel holds it
-	 * back until the others are. */
-	for (int leaders = 0; leaders < 2; leaders++)
-		for (int i = 0; i < e->ntasks; i++) {
-			struct eng_task *t = &e->tasks[i];
-			int st;
-			if (t->state == ET_GONE || (t->rtid == t->rtgid) != leaders)
-				continue;
-			while (waitpid(t->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
-				;
-			t->state = ET_GONE;
-		}
-	for (int i = 0; i < e->ntasks; i++) {
-		if (e->tasks[i].p.memfd >= 0)
-			close(e->tasks[i].p.memfd);
-		e->tasks[i].p.memfd = -1;
-	}
-}
-
-int eng_live(const struct engine *e)
-{
-	int n = 0;
-	for (int i = 0; i < e->ntasks; i++)
-		n += e->tasks[i].state != ET_GONE;
-	return n;
-}
-
 void eng_ready(struct engine *e)
 {
 	const struct trace_rec *nx = eng_peek(e);
@@ -1906,17 +1657,7 @@ void eng_ready(struct engine *e)
 		return;
 	int i = find_task(e, nx->tid);
 	if (i >= 0)
-		switch_task(e, i);
-}
-
-struct eng_task *eng_task_of(struct engine *e, uint32_t rtid)
-{
-	int i = find_task(e, rtid);
-	if (i < 0)
-		return NULL;
-	if (i == e->ti)
-		e->tasks[i].p = e->p;
-	return &e->tasks[i];
+		eng_switch_task(e, i);
 }
 
 void eng_close(struct engine *e)

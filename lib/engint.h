@@ -29,6 +29,49 @@ void eng_load_cur(struct engine *e);
 /* Kill and reap every thread and process of the replay still there. */
 void eng_kill_all(struct engine *e);
 
+/* engtask.c */
+
+#define PS_INTR 100	/* the SIGSTOP we sent to interrupt the tracee */
+
+/* The pointer arguments of the call at event ev that point elsewhere
+ * than in the trace (sys_enter): an IT_MEM item at a recorded pointer
+ * (the output cap_outputs saved there) goes to the replayed one. */
+struct eng_moved {
+	uint64_t ev;
+	int n;
+	uint64_t from[6], to[6];
+};
+extern struct eng_moved eng_moved;
+
+/* Stop the replay: kill every thread and die, saying at which event and
+ * how the replay parted from the recording (fmt: what was expected and
+ * what came). */
+void eng_diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* The name of syscall nr (syscall_NR when the table lacks it). The
+ * result may be static. */
+const char *eng_sysname(long nr);
+/* Make slot i of e->tasks the current thread, saving the one before. */
+void eng_switch_task(struct engine *e, int i);
+/* A new slot in e->tasks for thread rtid of process rtgid (recorded
+ * ids), replayed by pid; returns its index. */
+int eng_add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid);
+/* Wait for the next stop that matters, passing over signals sent from
+ * outside the replay (a Ctrl-C aimed at the terminal's process group):
+ * those happened in some other run, not in the recorded one. */
+int eng_wait_stop(struct engine *e, int *st);
+/* Stop k with wait status st (from eng_wait_stop) as words for a
+ * message. The result is static. */
+const char *eng_describe_stop(struct engine *e, int k, int st);
+/* Check that the stop the tracee came to is the one the event expects. */
+void eng_expect(struct engine *e, int k, int want, const char *expected);
+/* The current thread set its alternate signal stack from the stack_t at
+ * ss: note it for checkpoints (no call reads it back without changing
+ * the thread). */
+void eng_note_altstack(struct engine *e, uint64_t ss);
+/* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
+ * items into the emulated files. */
+void eng_apply_mem(struct engine *e, const struct trace_rec *rec);
+
 /* cursor.c */
 
 /* Make the next event e->cur (the one read ahead, when held). Dies at
