@@ -72,6 +72,58 @@ void eng_note_altstack(struct engine *e, uint64_t ss);
  * items into the emulated files. */
 void eng_apply_mem(struct engine *e, const struct trace_rec *rec);
 
+/* engproc.c */
+
+/* Whether another thread of t's process is inside an execve whose end
+ * is still to come. */
+int eng_sibling_execs(struct engine *e, const struct eng_task *t);
+/* Run a syscall the tracee is stopped at the entry of, to its exit. */
+void eng_run_call(struct engine *e, struct user_regs_struct *r);
+/* Fill a mapping replay made anonymous with the recorded file's bytes. */
+void eng_fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it);
+/* Tell e->mapped that the program of the exec record e->cur is about to
+ * run from path, and its interpreter maybe from the trace's copy. */
+void eng_note_exec(struct engine *e, const char *path);
+/* Perform the mmap e->cur (registers r at its seccomp stop, arguments
+ * a) on replay's copy of the file it maps (items fi, IT_FILE, and ei,
+ * IT_EMUFILE): the copy is opened in the program through /proc, mapped,
+ * and closed, by injected calls. Every mapping of the file then shares
+ * the copy's pages, as they shared the file's. */
+void eng_map_emulated(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+			 uint64_t a[6], const struct trace_item *fi, const struct trace_item *ei);
+/* Replay a successful shmat (registers r at its seccomp stop, r0 to give
+ * back) or shmdt: the segment is emulated as a file mapped shared, its
+ * copy mapped where the kernel attached it, and unmapped at shmdt. */
+void eng_replay_shm(struct engine *e, const struct trace_syscall *sc, struct user_regs_struct *r,
+		       struct user_regs_struct *r0);
+/* The file to execve for the exec record e->cur: the trace's copy of the
+ * executable (into e->exe). The kernel loads the ELF interpreter from the
+ * path the executable names; when the file there is no longer the
+ * recorded one but the trace holds a copy (tpack), a copy of the
+ * executable is made whose PT_INTERP names a short link to it, in a
+ * directory *tmp that the caller removes after the exec. */
+const char *eng_exec_file(struct engine *e, char *tmp, size_t tmplen);
+/* Remove what eng_exec_file() made, once the kernel has mapped it. */
+void eng_exec_done(const char *tmp);
+/* After execve: check the interpreter the kernel mapped, then put back
+ * the recorded stack and registers. moved: it came from the trace. */
+void eng_finish_exec(struct engine *e, int moved);
+/* The first execve: start the tracee on the trace's copy of the
+ * executable, with the recorded arguments and environment, padded so that
+ * its stack is at least as deep as the recorded one. */
+void eng_spawn(struct engine *e, const struct trace_syscall *sc);
+/* Perform the clone-like call the current thread is at the entry of:
+ * the new thread or process joins the tasks under the recorded id sc->ret
+ * (the kernel gives it another one) and waits at its first stop. The
+ * parent waits at its syscall-exit stop; a vfork parent stays in the
+ * kernel until its child execs or exits. */
+void eng_clone_start(struct engine *e, const struct trace_syscall *sc);
+/* The end of a clone-like call: its syscall-exit stop (reached in
+ * eng_clone_start(), but by a vfork parent only once its child has execed or
+ * exited), where the program sees the recorded id. */
+void eng_clone_finish(struct engine *e, const struct trace_syscall *sc,
+			 struct user_regs_struct *r);
+
 /* cursor.c */
 
 /* Make the next event e->cur (the one read ahead, when held). Dies at
