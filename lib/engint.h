@@ -1,6 +1,8 @@
-/* engint.h: what the engine's files share: engine.c (replaying events),
- * cursor.c (its place in the trace), inject.c (injected calls) and
- * engsnap.c (copies of a stopped replay); no other file includes it. */
+/* engint.h: what the engine's files share: engine.c (the event loop),
+ * engsys.c (one syscall), engproc.c (exec, clone, mappings), engtask.c
+ * (its threads and stops), cursor.c (its place in the trace), inject.c
+ * (injected calls) and engsnap.c (copies of a stopped replay); no other
+ * file includes it. */
 #ifndef REWIND_ENGINT_H
 #define REWIND_ENGINT_H
 
@@ -123,6 +125,16 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc);
  * exited), where the program sees the recorded id. */
 void eng_clone_finish(struct engine *e, const struct trace_syscall *sc,
 			 struct user_regs_struct *r);
+
+/* engsys.c */
+
+/* Replay the syscall event e->cur, whose entry stop k the current thread
+ * came to: the whole call, or only its entry when the record says that
+ * the call ended later (eng_replay_sysret). */
+void eng_replay_syscall(struct engine *e, int k);
+/* The end of the current thread's call whose entry came earlier: the
+ * entry and this record make the whole call in e->cur. */
+void eng_replay_sysret(struct engine *e);
 
 /* cursor.c */
 
