@@ -3,36 +3,19 @@
  * rdtsc re-created here where the trace says), and the engine's public
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
-#include "bufabi.h"
 #include "bufplay.h"
-#include "cap.h"
-#include "cpu.h"
-#include "files.h"
-#include "fmt.h"
-#include "maps.h"
 #include "pos.h"
-#include "sys.h"
 #include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/prctl.h>
-#include <sys/shm.h>
 #include <sys/ptrace.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 /* Thread t ends by signal sig that a sibling is stopped to take (a fault
  * of another thread, which kills the whole process): deliver it there,

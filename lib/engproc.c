@@ -1,29 +1,19 @@
 /* engproc.c: processes and mappings in a replay: execve, spawn and clone
  * made again, and emulated mappings filled from the trace. */
 #include "engint.h"
-#include "bufabi.h"
-#include "bufplay.h"
-#include "cap.h"
-#include "cpu.h"
 #include "files.h"
-#include "fmt.h"
 #include "maps.h"
-#include "pos.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>

@@ -2,36 +2,21 @@
  * from the trace or performed; the irregular calls are one quirk
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
-#include "bufabi.h"
-#include "bufplay.h"
 #include "cap.h"
-#include "cpu.h"
-#include "files.h"
-#include "fmt.h"
-#include "maps.h"
-#include "pos.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/prctl.h>
-#include <sys/shm.h>
-#include <sys/ptrace.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 struct argcheck {
 	struct engine *e;
