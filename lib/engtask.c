@@ -1,5 +1,6 @@
 /* engtask.c: the replay engine's threads: switching between them, waiting
- * for a stop and telling what it was, and reporting a divergence. */
+ * for a stop and telling what it was, writing a record's memory into the
+ * tracee, and reporting a divergence. */
 #include "engint.h"
 #include "sys.h"
 #include "util.h"
