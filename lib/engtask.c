@@ -1,0 +1,265 @@
+/* engtask.c: the replay engine's threads: switching between them, waiting
+ * for a stop and telling what it was, writing a record's memory into the
+ * tracee, and reporting a divergence. */
+#include "engint.h"
+#include "sys.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1u << 31)
+#endif
+
+void eng_diverge(struct engine *e, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	/* Every thread, not only this one: the first thread of a process
+	 * is not reaped while another that ended is not, and waiting for
+	 * it alone would wait for ever. */
+	if (e->started && !e->done)
+		eng_kill_all(e);
+	die(EXIT_TRACE, "divergence at event %llu: %s", (unsigned long long)e->cur.event, msg);
+}
+
+const char *eng_sysname(long nr)
+{
+	static char buf[32];
+	const struct sys_entry *s = sys_lookup(nr);
+	if (s)
+		return s->name;
+	snprintf(buf, sizeof buf, "syscall_%ld", nr);
+	return buf;
+}
+
+/* Make task i the current one: its state moves into the engine's
+ * fields, the previous one's back into its slot. */
+void eng_save_cur(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	t->p = e->p;
+	t->stop = e->stop;
+	t->pending_sig = e->pending_sig;
+	t->raised = e->raised;
+	t->how = e->how;
+}
+
+void eng_load_cur(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	e->p = t->p;
+	e->stop = t->stop;
+	e->pending_sig = t->pending_sig;
+	e->raised = t->raised;
+	e->how = t->how;
+}
+
+void eng_switch_task(struct engine *e, int i)
+{
+	if (i == e->ti)
+		return;
+	eng_save_cur(e);
+	e->ti = i;
+	eng_load_cur(e);
+}
+
+int eng_add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
+{
+	e->tasks = xrealloc(e->tasks, (e->ntasks + 1) * sizeof *e->tasks);
+	struct eng_task *t = &e->tasks[e->ntasks];
+	memset(t, 0, sizeof *t);
+	t->rtid = rtid;
+	t->rtgid = rtgid;
+	t->p.pid = pid;
+	t->p.memfd = -1;
+	t->stop = PS_SIGNAL;
+	t->alt[1] = SS_DISABLE;
+	return e->ntasks++;
+}
+
+/* Wait for the next stop that matters, passing over signals sent from
+ * outside the replay (a Ctrl-C aimed at the terminal's process group):
+ * those happened in some other run, not in the recorded one. */
+int eng_wait_stop(struct engine *e, int *st)
+{
+	for (;;) {
+		int intr = 0;
+		if (pt_wait(&e->p, st, e->interrupt ? &intr : NULL) < 0) {
+			if (!intr)
+				die(EXIT_TRACE, "wait: %s", strerror(errno));
+			if (!e->stopping && e->interrupt(e->ctx)) {
+				e->stopping = 1;
+				syscall(SYS_tkill, e->p.pid, SIGSTOP);
+			}
+			continue;
+		}
+		int k = pt_classify(*st);
+		if (k == PS_EXITED) {
+			if (e->ntasks <= 1)
+				e->done = 1;
+			else
+				cur_task(e)->state = ET_GONE;
+			return k;
+		}
+		if (k != PS_SIGNAL)
+			return k;
+		siginfo_t si;
+		if (ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si) < 0) {
+			pt_resume(&e->p, e->how, 0);	/* group-stop */
+			continue;
+		}
+		if (e->stopping && si.si_signo == SIGSTOP && si.si_pid == getpid()) {
+			e->stopping = 0;
+			return PS_INTR;
+		}
+		/* Only faults and what we raise: the signals this run's
+		 * children and timers send happened in some other run. */
+		int fault = (si.si_signo == SIGSEGV || si.si_signo == SIGBUS || si.si_signo == SIGILL ||
+			     si.si_signo == SIGFPE || si.si_signo == SIGTRAP || si.si_signo == SIGSYS) &&
+			    si.si_code > 0;
+		if (!fault && si.si_pid != getpid()) {
+			pt_resume(&e->p, e->how, 0);
+			continue;
+		}
+		return k;
+	}
+}
+
+const char *eng_describe_stop(struct engine *e, int k, int st)
+{
+	static char buf[128];
+	struct user_regs_struct r;
+	switch (k) {
+	case PS_EXITED:
+		if (WIFEXITED(st))
+			snprintf(buf, sizeof buf, "the program exited with status %d", WEXITSTATUS(st));
+		else
+			snprintf(buf, sizeof buf, "the program was killed by signal %d", WTERMSIG(st));
+		return buf;
+	case PS_SECCOMP:
+		pt_getregs(&e->p, &r);
+		snprintf(buf, sizeof buf, "syscall %s", eng_sysname(r.orig_rax));
+		return buf;
+	case PS_SIGNAL:
+		snprintf(buf, sizeof buf, "signal %d", WSTOPSIG(st));
+		return buf;
+	}
+	snprintf(buf, sizeof buf, "stop 0x%x", st);
+	return buf;
+}
+
+/* Check that the stop the tracee came to is the one the event expects. */
+void eng_expect(struct engine *e, int k, int want, const char *expected)
+{
+	if (k != want)
+		eng_diverge(e, "expected %s, got %s", expected, eng_describe_stop(e, k, e->status));
+}
+
+/* The current thread set its alternate signal stack from the stack_t at
+ * ss: note it for checkpoints (no call reads it back without changing
+ * the thread). */
+void eng_note_altstack(struct engine *e, uint64_t ss)
+{
+	uint64_t v[3];
+	if (pt_read(&e->p, ss, v, sizeof v) != sizeof v)
+		return;
+	struct eng_task *t = cur_task(e);
+	t->alt[0] = v[0];
+	t->alt[1] = (uint32_t)v[1] & (SS_DISABLE | SS_AUTODISARM);
+	t->alt[2] = v[2];
+	if (t->alt[1] & SS_DISABLE)
+		t->alt[0] = t->alt[2] = 0;
+}
+
+struct eng_moved eng_moved;
+
+/* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
+ * items into the emulated files. */
+void eng_apply_mem(struct engine *e, const struct trace_rec *rec)
+{
+	size_t off = trace_fixed_size(rec->kind);
+	struct trace_item it;
+	int k;
+	while ((k = trace_item(rec, &off, &it)) > 0) {
+		if (it.tag == IT_MEM) {
+			if (it.len < 8)
+				eng_bad_record(e, "short memory item");
+			uint64_t at = get64(it.p);
+			for (int j = 0; rec->event == eng_moved.ev && j < eng_moved.n; j++)
+				if (at == eng_moved.from[j]) {
+					at = eng_moved.to[j];
+					break;
+				}
+			if (pt_write(&e->p, at, it.p + 8, it.len - 8) < 0)
+				eng_diverge(e, "cannot write %u bytes at 0x%llx", it.len - 8,
+					(unsigned long long)at);
+		} else if (it.tag == IT_FPATCH) {
+			if (emufs_patch(&e->fs, it.p, it.len) < 0)
+				eng_diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
+		} else if (it.tag == IT_EMIT && e->emit) {
+			e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it.flags, it.p, it.len);
+		}
+	}
+	if (k < 0)
+		eng_bad_record(e, "item overruns the record");
+}
+
+void eng_kill_all(struct engine *e)
+{
+	if (!e->started)
+		return;
+	if (e->done)	/* reaped already */
+		e->tasks[e->ti].state = ET_GONE;
+	e->tasks[e->ti].p = e->p;
+	e->p.memfd = -1;
+	for (int i = 0; i < e->ntasks; i++)
+		if (e->tasks[i].state != ET_GONE)
+			kill(e->tasks[i].p.pid, SIGKILL);
+	/* A process's first thread is reaped last: the kernel holds it
+	 * back until the others are. */
+	for (int leaders = 0; leaders < 2; leaders++)
+		for (int i = 0; i < e->ntasks; i++) {
+			struct eng_task *t = &e->tasks[i];
+			int st;
+			if (t->state == ET_GONE || (t->rtid == t->rtgid) != leaders)
+				continue;
+			while (waitpid(t->p.pid, &st, __WALL) >= 0 && !WIFEXITED(st) && !WIFSIGNALED(st))
+				;
+			t->state = ET_GONE;
+		}
+	for (int i = 0; i < e->ntasks; i++) {
+		if (e->tasks[i].p.memfd >= 0)
+			close(e->tasks[i].p.memfd);
+		e->tasks[i].p.memfd = -1;
+	}
+}
+
+int eng_live(const struct engine *e)
+{
+	int n = 0;
+	for (int i = 0; i < e->ntasks; i++)
+		n += e->tasks[i].state != ET_GONE;
+	return n;
+}
+
+struct eng_task *eng_task_of(struct engine *e, uint32_t rtid)
+{
+	int i = find_task(e, rtid);
+	if (i < 0)
+		return NULL;
+	if (i == e->ti)
+		e->tasks[i].p = e->p;
+	return &e->tasks[i];
+}
