@@ -680,7 +680,10 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			break;
 		}
 		case A_CAPHDR:
-			if (ret == -EINVAL)
+			/* A version refused: the kernel writes its own, and
+			 * fails, or with no data pointer (the version probe,
+			 * capget(&hdr, NULL)) returns 0. */
+			if (ret == -EINVAL || (ret == 0 && i + 1 < e->nargs && !a[i + 1]))
 				out(p, v, 4, fn, ctx);
 			break;
 		case A_SYSFS:		/* sysfs(2, index, buf): a name */
