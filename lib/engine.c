@@ -1111,6 +1111,20 @@ static int q_sigmask(struct engine *e, struct call *c, int phase)
 	return 0;
 }
 
+/* Q_TIDADDR: set_tid_address, performed for the word the kernel clears
+ * when the thread ends (another thread may wait for it); it returns the
+ * thread's id, the recorded one. Checkpoints give the address again. */
+static int q_tidaddr(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_PERFORM)
+		return 0;
+	run_call(e, &c->r);
+	cur_task(e)->ctid = c->sc->args[0];
+	c->r0.rax = c->sc->ret;
+	pt_setregs(&e->p, &c->r0);
+	return 1;
+}
+
 static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_PRCTL] = q_prctl,
 	[Q_SECCOMP] = q_seccomp,
@@ -1120,6 +1134,7 @@ static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_SIGRET] = q_sigret,
 	[Q_ALTSTACK] = q_altstack,
 	[Q_SIGMASK] = q_sigmask,
+	[Q_TIDADDR] = q_tidaddr,
 };
 
 /* Ask call c's quirk function, if it has one, at phase. */

@@ -44,6 +44,9 @@ enum sys_quirk {
 	Q_SIGMASK,	/* ppoll, pselect6, epoll_pwait(2): wait under a signal
 			   mask of their own; interrupted, they are replayed
 			   as rt_sigsuspend with it */
+	Q_TIDADDR,	/* set_tid_address: performed (the kernel clears the
+			   word at the thread's end), the recorded tid
+			   returned */
 };
 
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a

@@ -14,7 +14,7 @@
  *          replay it needs (enum sys_quirk in sys.h), one function for
  *          each in engine.c: Q_PRCTL (performed when it installs a seccomp
  *          filter or syscall user dispatch), Q_SECCOMP (emulated in strict
- *          mode), Q_RLIMIT (performed when it sets the process's own stack,
+ *          mode), Q_TIDADDR (performed, the recorded tid returned), Q_RLIMIT (performed when it sets the process's own stack,
  *          data or address space limit), Q_PEERPID (its pid argument made
  *          the replayed copy's), Q_SHM (SysV shared memory attached and
  *          detached as an emulated file), Q_SIGRET (a negative result is no
@@ -345,7 +345,8 @@ SYS(215, epoll_wait_old,  C_EMU,    0,          R_INT)	/* not implemented */
  * shared too (a file's emulated copy): performed again. */
 SYS(216, remap_file_pages, C_EXEC,  0,          R_INT, HEX, UINT, PROT, UINT, HEX)
 SYS(217, getdents64,      C_EMU,    0,          R_INT, FD, OBUF(2), UINT)
-SYS(218, set_tid_address, C_EMU,   0,          R_INT, PTR)
+/* set_tid_address moves the word the kernel clears at the thread's end. */
+SYS(218, set_tid_address, C_EXEC,   Q_TIDADDR,  R_INT, PTR)
 SYS(219, restart_syscall, C_EMU,    0,          R_INT)
 SYS(220, semtimedop,      C_EMU,    0,          R_INT, INT, PTR, UINT, PTR)
 SYS(221, fadvise64,       C_EMU,    0,          R_INT, FD, INT, UINT, INT)
