@@ -1125,6 +1125,52 @@ static int q_tidaddr(struct engine *e, struct call *c, int phase)
 	return 1;
 }
 
+/* Q_MREMAP: a growing mremap of a range that was one mapping in the
+ * recording may be several in replay: a file's private neighbours map
+ * replay's copy through a new open each, which the kernel does not merge.
+ * Then the pieces after the first are moved (or the last grown) by
+ * injected calls, and the call is made on the first piece alone. */
+static int q_mremap(struct engine *e, struct call *c, int phase)
+{
+	const uint64_t *a = c->sc->args;
+	uint64_t lo[16], hi[16], dst = c->sc->ret, r;
+	int n = 0;
+	if (phase != QP_PERFORM || a[2] <= a[1] || (a[3] & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED)))
+		return 0;
+	FILE *f = maps_open(e->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m) && m.lo < a[0] + a[1])
+		if (m.hi > a[0] && n < 16) {
+			lo[n] = m.lo > a[0] ? m.lo : a[0];
+			hi[n++] = m.hi < a[0] + a[1] ? m.hi : a[0] + a[1];
+		}
+	if (f)
+		fclose(f);
+	if (n < 2 || lo[0] != a[0] || hi[n - 1] != a[0] + a[1])
+		return 0;	/* one mapping, or a hole: the kernel says */
+	uint64_t at = c->r.rip - 2, grow = a[2] - a[1];
+	for (int i = n - 1; i >= 0; i--) {
+		uint64_t len = hi[i] - lo[i], nl = len + (i == n - 1 ? grow : 0);
+		uint64_t ma[6] = { lo[i], len, nl, 0, 0 };
+		if (dst != a[0]) {	/* moved: each piece to its place there */
+			ma[3] = MREMAP_MAYMOVE | MREMAP_FIXED;
+			ma[4] = dst + (lo[i] - a[0]);
+		} else if (nl == len)
+			continue;	/* grown in place: only the last grows */
+		if (eng_inject(&e->p, &c->r, at, SYS_mremap, ma, &r, NULL) < 0 ||
+		    r != (ma[3] ? ma[4] : lo[i]))
+			diverge(e, "mremap: cannot move piece 0x%llx-0x%llx of the range (0x%llx)",
+				(unsigned long long)lo[i], (unsigned long long)hi[i],
+				(unsigned long long)r);
+	}
+	e->stop = PS_SYSEXIT;
+	apply_mem(e, &e->cur);	/* file pages it refilled */
+	tsc_syscall(&e->p, cur_task(e)->rtgid, c->sc->nr, a, c->sc->ret, NULL);
+	c->r0.rax = c->sc->ret;
+	pt_setregs(&e->p, &c->r0);
+	return 1;
+}
+
 static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_PRCTL] = q_prctl,
 	[Q_SECCOMP] = q_seccomp,
@@ -1135,6 +1181,7 @@ static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_ALTSTACK] = q_altstack,
 	[Q_SIGMASK] = q_sigmask,
 	[Q_TIDADDR] = q_tidaddr,
+	[Q_MREMAP] = q_mremap,
 };
 
 /* Ask call c's quirk function, if it has one, at phase. */

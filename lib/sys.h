@@ -47,6 +47,8 @@ enum sys_quirk {
 	Q_TIDADDR,	/* set_tid_address: performed (the kernel clears the
 			   word at the thread's end), the recorded tid
 			   returned */
+	Q_MREMAP,	/* mremap: a range merged in the recording and not in
+			   replay is moved piece by piece */
 };
 
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a
