@@ -1028,12 +1028,15 @@ enum {
 };
 
 /* Q_PRCTL: its own filter, as seccomp(), or syscall user dispatch
- * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again. */
+ * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again.
+ * PR_SET_MM's fields of the address space (brk, the stack's and
+ * arguments' bounds, auxv) too: replay's is laid out the same. */
 static int q_prctl(struct engine *e, struct call *c, int phase)
 {
 	const uint64_t *a = c->sc->args;
 	(void)e;
-	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59))
+	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59 ||
+				  (a[0] == PR_SET_MM && a[1] >= 1 && a[1] <= 12)))
 		c->cls = C_EXEC;
 	return 0;
 }

@@ -30,7 +30,7 @@ enum sys_class {
 enum sys_quirk {
 	Q_PRCTL = 1,	/* prctl: performed (C_EXEC) when it installs a seccomp
 			   filter or syscall user dispatch, whose SIGSYS must
-			   come again */
+			   come again, or sets a field of PR_SET_MM */
 	Q_SECCOMP,	/* seccomp: strict mode is emulated (rec answered it) */
 	Q_RLIMIT,	/* setrlimit, prlimit64: performed when they set the
 			   process's own RLIMIT_STACK, _DATA or _AS, which

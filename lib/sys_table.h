@@ -13,7 +13,7 @@
  *   quirk  0 for a call replayed as its class says; else the irregular
  *          replay it needs (enum sys_quirk in sys.h), one function for
  *          each in engine.c: Q_PRCTL (performed when it installs a seccomp
- *          filter or syscall user dispatch), Q_SECCOMP (emulated in strict
+ *          filter or syscall user dispatch, or sets a field of PR_SET_MM), Q_SECCOMP (emulated in strict
  *          mode), Q_TIDADDR (performed, the recorded tid returned),
  *          Q_MREMAP (a range merged in the recording only, moved piece
  *          by piece), Q_RLIMIT (performed when it sets the process's own stack,
