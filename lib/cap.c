@@ -521,6 +521,9 @@ const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint
 			snprintf(why, sizeof why, "ioctl SIOCETHTOOL command %#x", cmd);
 		else if (k == A_FCNTL && fcntl_out_size(v) == REFUSE)
 			snprintf(why, sizeof why, "fcntl command %llu", (unsigned long long)v);
+		else if (k == A_PRCTL && v == 35 && (a[1] == 13 || a[1] == 14))
+			snprintf(why, sizeof why, "prctl PR_SET_MM %s (a descriptor of the executable)",
+				 a[1] == 13 ? "PR_SET_MM_EXE_FILE" : "PR_SET_MM_MAP");
 		else if (k == A_QUOTACTL && quotactl_out_size(v) == REFUSE)
 			snprintf(why, sizeof why, "quotactl command %#llx", (unsigned long long)v);
 		else
@@ -629,6 +632,8 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 				out(p, a[1], (uint64_t)ret < a[2] ? (uint64_t)ret : a[2], fn, ctx);
 			else if (ok && v == 62 && a[1] == 0)	/* PR_SCHED_CORE_GET */
 				out(p, a[4], 8, fn, ctx);
+			else if (ok && v == 35 && a[1] == 15)	/* PR_SET_MM_MAP_SIZE */
+				out(p, a[2], 4, fn, ctx);
 			break;
 		case A_IPCCTL: {
 			/* The struct goes at the argument after the command. */
@@ -680,7 +685,10 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			break;
 		}
 		case A_CAPHDR:
-			if (ret == -EINVAL)
+			/* A version refused: the kernel writes its own, and
+			 * fails, or with no data pointer (the version probe,
+			 * capget(&hdr, NULL)) returns 0. */
+			if (ret == -EINVAL || (ret == 0 && i + 1 < e->nargs && !a[i + 1]))
 				out(p, v, 4, fn, ctx);
 			break;
 		case A_SYSFS:		/* sysfs(2, index, buf): a name */

@@ -219,30 +219,44 @@ void eng_map_emulated(struct engine *e, const struct trace_syscall *sc, struct u
 			(unsigned long long)ret, (unsigned long long)sc->ret);
 }
 
-/* The length of the attachment of SysV shared memory at addr in the
- * replayed process: the mapping there and those after it of the same
- * file (its emulated copy) at the offsets that follow, as shmdt detaches
- * them (mprotect may have split one). 0 if none. */
-static uint64_t shm_extent(struct engine *e, uint64_t addr)
+/* Detach the SysV shared memory attached at addr in the replayed
+ * process (registers r at the shmdt's seccomp stop), as the kernel's
+ * shmdt does: the first mapping of a segment (its emulated copy) at or
+ * after addr whose offset is its distance from addr, and then those of
+ * the same segment up to its size from addr at such offsets (mprotect
+ * may have split one, munmap taken a piece). 0, or -1 if none. */
+static int shm_detach(struct engine *e, uint64_t addr, struct user_regs_struct *r)
 {
-	char path[64], line[4500];
-	unsigned long lo, hi, off, ino, want = 0, end = addr, next = 0;
-	snprintf(path, sizeof path, "/proc/%d/maps", e->p.pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %lu", &lo, &hi, &off, &ino) != 4 || lo != end ||
-		    !ino)
+	uint64_t lo[64], hi[64], ino = 0, size = 0;
+	int n = 0;
+	FILE *f = maps_open(e->p.pid);
+	struct maps_line m;
+	while (f && n < 64 && maps_next(f, &m)) {
+		if (m.lo < addr || !m.ino || strncmp(m.name, "/memfd:", 7) || m.off != m.lo - addr ||
+		    m.perm[3] != 's' || (ino && (m.ino != ino || m.hi - addr > size)))
 			continue;
-		if (end == addr)
-			want = ino, next = off;
-		if (ino != want || off != next)
-			break;
-		next += hi - lo;
-		end = hi;
+		if (!ino) {
+			char path[96];
+			struct stat st;
+			snprintf(path, sizeof path, "/proc/%d/map_files/%llx-%llx", e->p.pid,
+				 (unsigned long long)m.lo, (unsigned long long)m.hi);
+			if (stat(path, &st) < 0)
+				continue;
+			ino = m.ino;
+			size = (st.st_size + 4095) & ~4095ull;
+		}
+		lo[n] = m.lo;
+		hi[n++] = m.hi;
 	}
 	if (f)
 		fclose(f);
-	return end - addr;
+	for (int i = 0; i < n; i++) {
+		uint64_t a[6] = { lo[i], hi[i] - lo[i] }, ret;
+		if (eng_inject(&e->p, r, r->rip - 2, SYS_munmap, a, &ret, NULL) < 0 || ret)
+			eng_diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)lo[i]);
+	}
+	e->stop = PS_SYSEXIT;
+	return n ? 0 : -1;
 }
 
 /* Replay a successful shmat (registers r at its seccomp stop, r0 to give
@@ -254,16 +268,9 @@ void eng_replay_shm(struct engine *e, const struct trace_syscall *sc, struct use
 	struct trace_item fi, ei;
 	struct files_ref f;
 	if (sc->nr == SYS_shmdt) {
-		uint64_t len = shm_extent(e, sc->args[0]);
-		if (!len)
+		if (shm_detach(e, sc->args[0], r) < 0)
 			eng_diverge(e, "shmdt: nothing is attached at 0x%llx",
 				(unsigned long long)sc->args[0]);
-		r->orig_rax = SYS_munmap;
-		r->rsi = len;
-		pt_setregs(&e->p, r);
-		eng_run_call(e, r);
-		if (r->rax)
-			eng_diverge(e, "shmdt: cannot unmap 0x%llx", (unsigned long long)sc->args[0]);
 	} else {
 		if (!eng_find_item(&e->cur, IT_EMUFILE, 0, &ei) || !eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi) ||
 		    files_ref(&fi, &f) < 0)

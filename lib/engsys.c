@@ -3,6 +3,7 @@
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
 #include "cap.h"
+#include "maps.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
@@ -232,12 +233,15 @@ enum {
 };
 
 /* Q_PRCTL: its own filter, as seccomp(), or syscall user dispatch
- * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again. */
+ * (PR_SET_SYSCALL_USER_DISPATCH): the SIGSYS they raise must come again.
+ * PR_SET_MM's fields of the address space (brk, the stack's and
+ * arguments' bounds, auxv) too: replay's is laid out the same. */
 static int q_prctl(struct engine *e, struct call *c, int phase)
 {
 	const uint64_t *a = c->sc->args;
 	(void)e;
-	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59))
+	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59 ||
+				  (a[0] == PR_SET_MM && a[1] >= 1 && a[1] <= 12)))
 		c->cls = C_EXEC;
 	return 0;
 }
@@ -322,6 +326,66 @@ static int q_sigmask(struct engine *e, struct call *c, int phase)
 	return 0;
 }
 
+/* Q_TIDADDR: set_tid_address, performed for the word the kernel clears
+ * when the thread ends (another thread may wait for it); it returns the
+ * thread's id, the recorded one. Checkpoints give the address again. */
+static int q_tidaddr(struct engine *e, struct call *c, int phase)
+{
+	if (phase != QP_PERFORM)
+		return 0;
+	eng_run_call(e, &c->r);
+	cur_task(e)->ctid = c->sc->args[0];
+	c->r0.rax = c->sc->ret;
+	pt_setregs(&e->p, &c->r0);
+	return 1;
+}
+
+/* Q_MREMAP: a growing mremap of a range that was one mapping in the
+ * recording may be several in replay: a file's private neighbours map
+ * replay's copy through a new open each, which the kernel does not merge.
+ * Then the pieces after the first are moved (or the last grown) by
+ * injected calls, and the call is made on the first piece alone. */
+static int q_mremap(struct engine *e, struct call *c, int phase)
+{
+	const uint64_t *a = c->sc->args;
+	uint64_t lo[16], hi[16], dst = c->sc->ret, r;
+	int n = 0;
+	if (phase != QP_PERFORM || a[2] <= a[1] || (a[3] & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED)))
+		return 0;
+	FILE *f = maps_open(e->p.pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m) && m.lo < a[0] + a[1])
+		if (m.hi > a[0] && n < 16) {
+			lo[n] = m.lo > a[0] ? m.lo : a[0];
+			hi[n++] = m.hi < a[0] + a[1] ? m.hi : a[0] + a[1];
+		}
+	if (f)
+		fclose(f);
+	if (n < 2 || lo[0] != a[0] || hi[n - 1] != a[0] + a[1])
+		return 0;	/* one mapping, or a hole: the kernel says */
+	uint64_t at = c->r.rip - 2, grow = a[2] - a[1];
+	for (int i = n - 1; i >= 0; i--) {
+		uint64_t len = hi[i] - lo[i], nl = len + (i == n - 1 ? grow : 0);
+		uint64_t ma[6] = { lo[i], len, nl, 0, 0 };
+		if (dst != a[0]) {	/* moved: each piece to its place there */
+			ma[3] = MREMAP_MAYMOVE | MREMAP_FIXED;
+			ma[4] = dst + (lo[i] - a[0]);
+		} else if (nl == len)
+			continue;	/* grown in place: only the last grows */
+		if (eng_inject(&e->p, &c->r, at, SYS_mremap, ma, &r, NULL) < 0 ||
+		    r != (ma[3] ? ma[4] : lo[i]))
+			eng_diverge(e, "mremap: cannot move piece 0x%llx-0x%llx of the range (0x%llx)",
+				(unsigned long long)lo[i], (unsigned long long)hi[i],
+				(unsigned long long)r);
+	}
+	e->stop = PS_SYSEXIT;
+	eng_apply_mem(e, &e->cur);	/* file pages it refilled */
+	tsc_syscall(&e->p, cur_task(e)->rtgid, c->sc->nr, a, c->sc->ret, NULL);
+	c->r0.rax = c->sc->ret;
+	pt_setregs(&e->p, &c->r0);
+	return 1;
+}
+
 static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_PRCTL] = q_prctl,
 	[Q_SECCOMP] = q_seccomp,
@@ -331,6 +395,8 @@ static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_SIGRET] = q_sigret,
 	[Q_ALTSTACK] = q_altstack,
 	[Q_SIGMASK] = q_sigmask,
+	[Q_TIDADDR] = q_tidaddr,
+	[Q_MREMAP] = q_mremap,
 };
 
 /* Ask call c's quirk function, if it has one, at phase. */

@@ -30,7 +30,7 @@ enum sys_class {
 enum sys_quirk {
 	Q_PRCTL = 1,	/* prctl: performed (C_EXEC) when it installs a seccomp
 			   filter or syscall user dispatch, whose SIGSYS must
-			   come again */
+			   come again, or sets a field of PR_SET_MM */
 	Q_SECCOMP,	/* seccomp: strict mode is emulated (rec answered it) */
 	Q_RLIMIT,	/* setrlimit, prlimit64: performed when they set the
 			   process's own RLIMIT_STACK, _DATA or _AS, which
@@ -44,6 +44,11 @@ enum sys_quirk {
 	Q_SIGMASK,	/* ppoll, pselect6, epoll_pwait(2): wait under a signal
 			   mask of their own; interrupted, they are replayed
 			   as rt_sigsuspend with it */
+	Q_TIDADDR,	/* set_tid_address: performed (the kernel clears the
+			   word at the thread's end), the recorded tid
+			   returned */
+	Q_MREMAP,	/* mremap: a range merged in the recording and not in
+			   replay is moved piece by piece */
 };
 
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a

@@ -13,8 +13,10 @@
  *   quirk  0 for a call replayed as its class says; else the irregular
  *          replay it needs (enum sys_quirk in sys.h), one function for
  *          each in engine.c: Q_PRCTL (performed when it installs a seccomp
- *          filter or syscall user dispatch), Q_SECCOMP (emulated in strict
- *          mode), Q_RLIMIT (performed when it sets the process's own stack,
+ *          filter or syscall user dispatch, or sets a field of PR_SET_MM), Q_SECCOMP (emulated in strict
+ *          mode), Q_TIDADDR (performed, the recorded tid returned),
+ *          Q_MREMAP (a range merged in the recording only, moved piece
+ *          by piece), Q_RLIMIT (performed when it sets the process's own stack,
  *          data or address space limit), Q_PEERPID (its pid argument made
  *          the replayed copy's), Q_SHM (SysV shared memory attached and
  *          detached as an emulated file), Q_SIGRET (a negative result is no
@@ -121,7 +123,7 @@ SYS(22,  pipe,            C_EMU,    0,          R_INT, OUT(8))
 /* select and pselect6 write the time left back into their timeout. */
 SYS(23,  select,          C_EMU,    0,          R_INT, INT, FDSET(0), FDSET(0), FDSET(0), OUT(16))
 SYS(24,  sched_yield,     C_EMU,    0,          R_INT)
-SYS(25,  mremap,          C_EXEC,   0,          R_HEX, HEX, UINT, UINT, HEX, HEX)
+SYS(25,  mremap,          C_EXEC,   Q_MREMAP,   R_HEX, HEX, UINT, UINT, HEX, HEX)
 SYS(26,  msync,           C_EMU,    0,          R_INT, HEX, UINT, HEX)
 SYS(27,  mincore,         C_EMU,    0,          R_INT, HEX, UINT, PAGEVEC(1))
 SYS(28,  madvise,         C_EXEC,   0,          R_INT, HEX, UINT, MADV)
@@ -346,7 +348,8 @@ SYS(215, epoll_wait_old,  C_EMU,    0,          R_INT)	/* not implemented */
  * shared too (a file's emulated copy): performed again. */
 SYS(216, remap_file_pages, C_EXEC,  0,          R_INT, HEX, UINT, PROT, UINT, HEX)
 SYS(217, getdents64,      C_EMU,    0,          R_INT, FD, OBUF(2), UINT)
-SYS(218, set_tid_address, C_EMU,   0,          R_INT, PTR)
+/* set_tid_address moves the word the kernel clears at the thread's end. */
+SYS(218, set_tid_address, C_EXEC,   Q_TIDADDR,  R_INT, PTR)
 SYS(219, restart_syscall, C_EMU,    0,          R_INT)
 SYS(220, semtimedop,      C_EMU,    0,          R_INT, INT, PTR, UINT, PTR)
 SYS(221, fadvise64,       C_EMU,    0,          R_INT, FD, INT, UINT, INT)

@@ -216,6 +216,13 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	static char why[160];
 	uint16_t insn = 0;
 	uint64_t a[6];
+	if ((r->rip & ~0xfffull) == 0xffffffffff600000ull) {
+		/* The kernel emulates the call and returns to the caller
+		 * with no syscall-exit stop: rec would never see its end. */
+		snprintf(why, sizeof why, "a call through the legacy vsyscall page (%s at 0x%llx)",
+			 sys_row(nr)->name, (unsigned long long)r->rip);
+		return why;
+	}
 	pt_read(&cur->p, r->rip - 2, &insn, 2);
 	if (insn == 0x80cd || insn == 0x340f) {
 		snprintf(why, sizeof why, "a 32-bit syscall (%s, number %ld)",
