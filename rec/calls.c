@@ -15,7 +15,6 @@
 #include "rec.h"
 #include "robust.h"
 #include "sig.h"
-#include "stop.h"
 #include "sys.h"
 #include "task.h"
 #include "tracedir.h"
@@ -50,7 +49,7 @@ static void vfork_child_exec(void)
 			pid_t tid = t->p.pid;
 			wait_any(tid, &st, 0);
 			cur = t;
-			handle(st);
+			handle_other(st);
 			if (!find_task(tid))
 				break;
 		}
@@ -339,6 +338,6 @@ void syscall_entry(void)
 		 * vfork parent waits for its child). */
 		int st;
 		wait_any(cur->p.pid, &st, 0);
-		handle(st);
+		handle_other(st);
 	}
 }

@@ -175,6 +175,7 @@ static void parse_options(int argc, char **argv, const char **outdir)
 int main(int argc, char **argv)
 {
 	progname = "rec";
+	R.on_stop = handle;	/* for the files below stop.c (handle_other) */
 	const char *outdir = NULL;
 	parse_options(argc, argv, &outdir);
 	if (optind >= argc)

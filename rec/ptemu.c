@@ -5,7 +5,6 @@
 #include "events.h"
 #include "ptemu.h"
 #include "sig.h"
-#include "stop.h"
 #include "sys.h"
 #include "sys_names.h"
 #include "util.h"
@@ -108,7 +107,7 @@ static void settle(struct task *t)
 			continue;
 		}
 		cur = t;
-		handle(st);
+		handle_other(st);
 	}
 	cur = me;
 }

@@ -56,6 +56,12 @@ struct recorder {
 	/* Ticks since SIGTERM while rec was too busy to take it (hashing
 	 * or copying a huge file): after TERM_TICKS it leaves at once. */
 	volatile int term_ticks;
+
+	/* What handles one stop (wait status st) of cur: stop.c's handle,
+	 * set once by main.c. The files below it that wait for another
+	 * stop in the middle of their own call it through handle_other
+	 * (task.h). */
+	void (*on_stop)(int st);
 };
 
 /* The one recorder (tasks.c). */

@@ -100,6 +100,11 @@ void drop_task(struct task *t);
  * between. */
 pid_t wait_any(pid_t tid, int *st, int nohang);
 
+/* Handle one stop (wait status st) of cur, as main's loop would, through
+ * R.on_stop: for a file below stop.c that waits for another stop (a new
+ * thread's, a tracee's) in the middle of handling its own. */
+void handle_other(int st);
+
 /* --chaos's random numbers (xorshift from the seed). */
 uint64_t rnd(void);
 

@@ -121,6 +121,11 @@ pid_t wait_any(pid_t tid, int *st, int nohang)
 	}
 }
 
+void handle_other(int st)
+{
+	R.on_stop(st);
+}
+
 uint64_t rnd(void)
 {
 	R.rng ^= R.rng << 13;
