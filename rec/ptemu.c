@@ -4,7 +4,7 @@
 #include "bufdrain.h"
 #include "events.h"
 #include "ptemu.h"
-#include "sig.h"
+#include "records.h"
 #include "sys.h"
 #include "sys_names.h"
 #include "util.h"

@@ -1,12 +1,11 @@
-/* sig.c: signals delivered to the program, rdtsc stops, preemption, and
- * the state records (TR_PREEMPT) replay makes again. */
+/* sig.c: signals delivered to the program, rdtsc stops, and preemption
+ * (its state record, TR_PREEMPT, is written by records.c). */
 #include "bufdrain.h"
 #include "dirty.h"
 #include "events.h"
-#include "pos.h"
 #include "ptemu.h"
 #include "rec.h"
-#include "robust.h"
+#include "records.h"
 #include "sig.h"
 #include "sys.h"
 #include "task.h"
@@ -92,76 +91,6 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	tw_put32(&R.w, isp);
 	tw_end(&R.w);
 	return 1;
-}
-
-void record_signal(int sig, int flags, const siginfo_t *si)
-{
-	begin(TR_SIGNAL, 0);
-	tw_put32(&R.w, sig);
-	tw_put32(&R.w, flags);
-	tw_put(&R.w, si, 128);
-	/* One that ends the process (default action, neither caught nor
-	 * ignored): the marks of its robust mutexes, which replay writes
-	 * before it delivers the signal. */
-	uint64_t caught, ign, bit = 1ull << (sig - 1);
-	if (sig != SIGCHLD && sig != SIGCONT && sig != SIGURG && sig != SIGWINCH &&
-	    sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
-	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
-	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit))
-		process_robust_marks(cur->tgid, &R.w);
-	tw_end(&R.w);
-}
-
-/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks, each block's bytes once in the trace;
- * flags TRP_*): replay makes the state so there. Returns -1, having
- * recorded nothing, when cur is being killed. */
-int record_state(struct user_regs_struct *regs, uint64_t flags)
-{
-	static struct pos_store written;	/* blocks already in the trace */
-	static struct pos_shadow last;		/* each block as last recorded */
-	static uint8_t xor[POS_BLOCK];
-	static uint8_t xs[65536];
-	struct pos ps;
-	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
-	int uffd = dirty_fd(cur->tgid);
-	if (xlen < 0 || pos_take_since(&cur->p, uffd, &ps) < 0) {
-		int e = errno;
-		if (pt_dying(cur->p.pid))
-			return -1;	/* killed from outside: its end comes next */
-		errno = e;
-		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
-			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
-			       "its writable memory is too large to read without PAGEMAP_SCAN" :
-			       strerror(errno));
-	}
-	begin(TR_PREEMPT, 0);
-	tw_put64(&R.w, regs->rip);
-	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
-	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
-	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
-	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
-	for (int i = 0; i < ps.nb; i++) {
-		const struct pos_block *b = &ps.b[i];
-		if (!ps.data[i])
-			continue;
-		if (!pos_store_has(&written, b->hash)) {
-			uint64_t h[2] = { b->hash };
-			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
-			if (base) {
-				for (uint64_t k = 0; k < b->len; k++)
-					xor[k] = ps.data[i][k] ^ base[k];
-				tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
-			} else {
-				tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, ps.data[i], b->len);
-			}
-			pos_store_add(&written, b->hash, (const uint8_t *)"", 0);
-		}
-		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, ps.data[i]);
-	}
-	tw_end(&R.w);
-	pos_free(&ps);
-	return 0;
 }
 
 /* cur was stopped by our SIGSTOP between syscalls: record its state

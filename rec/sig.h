@@ -1,5 +1,5 @@
-/* sig.h: signals delivered to the program, rdtsc stops, preemption, and
- * the state records (TR_PREEMPT) replay makes again. */
+/* sig.h: signals delivered to the program, rdtsc stops, and preemption
+ * (its state record, TR_PREEMPT, is written by records.c). */
 #ifndef REWIND_REC_SIG_H
 #define REWIND_REC_SIG_H
 
@@ -13,15 +13,6 @@
  * another call, with other registers. A queue longer than it reads only
  * leaves signals out, which is safe (do_signal holds those). */
 void pending_now(struct pt_proc *p, uint64_t set[2]);
-
-/* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
-void record_signal(int sig, int flags, const siginfo_t *si);
-
-/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
- * process's memory by blocks, each block's bytes once in the trace;
- * flags TRP_*): replay makes the state so there. Returns -1, having
- * recorded nothing, when cur is being killed. */
-int record_state(struct user_regs_struct *regs, uint64_t flags);
 
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
  * running (resumed), 0 if it stopped running. */

@@ -1,0 +1,80 @@
+/* records.c: the records of a signal delivered (TR_SIGNAL) and of a
+ * thread's whole state (TR_PREEMPT), written for sig.c and ptemu.c. */
+#include "dirty.h"
+#include "events.h"
+#include "pos.h"
+#include "rec.h"
+#include "records.h"
+#include "robust.h"
+#include "task.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+void record_signal(int sig, int flags, const siginfo_t *si)
+{
+	begin(TR_SIGNAL, 0);
+	tw_put32(&R.w, sig);
+	tw_put32(&R.w, flags);
+	tw_put(&R.w, si, 128);
+	/* One that ends the process (default action, neither caught nor
+	 * ignored): the marks of its robust mutexes, which replay writes
+	 * before it delivers the signal. */
+	uint64_t caught, ign, bit = 1ull << (sig - 1);
+	if (sig != SIGCHLD && sig != SIGCONT && sig != SIGURG && sig != SIGWINCH &&
+	    sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
+	    pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
+	    pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit))
+		process_robust_marks(cur->tgid, &R.w);
+	tw_end(&R.w);
+}
+
+int record_state(struct user_regs_struct *regs, uint64_t flags)
+{
+	static struct pos_store written;	/* blocks already in the trace */
+	static struct pos_shadow last;		/* each block as last recorded */
+	static uint8_t xor[POS_BLOCK];
+	static uint8_t xs[65536];
+	struct pos ps;
+	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
+	int uffd = dirty_fd(cur->tgid);
+	if (xlen < 0 || pos_take_since(&cur->p, uffd, &ps) < 0) {
+		int e = errno;
+		if (pt_dying(cur->p.pid))
+			return -1;	/* killed from outside: its end comes next */
+		errno = e;
+		stop_recording(EXIT_TRACE, "cannot read the state of thread %d: %s", cur->p.pid,
+			       xlen < 0 ? "no FP/vector state" : errno == EFBIG ?
+			       "its writable memory is too large to read without PAGEMAP_SCAN" :
+			       strerror(errno));
+	}
+	begin(TR_PREEMPT, 0);
+	tw_put64(&R.w, regs->rip);
+	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
+	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
+	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
+	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+	for (int i = 0; i < ps.nb; i++) {
+		const struct pos_block *b = &ps.b[i];
+		if (!ps.data[i])
+			continue;
+		if (!pos_store_has(&written, b->hash)) {
+			uint64_t h[2] = { b->hash };
+			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
+			if (base) {
+				for (uint64_t k = 0; k < b->len; k++)
+					xor[k] = ps.data[i][k] ^ base[k];
+				tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
+			} else {
+				tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, ps.data[i], b->len);
+			}
+			pos_store_add(&written, b->hash, (const uint8_t *)"", 0);
+		}
+		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, ps.data[i]);
+	}
+	tw_end(&R.w);
+	pos_free(&ps);
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* records.h: the records of a signal delivered and of a thread's whole
+ * state (TR_PREEMPT), which replay makes again. */
+#ifndef REWIND_REC_RECORDS_H
+#define REWIND_REC_RECORDS_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+/* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
+void record_signal(int sig, int flags, const siginfo_t *si);
+
+/* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
+ * process's memory by blocks, each block's bytes once in the trace;
+ * flags TRP_*): replay makes the state so there. Returns -1, having
+ * recorded nothing, when cur is being killed. */
+int record_state(struct user_regs_struct *regs, uint64_t flags);
+
+#endif
