@@ -502,7 +502,9 @@ void ptemu_exit_stop(long nr, int64_t ret)
 	}
 }
 
-void ptemu_untrace(struct task *t)
+/* t's tracer is gone: t goes on untraced, with the changes its tracer
+ * made and the signal it stopped for. */
+static void untrace(struct task *t)
 {
 	ptemu_record_dirty(t);
 	if (t->popts & PTRACE_O_EXITKILL)
@@ -514,4 +516,12 @@ void ptemu_untrace(struct task *t)
 	if (t->psig && t->state == T_READY)
 		t->sig = t->psig;	/* delivered after all */
 	t->psig = 0;
+}
+
+void ptemu_tracer_gone(struct task *tr)
+{
+	struct task *t;
+	for (int i = 0; (t = task_nth(i)); i++)
+		if (t->tracer == tr)
+			untrace(t);
 }

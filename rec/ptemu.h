@@ -41,8 +41,9 @@ int ptemu_entry_stop(void);
  * SIGTRAP a traced thread gets there). */
 void ptemu_exit_stop(long nr, int64_t ret);
 
-/* t's tracer is gone: t goes on untraced, with the changes its tracer
- * made and the signal it stopped for. */
-void ptemu_untrace(struct task *t);
+/* tr is gone (it ended, or an exec replaced it): each thread it traced
+ * goes on untraced, with the changes tr made and the signal it stopped
+ * for. Called before drop_task(tr). */
+void ptemu_tracer_gone(struct task *tr);
 
 #endif

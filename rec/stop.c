@@ -40,6 +40,7 @@ static void task_gone(int st)
 	tw_put32(&R.w, 0);
 	robust_marks();
 	tw_end(&R.w);
+	ptemu_tracer_gone(cur);
 	drop_task(cur);
 }
 
@@ -55,6 +56,7 @@ static void leader_replaced(pid_t old)
 		die(EXIT_TRACE, "exec of unknown thread %d in process %d", (int)old, l->p.pid);
 	l->open = 0;
 	record_exit(TR_TASKEXIT, 0);
+	ptemu_tracer_gone(l);
 	drop_task(l);
 	if (x->p.memfd >= 0)
 		close(x->p.memfd);

@@ -91,7 +91,8 @@ struct task *find_task(pid_t tid);
 /* A new task for thread tid of process tgid, not yet seen to stop. */
 struct task *add_task(pid_t tid, pid_t tgid);
 
-/* t is gone: out of the table, its tracees untraced, freed. */
+/* t is gone: out of the table, freed. Its tracees are untraced before
+ * (ptemu_tracer_gone). */
 void drop_task(struct task *t);
 
 /* Wait for the next stop of any task (or of tid, when not -1; with

@@ -1,7 +1,6 @@
 /* tasks.c: the table of the recorded threads, waiting for their stops,
  * and the recorder's state (rec.h). */
 #include "events.h"
-#include "ptemu.h"
 #include "rec.h"
 #include "task.h"
 #include "tsc.h"
@@ -57,12 +56,9 @@ struct task *add_task(pid_t tid, pid_t tgid)
 
 void drop_task(struct task *t)
 {
-	for (int i = 0; i < R.ntasks; i++) {
+	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->parent == t)
 			R.tasks[i]->parent = NULL;
-		if (R.tasks[i]->tracer == t)
-			ptemu_untrace(R.tasks[i]);
-	}
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i] == t) {
 			memmove(&R.tasks[i], &R.tasks[i + 1], (R.ntasks - i - 1) * sizeof t);
