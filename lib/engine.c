@@ -19,8 +19,11 @@
 
 /* Thread t ends by signal sig that a sibling is stopped to take (a fault
  * of another thread, which kills the whole process): deliver it there,
- * as it was; t (perhaps asleep in a call) then dies with the rest. */
-static void fatal_elsewhere(struct engine *e, struct eng_task *t, int sig)
+ * as it was; t (perhaps asleep in a call) then dies with the rest.
+ * Returns 1 when it was delivered: t must then stay stopped, since the
+ * process's end reaches it there, and resumed it could run on to its
+ * next call before the end does. */
+static int fatal_elsewhere(struct engine *e, struct eng_task *t, int sig)
 {
 	for (int i = 0; i < e->ntasks; i++) {
 		struct eng_task *o = &e->tasks[i];
@@ -29,8 +32,9 @@ static void fatal_elsewhere(struct engine *e, struct eng_task *t, int sig)
 		pt_resume(&o->p, RESUME_CONT, sig);
 		o->pending_sig = 0;
 		o->state = ET_EXITING;
-		return;
+		return 1;
 	}
+	return 0;
 }
 
 /* A thread or process ended (the last one: final). One killed by
@@ -55,13 +59,12 @@ static int replay_task_exit(struct engine *e, int final)
 		t->want = want;
 		return ENG_EVENT;
 	}
-	if (t->state != ET_GONE && WIFSIGNALED(want) && WTERMSIG(want) != SIGKILL &&
-	    e->pending_sig != WTERMSIG(want))
-		fatal_elsewhere(e, t, WTERMSIG(want));
+	int elsewhere = t->state != ET_GONE && WIFSIGNALED(want) && WTERMSIG(want) != SIGKILL &&
+			e->pending_sig != WTERMSIG(want) && fatal_elsewhere(e, t, WTERMSIG(want));
 	if (t->state != ET_GONE) {
 		if (WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL)
 			kill(e->p.pid, SIGKILL);
-		if (t->state == ET_STOPPED)	/* with the fatal signal, if any */
+		if (t->state == ET_STOPPED && !elsewhere)	/* with the fatal signal, if any */
 			pt_resume(&e->p, RESUME_CONT, e->pending_sig);
 		e->pending_sig = 0;
 		while (waitpid(e->p.pid, &st, __WALL) < 0)
