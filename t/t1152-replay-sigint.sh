@@ -70,12 +70,15 @@ interrupt () {
 	none_left
 }
 
+# The recording runs for seconds (15,000 rounds), and so does each replay
+# of it: the polling shell, starved on a loaded machine, must still send
+# SIGINT before a replay could end by itself.
 test_expect_success 'record a program that computes for a while' '
 	cp "$T/longrun" "$scratch/lr" || return 1
 	trace=$scratch/tr
 	rm -f stop
 	run_tool rec -o "$trace" "$scratch/lr" "$scratch/stop" >rec.out 2>rec.err &
-	wait_for rec.out "^round 3000 " &&
+	wait_for rec.out "^round 15000 " &&
 	touch stop &&
 	ended $! &&
 	expect_status "$st" 0 &&
