@@ -122,13 +122,15 @@ test_expect_success () {
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
-		printf '%s\n' "$2" | say_comment
-		echo "# output:"
-		tail -n 40 "$log" | say_comment
-		if [ -n "$REPLAY_CMD" ]; then
-			echo "# trace kept; replay it with:"
-			echo "#   $REPLAY_CMD"
-		fi
+		{
+			printf '%s\n' "$2" | say_comment
+			echo "# output:"
+			tail -n 40 "$log" | say_comment
+			if [ -n "$REPLAY_CMD" ]; then
+				echo "# trace kept; replay it with:"
+				echo "#   $REPLAY_CMD"
+			fi
+		} | tee /dev/stderr	# prove shows stderr: CI's log then says why
 	fi
 	rm -f "$log"
 }
