@@ -5,20 +5,6 @@
 . "$(dirname "$0")/test-lib.sh"
 require_tprog longrun
 
-# wait_for FILE PATTERN: waits (up to $REWIND_TIMEOUT s) until FILE has a
-# line matching the extended regex PATTERN.
-wait_for () {
-	local i=0
-	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt $((REWIND_TIMEOUT * 20)) ]; then
-			echo "no /$2/ in $1 after $REWIND_TIMEOUT s"
-			return 1
-		fi
-		sleep 0.05
-	done
-}
-
 # ended PID: waits (up to $REWIND_TIMEOUT s) for background job PID and
 # leaves its status in $st; kills it and fails when it runs on.
 ended () {

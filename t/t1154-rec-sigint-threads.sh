@@ -10,21 +10,13 @@ require_tprog longrun sigstart
 # default (a background job has it ignored), sends rec SIGINT once the
 # program printed "round 200" or "running", and leaves rec.* as rec_prog.
 interrupted () {
-	local name=$1 i=0 pid
+	local name=$1 pid
 	shift
 	trace=$scratch/$name
 	: >rec.out
 	"$T/sigstart" default 2 -- rec -o "$trace" -- "$@" >rec.out 2>rec.err.raw </dev/null &
 	pid=$!
-	while ! grep -Eq "^(round 200 |running$)" rec.out; do
-		i=$((i + 1))
-		if [ $i -gt $((REWIND_TIMEOUT * 20)) ]; then
-			echo "the program did not start"
-			kill -9 $pid
-			return 1
-		fi
-		sleep 0.05
-	done
+	wait_for rec.out "^(round 200 |running$)" || { kill -9 $pid; return 1; }
 	kill -INT $pid
 	if ! timeout "$REWIND_TIMEOUT" tail --pid=$pid -f /dev/null; then
 		echo "rec still running after $REWIND_TIMEOUT s"

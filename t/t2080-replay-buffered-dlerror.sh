@@ -22,20 +22,6 @@ stack_cmp () {
 	test_cmp_bytes rec.writes stack.writes
 }
 
-# gdb_cmp PROG: gdbstub runs $trace to its end with no divergence, and
-# the program writes what it wrote under rec.
-gdb_cmp () {
-	cat >run.gdb <<-END &&
-	set pagination off
-	target remote | $REWIND_BIN/gdbstub $trace
-	continue
-	END
-	gdb_run "$1" run.gdb &&
-	grep -q "^No more reverse-execution history" gdb.out &&
-	! grep -i divergence gdb.out &&
-	! grep -vxF -f gdb.out rec.out
-}
-
 test_expect_success 'dlerr: a failed dlopen, then buffered calls: replayed' '
 	rec_replay_cmp "$T/dlerr" &&
 	grep -q "^2: stat -1 at 0x" rec.out

@@ -23,15 +23,7 @@ test_expect_success 'and with every call traced (--stack, REWIND_NO_BUFFER)' '
 '
 if command -v gdb >/dev/null 2>&1; then
 	test_expect_success 'and under gdbstub' '
-		cat >run.gdb <<-END &&
-		set pagination off
-		target remote | $REWIND_BIN/gdbstub $trace
-		continue
-		END
-		gdb_run "$T/ptrmove" run.gdb &&
-		grep -q "^No more reverse-execution history" gdb.out &&
-		! grep -i divergence gdb.out &&
-		! grep -vxF -f gdb.out rec.out
+		gdb_cmp "$T/ptrmove"
 	'
 else
 	test_skip 'and under gdbstub' 'no gdb'

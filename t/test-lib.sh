@@ -383,6 +383,20 @@ gdb_run () {
 	return $st
 }
 
+# gdb_cmp PROG: gdbstub runs $trace to its end with no divergence, and
+# the program writes what it wrote under rec.
+gdb_cmp () {
+	cat >run.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	continue
+	END
+	gdb_run "$1" run.gdb &&
+	grep -q "^No more reverse-execution history" gdb.out &&
+	! grep -i divergence gdb.out &&
+	! grep -vxF -f gdb.out rec.out
+}
+
 # gdb_section NAME [FILE]: the lines of FILE (gdb.out) after a script's
 # "echo @@ NAME\n" and before the next "@@ " mark.
 gdb_section () {
@@ -393,6 +407,20 @@ gdb_section () {
 # without gdb's "$N = ", one a line.
 gdb_values () {
 	gdb_section "$@" | sed -n 's/^\$[0-9]* = //p'
+}
+
+# wait_for FILE PATTERN: waits (up to $REWIND_TIMEOUT s) until FILE has a
+# line matching the extended regex PATTERN.
+wait_for () {
+	local i=0
+	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt $((REWIND_TIMEOUT * 20)) ]; then
+			echo "no /$2/ in $1 after $REWIND_TIMEOUT s"
+			return 1
+		fi
+		sleep 0.05
+	done
 }
 
 # cpu_ticks PID: the CPU time (user and system, in clock ticks) process
