@@ -31,7 +31,8 @@ int main(void)
 		before[i % 8] += i;
 		after[i % 8] ^= before[(i + 3) % 8];
 	}
-	target = seed % 1000; /* WRITE1 */
+	/* Never 0, the value it had: gdb reports only a write that changes it. */
+	target = seed % 1000 + 1; /* WRITE1 */
 	int fd = open("/dev/urandom", O_RDONLY);
 	if (fd < 0 || read(fd, after, sizeof after) != sizeof after)
 		return 1;
