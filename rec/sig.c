@@ -143,6 +143,18 @@ static void preempted(struct user_regs_struct *regs)
 	ready(cur);
 }
 
+/* REWIND_HOLD_SIGNALS=1: asynchronous signals wait for the thread's next
+ * syscall (or a timeslice) instead of preempting it where they come. */
+static int hold_signals(void)
+{
+	static int v = -1;
+	if (v < 0) {
+		const char *s = getenv("REWIND_HOLD_SIGNALS");
+		v = s && *s && strcmp(s, "0");
+	}
+	return v;
+}
+
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
  * running (resumed), 0 if it stopped running. */
 int do_signal(int sig)
@@ -204,14 +216,23 @@ int do_signal(int sig)
 		for (i = 0; i < cur->nstash && cur->stash[i].si_signo != sig; i++)
 			;
 		if (!boundary) {
-			/* Hold it for the next syscall, where replay can raise
-			 * it; if none comes within a timeslice, the thread is
-			 * stopped and it is delivered there. A standard
-			 * signal held already merges with it, as pending
-			 * ones do; real-time signals queue, each held. */
+			/* Held: a standard signal held already merges with
+			 * it, as pending ones do; real-time signals queue,
+			 * each held. Where the thread runs its own code it is
+			 * preempted here and the signal delivered now, as the
+			 * kernel delivers it (replay sets the recorded state
+			 * and raises it there). Inside the syscall buffer's
+			 * call, or with REWIND_HOLD_SIGNALS=1, it waits for
+			 * the next syscall, where replay can raise it; if
+			 * none comes within a timeslice, the thread is
+			 * stopped and it is delivered there. */
 			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
+			if (!hold_signals() && !buf_busy(&cur->p)) {
+				preempted(&regs);
+				return 0;
+			}
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
