@@ -115,6 +115,28 @@ else
 	echo "bench: no xz; threaded compute not measured"
 fi
 
+# Signal timing: sigtimer.c's 2 ms interval timer while it computes about
+# 0.5 s with no syscall: how often its handler runs natively, under rec
+# (signals preempt where they come) and with REWIND_HOLD_SIGNALS=1, and
+# whether replay prints the same bytes (the handler ran at the same
+# places).
+hits () { sed -n 's/^hits \([0-9]*\) .*/\1/p' "$1"; }
+"$REWIND_BPROG/sigtimer" >sig.nat 2>/dev/null
+rm -rf "$tmp/tr.sig" "$tmp/tr.sigh"
+"$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_BPROG/sigtimer" >sig.rec 2>/dev/null
+REWIND_HOLD_SIGNALS=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigh" -- "$REWIND_BPROG/sigtimer" >sig.hold 2>/dev/null
+"$REWIND_BIN/replay" "$tmp/tr.sig" >sig.rep 2>/dev/null
+same=no
+cmp -s sig.rec sig.rep && same=yes
+echo
+printf 'signal timing (sigtimer.c: a 2 ms timer, about 0.5 s of compute)\n'
+printf '%-38s %9s\n' what value
+printf '%-38s %9s\n' "handler runs natively" "$(hits sig.nat)"
+printf '%-38s %9s\n' "under rec" "$(hits sig.rec)"
+printf '%-38s %9s\n' "under rec, REWIND_HOLD_SIGNALS=1" "$(hits sig.hold)"
+printf '%-38s %9s\n' "replay prints the same bytes" "$same"
+printf '%-38s %9s\n' "events file" "$(human "$(stat -c %s "$tmp/tr.sig/events" 2>/dev/null || echo 0)")"
+
 # Seeking: ticks.c computes for about 10 s with a write every 10 ms; the
 # time of replay --to its last event from the start and from tseek's
 # nearest checkpoint, the index's size, and tseek's own time (one run
