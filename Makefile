@@ -96,11 +96,12 @@ $(O)/bench/%: bench/prog/%.c
 # The suite runs three times: plain, with every machine-dependent
 # fallback forced (as on a host whose rdtsc does not trap and whose debug
 # registers never fire: see rec --probe), syscall buffering off (every
-# call traced), preemptions hashing all memory (no write tracking) and
-# asynchronous signals held to the next syscall (REWIND_HOLD_SIGNALS),
+# call traced), preemptions hashing all memory (no write tracking),
+# asynchronous signals held to the next syscall (REWIND_HOLD_SIGNALS) and
+# replay holding preemptions' blocks in memory (REWIND_NO_SPILL),
 # and under ASan+UBSan.
 FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 \
-  REWIND_HOLD_SIGNALS=1
+  REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh

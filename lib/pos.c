@@ -334,51 +334,6 @@ void pos_free(struct pos *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
-static size_t slot_of(const struct pos_store *s, uint64_t hash)
-{
-	size_t i = hash & (s->cap - 1);
-	while (s->slot[i].data && s->slot[i].hash != hash)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		struct pos_store o = *s;
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->slot = calloc(s->cap, sizeof *s->slot);
-		if (!s->slot)
-			die(EXIT_TRACE, "out of memory");
-		for (size_t i = 0; i < o.cap; i++)
-			if (o.slot[i].data)
-				s->slot[slot_of(s, o.slot[i].hash)] = o.slot[i];
-		free(o.slot);
-	}
-	size_t i = slot_of(s, hash);
-	if (s->slot[i].data)
-		return;
-	s->slot[i].hash = hash;
-	s->slot[i].len = len;
-	s->slot[i].data = xmalloc(len ? len : 1);
-	memcpy(s->slot[i].data, data, len);
-	s->n++;
-}
-
-int pos_store_has(const struct pos_store *s, uint64_t hash)
-{
-	return s->cap && s->slot[slot_of(s, hash)].data;
-}
-
-const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len)
-{
-	if (!s->cap)
-		return NULL;
-	size_t i = slot_of(s, hash);
-	*len = s->slot[i].len;
-	return s->slot[i].data;
-}
-
 static uint64_t shadow_key(int pid, uint64_t addr)
 {
 	return (addr ^ (uint64_t)pid * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
@@ -433,6 +388,31 @@ void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, 
 	s->slot[i].len = len;
 	s->slot[i].hash = hash;
 	memcpy(s->slot[i].data, data, len);
+}
+
+void pos_shadow_forget(struct pos_shadow *s, int pid)
+{
+	struct pos_shadow o = *s;
+	int any = 0;
+	for (size_t i = 0; i < o.cap && !any; i++)
+		any = o.slot[i].data && o.slot[i].pid == pid;
+	if (!any)
+		return;
+	s->slot = calloc(o.cap, sizeof *s->slot);
+	if (!s->slot)
+		die(EXIT_TRACE, "out of memory");
+	s->n = 0;
+	for (size_t i = 0; i < o.cap; i++) {
+		if (!o.slot[i].data)
+			continue;
+		if (o.slot[i].pid == pid) {
+			free(o.slot[i].data);
+			continue;
+		}
+		s->slot[shadow_slot(s, o.slot[i].pid, o.slot[i].addr)] = o.slot[i];
+		s->n++;
+	}
+	free(o.slot);
 }
 
 /* Make [a, b) of p zeros where it is not. */
@@ -497,12 +477,10 @@ int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_s
 		read_block(p, b[i].addr, b[i].len, buf);
 		if (hash_of(buf, b[i].len) == b[i].hash)
 			continue;
-		const uint8_t *src = NULL;
-		if (s->cap) {
-			size_t k = slot_of(s, b[i].hash);
-			if (s->slot[k].data && s->slot[k].len == b[i].len)
-				src = s->slot[k].data;
-		}
+		uint32_t slen = 0;
+		const uint8_t *src = pos_store_get(s, b[i].hash, &slen);
+		if (src && slen != b[i].len)
+			src = NULL;
 		if (!src) {
 			memset(buf, 0, b[i].len);
 			if (hash_of(buf, b[i].len) != b[i].hash) {

@@ -44,14 +44,27 @@ struct pos {
 int pos_take_since(struct pt_proc *p, int uffd, struct pos *out);
 void pos_free(struct pos *ps);
 
-/* Block contents replay has seen in the trace, by hash. */
+/* Block contents replay has seen in the trace, by hash (posstore.c).
+ * Kept compressed in an unlinked file under $TMPDIR, so that replay's
+ * memory does not grow with the trace's preemptions; in memory where no
+ * such file can be made or written, or with REWIND_NO_SPILL=1. A store
+ * whose blocks are all empty (rec's record of what it wrote) is a set. */
 struct pos_store {
-	struct { uint64_t hash; uint8_t *data; uint32_t len; } *slot;
+	struct pos_slot {
+		uint64_t hash;
+		uint8_t *data;		/* in memory, or NULL */
+		uint64_t off;		/* else its compressed bytes' place in fd */
+		uint32_t len, clen;
+		int used;
+	} *slot;
 	size_t cap, n;
+	int fd;			/* the spill file + 1; 0: none yet; -1: none */
+	uint64_t end;		/* its length */
 };
 void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len);
 int pos_store_has(const struct pos_store *s, uint64_t hash);
-/* The bytes of the block with that hash, *len its length; NULL if none. */
+/* The bytes of the block with that hash, *len its length; NULL if none.
+ * They stay valid until the next pos_store_get (on any store). */
 const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len);
 
 /* rec's copy of the contents it last recorded of each block, by process
@@ -69,6 +82,8 @@ const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr
 /* Keep data (len bytes, hash) as that copy. */
 void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
 		    const uint8_t *data);
+/* Process pid ended or replaced its memory: drop its copies. */
+void pos_shadow_forget(struct pos_shadow *s, int pid);
 
 /* Make p's memory the recorded blocks b[0..nb): each block whose hash
  * differs is written from the store (or zeroed). Returns 0, or -1 with

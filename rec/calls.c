@@ -13,6 +13,7 @@
 #include "own.h"
 #include "ptemu.h"
 #include "rec.h"
+#include "records.h"
 #include "robust.h"
 #include "sig.h"
 #include "sys.h"
@@ -169,6 +170,7 @@ void syscall_exit(void)
 	if (e->class == C_EXECVE && ret == 0) {
 		cur->own.nodump = 0;	/* exec makes it dumpable again */
 		record_exec(&regs);
+		record_forget(cur->tgid);
 	}
 	if ((nr == SYS_set_robust_list && ret == 0) || (e->class == C_EXECVE && ret == 0))
 		cur->robust = nr == SYS_set_robust_list ? a[0] : 0;

@@ -31,10 +31,16 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_end(&R.w);
 }
 
+static struct pos_shadow last;		/* each block as last recorded */
+
+void record_forget(pid_t tgid)
+{
+	pos_shadow_forget(&last, tgid);
+}
+
 int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
-	static struct pos_shadow last;		/* each block as last recorded */
 	static uint8_t xor[POS_BLOCK];
 	static uint8_t xs[65536];
 	struct pos ps;

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/user.h>
 
 /* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
@@ -15,5 +16,10 @@ void record_signal(int sig, int flags, const siginfo_t *si);
  * flags TRP_*): replay makes the state so there. Returns -1, having
  * recorded nothing, when cur is being killed. */
 int record_state(struct user_regs_struct *regs, uint64_t flags);
+
+/* Process tgid ended or replaced its memory (execve): the copies of its
+ * blocks kept to record their changes small are dropped, so that rec's
+ * memory follows the live processes, not all that ever ran. */
+void record_forget(pid_t tgid);
 
 #endif

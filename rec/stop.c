@@ -2,9 +2,11 @@
  * or exit, a signal, an exec, a new thread, an end). */
 #include "bufdrain.h"
 #include "calls.h"
+#include "dirty.h"
 #include "events.h"
 #include "ptemu.h"
 #include "rec.h"
+#include "records.h"
 #include "robust.h"
 #include "sig.h"
 #include "stop.h"
@@ -41,7 +43,13 @@ static void task_gone(int st)
 	robust_marks();
 	tw_end(&R.w);
 	ptemu_tracer_gone(cur);
+	pid_t tgid = cur->tgid;
 	drop_task(cur);
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == tgid)
+			return;
+	dirty_forget(tgid);	/* the process ended */
+	record_forget(tgid);
 }
 
 /* A thread other than the leader (old) execs: the kernel ended the
