@@ -115,6 +115,56 @@ else
 	echo "bench: no xz; threaded compute not measured"
 fi
 
+# A real build: make -j2 of the tools of a copy of this project (one run
+# each: it is long), with the events file, the peak memory of rec and of
+# replay themselves (VmHWM, sampled; not the program's), and seeking to
+# its last event with and without tseek's index.
+# peak CMD...: runs CMD (output discarded); prints its seconds and its
+# own VmHWM in KiB.
+peak () {
+	local t0 t1 h=0 v pid
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1 </dev/null &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$v" ] && h=$v
+		sleep 0.2
+	done
+	wait "$pid" || { echo "fail 0"; return; }
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" -v h="$h" 'BEGIN { printf "%.4f %d\n", (b - a) / 1e9, h }'
+}
+mkdir -p build-src
+cp -r "$bsrc/../lib" "$bsrc/../rec" "$bsrc/../replay" "$bsrc/../tdump" "$bsrc/../tpack" \
+	"$bsrc/../gdbstub" "$bsrc/../tseek" "$bsrc/../buf" "$bsrc/../Makefile" "$bsrc/../deps.sh" \
+	build-src/
+tools="bx/bin/rec bx/bin/replay bx/bin/tdump bx/bin/tpack bx/bin/gdbstub bx/bin/tseek"
+printf '#!/bin/sh\nrm -rf %s/build-src/bx\nexec make -s -j2 -C %s/build-src O=bx %s\n' \
+	"$tmp" "$tmp" "$tools" >build.sh
+chmod +x build.sh
+nat=$(secs "$tmp/build.sh")
+rm -rf "$tmp/tr.build"
+read -r rt rh < <(peak "$REWIND_BIN/rec" -o "$tmp/tr.build" -- "$tmp/build.sh")
+read -r pt ph < <(peak "$REWIND_BIN/replay" "$tmp/tr.build")
+last=$("$REWIND_BIN/tdump" "$tmp/tr.build" | awk '$3 == "syscall" { e = $1 } END { print e }')
+plain=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.build")
+ts=$(secs "$REWIND_BIN/tseek" "$tmp/tr.build")
+seek=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.build")
+echo
+printf 'a real build (make -j2 of this project'"'"'s tools: %ss natively, %s processes)\n' "$nat" \
+	"$("$REWIND_BIN/tdump" "$tmp/tr.build" | awk '$3 == "task-exit" { n++ } END { print n + 0 }')"
+printf '%-38s %9s\n' what value
+printf '%-38s %9s\n' "rec" "$(ratio "$rt" "$nat")"
+printf '%-38s %9s\n' "replay" "$(ratio "$pt" "$nat")"
+printf '%-38s %9s\n' "events file" "$(human "$(stat -c %s "$tmp/tr.build/events" 2>/dev/null || echo 0)")"
+printf '%-38s %9s\n' "rec's peak memory" "$(human $((rh * 1024)))"
+printf '%-38s %9s\n' "replay's peak memory" "$(human $((ph * 1024)))"
+printf '%-38s %9ss\n' "replay --to the last event, no index" "$plain"
+printf '%-38s %9ss\n' "tseek" "$ts"
+printf '%-38s %9ss\n' "replay --to the last event, index" "$seek"
+rm -rf "$tmp/tr.build" build-src
+
 # Signal timing: sigtimer.c's 2 ms interval timer while it computes about
 # 0.5 s with no syscall: how often its handler runs natively, under rec
 # (signals preempt where they come) and with REWIND_HOLD_SIGNALS=1, and
