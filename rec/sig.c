@@ -222,14 +222,16 @@ int do_signal(int sig)
 			 * preempted here and the signal delivered now, as the
 			 * kernel delivers it (replay sets the recorded state
 			 * and raises it there). Inside the syscall buffer's
-			 * call, or with REWIND_HOLD_SIGNALS=1, it waits for
+			 * call, in a thread traced by the program (whose
+			 * tracer sees its signals at a call), or with
+			 * REWIND_HOLD_SIGNALS=1, it waits for
 			 * the next syscall, where replay can raise it; if
 			 * none comes within a timeslice, the thread is
 			 * stopped and it is delivered there. */
 			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
-			if (!hold_signals() && !buf_busy(&cur->p)) {
+			if (!hold_signals() && !buf_busy(&cur->p) && !cur->tracer) {
 				preempted(&regs);
 				return 0;
 			}
