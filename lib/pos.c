@@ -376,13 +376,18 @@ void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, 
 	}
 	size_t i = shadow_slot(s, pid, addr);
 	if (!s->slot[i].data) {
+		if (s->bytes + len > POS_SHADOW_MAX)
+			return;
 		s->n++;
 	} else if (s->slot[i].len != len) {
 		free(s->slot[i].data);
 		s->slot[i].data = NULL;
+		s->bytes -= s->slot[i].len;
 	}
-	if (!s->slot[i].data)
+	if (!s->slot[i].data) {
 		s->slot[i].data = xmalloc(len ? len : 1);
+		s->bytes += len;
+	}
 	s->slot[i].pid = pid;
 	s->slot[i].addr = addr;
 	s->slot[i].len = len;
@@ -406,6 +411,7 @@ void pos_shadow_forget(struct pos_shadow *s, int pid)
 		if (!o.slot[i].data)
 			continue;
 		if (o.slot[i].pid == pid) {
+			s->bytes -= o.slot[i].len;
 			free(o.slot[i].data);
 			continue;
 		}

@@ -74,12 +74,18 @@ const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t 
 struct pos_shadow {
 	struct { uint64_t addr, hash; uint8_t *data; uint32_t len; int pid; } *slot;
 	size_t cap, n;
+	uint64_t bytes;		/* held in all */
 };
+/* The most it holds: past it, a new block is not kept (its changes are
+ * then recorded whole), so rec's memory does not follow a program that
+ * writes gigabytes. */
+#define POS_SHADOW_MAX (64ull << 20)
 /* The copy of block [addr, addr + len) of process pid, *hash its hash;
  * NULL if none of that length. */
 const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
 			      uint64_t *hash);
-/* Keep data (len bytes, hash) as that copy. */
+/* Keep data (len bytes, hash) as that copy (a new one only while the
+ * copies hold less than POS_SHADOW_MAX). */
 void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
 		    const uint8_t *data);
 /* Process pid ended or replaced its memory: drop its copies. */
