@@ -32,13 +32,20 @@ extern char **environ;
 
 /* Whether signal info si is of a signal a thread rec traces sent (kill,
  * tgkill, sigqueue): the program signalling its parent, which is rec
- * only because of rec. Async-signal-safe: reads /proc, not R.tasks. */
+ * only because of rec. Async-signal-safe (no stdio: it runs in rec's
+ * handlers): reads /proc, not R.tasks. */
 static int from_program(const siginfo_t *si)
 {
 	if (si->si_code > 0 || si->si_code == SI_KERNEL || si->si_pid <= 0)
 		return 0;
-	char path[40], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/status", (int)si->si_pid);
+	char path[40] = "/proc/", digits[16], buf[1024];
+	int nd = 0;
+	for (unsigned v = (unsigned)si->si_pid; v; v /= 10)
+		digits[nd++] = '0' + v % 10;
+	size_t at = 6;
+	while (nd)
+		path[at++] = digits[--nd];
+	memcpy(path + at, "/status", 8);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -48,7 +55,14 @@ static int from_program(const siginfo_t *si)
 		return 0;
 	buf[n] = 0;
 	const char *t = strstr(buf, "\nTracerPid:");
-	return t && atoi(t + 12) == getpid();
+	if (!t)
+		return 0;
+	long pid = 0;
+	for (t += 11; *t == ' ' || *t == '\t'; t++)
+		;
+	for (; *t >= '0' && *t <= '9'; t++)
+		pid = pid * 10 + (*t - '0');
+	return pid == getpid();
 }
 
 /* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
