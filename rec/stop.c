@@ -22,8 +22,7 @@
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
-	if (cur->tracer)
-		ptemu_wake(cur->tracer, 1);
+	ptemu_wake(cur, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
 		 * SIGKILL (another thread's exit_group would be recorded). */
@@ -121,6 +120,8 @@ void handle(int st)
 		}
 		if (!do_signal(WSTOPSIG(st)))
 			R.run_tid = 0;
+		if (cur->state == T_STOPPED && cur->tracer)
+			ptemu_group_stop(WSTOPSIG(st));
 		break;
 	default:
 		if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK) {

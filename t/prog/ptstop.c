@@ -1,0 +1,200 @@
+/* ptstop.c: a tracer inside the program in the cases that once hung rec:
+ * a traced child's group stop (groupstop), PTRACE_SEIZE plus INTERRUPT
+ * (interrupt; intsys: of a child asleep in a call, then PTRACE_SYSCALL), a tracer thread's wait4 (thrwait), another thread's wait4
+ * for its tracee (grpwait) and its sigwait for the tracee's SIGCHLD
+ * (thrchld). Prints what the tracer sees, no ids. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t child;
+static int pfd[2], tfd[2];
+
+static void show(const char *what, int st)
+{
+	if (WIFEXITED(st))
+		printf("%s: exited %d\n", what, WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		printf("%s: killed by %d\n", what, WTERMSIG(st));
+	else if (WIFSTOPPED(st))
+		printf("%s: stopped by %d event %d\n", what, WSTOPSIG(st), st >> 16);
+	else
+		printf("%s: status 0x%x\n", what, st);
+	fflush(stdout);
+}
+
+static void waitshow(const char *what)
+{
+	int st;
+	pid_t r = waitpid(child, &st, __WALL);
+	if (r != child) {
+		printf("%s: wait %d errno %d\n", what, (int)r, errno);
+		fflush(stdout);
+		return;
+	}
+	show(what, st);
+}
+
+/* A child that waits for a byte on the pipe, says so, and exits 5. */
+static void reader(void)
+{
+	char c;
+	if (read(pfd[0], &c, 1) == 1)
+		printf("child read %c\n", c);
+	fflush(stdout);
+	_exit(5);
+}
+
+static void groupstop(void)
+{
+	child = fork();
+	if (!child) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		kill(getpid(), SIGSTOP);
+		printf("child goes on\n");
+		fflush(stdout);
+		_exit(7);
+	}
+	waitshow("signal stop");
+	ptrace(PTRACE_CONT, child, 0, SIGSTOP);
+	waitshow("group stop");
+	siginfo_t si;
+	errno = 0;
+	long r = ptrace(PTRACE_GETSIGINFO, child, 0, &si);
+	printf("getsiginfo at the group stop: %ld errno %d\n", r, errno);
+	fflush(stdout);
+	ptrace(PTRACE_CONT, child, 0, 0);
+	waitshow("end");
+}
+
+static void interrupt(void)
+{
+	child = fork();
+	if (!child)
+		reader();
+	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, 0));
+	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
+	waitshow("interrupted");
+	printf("cont %ld\n", ptrace(PTRACE_CONT, child, 0, 0));
+	fflush(stdout);
+	write(pfd[1], "x", 1);
+	waitshow("end");
+}
+
+static void regs(const char *what)
+{
+	struct user_regs_struct r;
+	ptrace(PTRACE_GETREGS, child, 0, &r);
+	printf("%s: orig_rax %lld rax %lld\n", what, (long long)r.orig_rax, (long long)r.rax);
+	fflush(stdout);
+}
+
+static void intsys(void)
+{
+	char c;
+	child = fork();
+	if (!child) {
+		write(tfd[1], "r", 1);
+		sleep(10000);
+		_exit(77);
+	}
+	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, PTRACE_O_TRACESYSGOOD));
+	read(tfd[0], &c, 1);
+	usleep(100000);		/* asleep by now */
+	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
+	waitshow("interrupted");
+	regs("at the interrupt");
+	printf("syscall %ld\n", ptrace(PTRACE_SYSCALL, child, 0, 0));
+	waitshow("next stop");
+	regs("there");
+	kill(child, SIGKILL);
+	waitshow("end");
+}
+
+static void *thrwait(void *arg)
+{
+	(void)arg;
+	printf("thread attach %ld\n", ptrace(PTRACE_ATTACH, child, 0, 0));
+	waitshow("thread's wait");
+	printf("thread detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
+	fflush(stdout);
+	return NULL;
+}
+
+/* Attaches, lets the main thread wait for the stop, then detaches. */
+static void *grpwait(void *arg)
+{
+	(void)arg;
+	char c;
+	printf("thread attach %ld\n", ptrace(PTRACE_ATTACH, child, 0, 0));
+	fflush(stdout);
+	if (read(tfd[0], &c, 1) == 1)
+		printf("thread detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
+	fflush(stdout);
+	return NULL;
+}
+
+static void *thrchld(void *arg)
+{
+	(void)arg;
+	sigset_t set;
+	siginfo_t si;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	printf("thread attach %ld\n", ptrace(PTRACE_ATTACH, child, 0, 0));
+	fflush(stdout);
+	int sig = sigwaitinfo(&set, &si);
+	printf("thread's sigwait: signal %d code %d status %d from the child %d\n", sig, si.si_code,
+	       si.si_status, si.si_pid == child);
+	waitshow("thread's wait");
+	printf("thread detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
+	fflush(stdout);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "groupstop";
+	if (pipe(pfd) < 0)
+		return 1;
+	if (!strcmp(mode, "groupstop")) {
+		groupstop();
+		return 0;
+	}
+	if (!strcmp(mode, "intsys") && pipe(tfd) == 0) {
+		intsys();
+		return 0;
+	}
+	if (!strcmp(mode, "interrupt")) {
+		interrupt();
+		return 0;
+	}
+	void *(*fn)(void *) = !strcmp(mode, "thrwait") ? thrwait : !strcmp(mode, "thrchld") ? thrchld :
+			      !strcmp(mode, "grpwait") ? grpwait : NULL;
+	if (!fn || pipe(tfd) < 0)
+		return 2;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	child = fork();
+	if (!child)
+		reader();
+	pthread_t t;
+	pthread_create(&t, NULL, fn, NULL);
+	if (fn == grpwait) {
+		waitshow("main's wait");
+		write(tfd[1], "z", 1);
+	}
+	pthread_join(t, NULL);
+	write(pfd[1], "y", 1);
+	waitshow("end");
+	return 0;
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# t1180-tree-ptrace-stops.sh: a tracer inside the program in the cases
+# that once hung rec: a tracee's group-stop, PTRACE_SEIZE plus INTERRUPT
+# (also of a child asleep in a call, then PTRACE_SYSCALL), the wait4 of
+# a tracer thread and of another thread of its process. The tracer sees
+# what it sees natively, byte for byte, and the trace replays.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog ptstop
+
+test_expect_success 'a group-stop reaches the tracer as natively' '
+	native_cmp "$T/ptstop" groupstop &&
+	grep -qx "group stop: stopped by 19 event 0" rec.out &&
+	grep -qx "getsiginfo at the group stop: -1 errno 22" rec.out &&
+	grep -qx "end: exited 7" rec.out
+'
+test_expect_success 'PTRACE_SEIZE plus INTERRUPT as natively' '
+	native_cmp "$T/ptstop" interrupt &&
+	grep -qx "interrupted: stopped by 5 event 128" rec.out &&
+	grep -qx "end: exited 5" rec.out
+'
+test_expect_success 'INTERRUPT of a sleeping call, then PTRACE_SYSCALL: its restart' '
+	native_cmp "$T/ptstop" intsys &&
+	grep -qx "at the interrupt: orig_rax 230 rax -516" rec.out &&
+	grep -qx "there: orig_rax 219 rax -38" rec.out
+'
+test_expect_success 'a tracer thread waits for its tracee' '
+	native_cmp "$T/ptstop" thrwait &&
+	grep -qx "thread.s wait: stopped by 19 event 0" rec.out
+'
+test_expect_success 'another thread of the tracer waits for the tracee' '
+	native_cmp "$T/ptstop" grpwait &&
+	grep -qx "main.s wait: stopped by 19 event 0" rec.out &&
+	grep -qx "end: exited 5" rec.out
+'
+test_done
