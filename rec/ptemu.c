@@ -3,6 +3,7 @@
  * never reaches the kernel. */
 #include "bufdrain.h"
 #include "events.h"
+#include "ptchld.h"
 #include "ptemu.h"
 #include "records.h"
 #include "sys.h"
@@ -442,6 +443,7 @@ int ptemu_call(struct user_regs_struct *regs)
 	int64_t ret;
 	int how = 1;
 	cur->nemu_out = 0;
+	ptchld_entry(regs->orig_rax, cur->a);
 	if (regs->orig_rax == SYS_waitid)
 		for (int i = 0; task_nth(i); i++)
 			if (task_nth(i)->tracer == cur)
@@ -497,6 +499,8 @@ void ptemu_wake(struct task *t, int gone)
 static void notify(struct task *t)
 {
 	struct task *w;
+	if (t->report)
+		ptchld_notify(t);
 	for (int i = 0; t->report && (w = task_nth(i)); i++) {
 		if (w->pwait && waits_for(w, w->a, t)) {
 			wake_one(w, 0);
@@ -561,6 +565,8 @@ int ptemu_entry_stop(void)
 
 void ptemu_exit_stop(long nr, int64_t ret)
 {
+	if (sys_row(nr)->class == C_EXECVE && ret == 0)
+		ptchld_exec();
 	if (!cur->tracer)
 		return;
 	int trap = sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized;

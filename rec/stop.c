@@ -3,6 +3,7 @@
 #include "bufdrain.h"
 #include "calls.h"
 #include "events.h"
+#include "ptchld.h"
 #include "ptemu.h"
 #include "rec.h"
 #include "robust.h"
@@ -99,6 +100,7 @@ void handle(int st)
 		syscall_entry();
 		break;
 	case PS_SYSEXIT:
+		ptchld_exit();
 		syscall_exit();
 		break;
 	case PS_EXEC: {
@@ -118,6 +120,7 @@ void handle(int st)
 				ready(cur);
 			break;
 		}
+		ptchld_signal(WSTOPSIG(st));
 		if (!do_signal(WSTOPSIG(st)))
 			R.run_tid = 0;
 		if (cur->state == T_STOPPED && cur->tracer)

@@ -2,8 +2,10 @@
 # t1180-tree-ptrace-stops.sh: a tracer inside the program in the cases
 # that once hung rec: a tracee's group-stop, PTRACE_SEIZE plus INTERRUPT
 # (also of a child asleep in a call, then PTRACE_SYSCALL), the wait4 of
-# a tracer thread and of another thread of its process. The tracer sees
-# what it sees natively, byte for byte, and the trace replays.
+# a tracer thread and of another thread of its process, the SIGCHLD of a
+# tracee's stop (to sigwaitinfo in a thread, to a handler; none with
+# SA_NOCLDSTOP). The tracer sees what it sees natively, byte for byte,
+# and the trace replays.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptstop
 
@@ -31,5 +33,18 @@ test_expect_success 'another thread of the tracer waits for the tracee' '
 	native_cmp "$T/ptstop" grpwait &&
 	grep -qx "main.s wait: stopped by 19 event 0" rec.out &&
 	grep -qx "end: exited 5" rec.out
+'
+test_expect_success 'a tracer thread takes the stop.s SIGCHLD with sigwaitinfo' '
+	native_cmp "$T/ptstop" thrchld &&
+	grep -qx "thread.s sigwait: signal 17 code 4 status 19 from the child 1" rec.out
+'
+test_expect_success 'the stops. SIGCHLD reach a handler with their siginfo' '
+	native_cmp "$T/ptstop" handler &&
+	grep -qx "SIGCHLDs 1: code 5 status 0 from the child 1" rec.out &&
+	grep -qx "SIGCHLDs 2: code 4 status 10 from the child 1" rec.out
+'
+test_expect_success 'SA_NOCLDSTOP: no SIGCHLD for the stops' '
+	native_cmp "$T/ptstop" nocldstop &&
+	grep -qx "SIGCHLDs 0: code 0 status 0 from the child 0" rec.out
 '
 test_done

@@ -2,7 +2,8 @@
  * a traced child's group stop (groupstop), PTRACE_SEIZE plus INTERRUPT
  * (interrupt; intsys: of a child asleep in a call, then PTRACE_SYSCALL), a tracer thread's wait4 (thrwait), another thread's wait4
  * for its tracee (grpwait) and its sigwait for the tracee's SIGCHLD
- * (thrchld). Prints what the tracer sees, no ids. */
+ * (thrchld); that SIGCHLD to a handler, through sigsuspend (handler; with
+ * SA_NOCLDSTOP: none, nocldstop). Prints what the tracer sees, no ids. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -159,6 +160,58 @@ static void *thrchld(void *arg)
 	return NULL;
 }
 
+static volatile int chld, chld_code, chld_status, chld_pid;
+
+static void on_chld(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	chld++;
+	chld_code = si->si_code;
+	chld_status = si->si_status;
+	chld_pid = si->si_pid;
+}
+
+/* SIGCHLD at a tracee's stops: an INTERRUPT's, a signal's, its end. */
+static void handler(int nocldstop)
+{
+	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO };
+	sigset_t block, old;
+	if (nocldstop)
+		sa.sa_flags |= SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	child = fork();
+	if (!child)
+		reader();
+	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, 0));
+	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
+	fflush(stdout);
+	if (!nocldstop)
+		while (!chld)
+			sigsuspend(&old);
+	printf("SIGCHLDs %d: code %d status %d from the child %d\n", chld, chld_code, chld_status,
+	       chld_pid == child);
+	waitshow("interrupted");
+	kill(child, SIGUSR1);
+	printf("cont %ld\n", ptrace(PTRACE_CONT, child, 0, 0));
+	fflush(stdout);
+	if (!nocldstop)
+		while (chld < 2)
+			sigsuspend(&old);
+	printf("SIGCHLDs %d: code %d status %d from the child %d\n", chld, chld_code, chld_status,
+	       chld_pid == child);
+	waitshow("signal stop");
+	printf("cont %ld\n", ptrace(PTRACE_CONT, child, 0, SIGUSR1));
+	fflush(stdout);
+	while (chld < 3 - 2 * nocldstop)
+		sigsuspend(&old);
+	printf("SIGCHLDs %d: code %d status %d from the child %d\n", chld, chld_code, chld_status,
+	       chld_pid == child);
+	waitshow("end");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "groupstop";
@@ -170,6 +223,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "intsys") && pipe(tfd) == 0) {
 		intsys();
+		return 0;
+	}
+	if (!strcmp(mode, "handler") || !strcmp(mode, "nocldstop")) {
+		handler(!strcmp(mode, "nocldstop"));
 		return 0;
 	}
 	if (!strcmp(mode, "interrupt")) {
