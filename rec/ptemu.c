@@ -212,8 +212,11 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -EIO;
 		/* The kernel interrupts a call the tracee sleeps in (it
 		 * restarts when let go, as after a stop signal): rec's own
-		 * SIGSTOP does that, and is never delivered. */
-		if (t->state == T_KERNEL && !t->pwait && !t->pstop)
+		 * SIGSTOP does that, and is never delivered. Only for a call
+		 * replay answers, which it then restarts: one it performs
+		 * (rt_sigsuspend) would wait there for a signal that never
+		 * comes. Others stay in the kernel, shown as interrupted. */
+		if (t->state == T_KERNEL && !t->pwait && !t->pstop && sys_row(t->nr)->class == C_EMU)
 			syscall(SYS_tkill, t->p.pid, SIGSTOP);
 		settle(t);
 		if (find_task(a[1]) != t)

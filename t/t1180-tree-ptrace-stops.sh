@@ -1,7 +1,8 @@
 #!/bin/bash
 # t1180-tree-ptrace-stops.sh: a tracer inside the program in the cases
 # that once hung rec: a tracee's group-stop, PTRACE_SEIZE plus INTERRUPT
-# (also of a child asleep in a call, then PTRACE_SYSCALL), the wait4 of
+# (also of a child asleep in a call, then PTRACE_SYSCALL; or in
+# rt_sigsuspend, which replay performs), the wait4 of
 # a tracer thread and of another thread of its process, the SIGCHLD of a
 # tracee's stop (to sigwaitinfo in a thread, to a handler; none with
 # SA_NOCLDSTOP). The tracer sees what it sees natively, byte for byte,
@@ -24,6 +25,12 @@ test_expect_success 'INTERRUPT of a sleeping call, then PTRACE_SYSCALL: its rest
 	native_cmp "$T/ptstop" intsys &&
 	grep -qx "at the interrupt: orig_rax 230 rax -516" rec.out &&
 	grep -qx "there: orig_rax 219 rax -38" rec.out
+'
+test_expect_success 'INTERRUPT of rt_sigsuspend, then a signal: as natively, and replays' '
+	native_cmp "$T/ptstop" intsusp &&
+	grep -qx "signal stop: stopped by 10 event 0" rec.out &&
+	grep -qx "child woke" rec.out &&
+	grep -qx "end: exited 3" rec.out
 '
 test_expect_success 'a tracer thread waits for its tracee' '
 	native_cmp "$T/ptstop" thrwait &&

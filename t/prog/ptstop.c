@@ -1,6 +1,7 @@
 /* ptstop.c: a tracer inside the program in the cases that once hung rec:
  * a traced child's group stop (groupstop), PTRACE_SEIZE plus INTERRUPT
- * (interrupt; intsys: of a child asleep in a call, then PTRACE_SYSCALL), a tracer thread's wait4 (thrwait), another thread's wait4
+ * (interrupt; intsys: of a child asleep in a call, then PTRACE_SYSCALL;
+ * intsusp: in rt_sigsuspend, then a signal), a tracer thread's wait4 (thrwait), another thread's wait4
  * for its tracee (grpwait) and its sigwait for the tracee's SIGCHLD
  * (thrchld); that SIGCHLD to a handler, through sigsuspend (handler; with
  * SA_NOCLDSTOP: none, nocldstop). Prints what the tracer sees, no ids. */
@@ -119,6 +120,41 @@ static void intsys(void)
 	waitshow("end");
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void intsusp(void)
+{
+	char c;
+	long r;
+	signal(SIGUSR1, on_usr1);
+	child = fork();
+	if (!child) {
+		sigset_t none;
+		sigemptyset(&none);
+		write(tfd[1], "r", 1);
+		sigsuspend(&none);
+		printf("child woke\n");
+		fflush(stdout);
+		_exit(3);
+	}
+	read(tfd[0], &c, 1);
+	usleep(100000);		/* asleep by now */
+	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, 0));
+	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
+	waitshow("interrupted");
+	r = ptrace(PTRACE_CONT, child, 0, 0);
+	usleep(100000);
+	kill(child, SIGUSR1);
+	waitshow("signal stop");
+	printf("cont %ld\n", r);
+	fflush(stdout);
+	ptrace(PTRACE_CONT, child, 0, SIGUSR1);
+	waitshow("end");
+}
+
 static void *thrwait(void *arg)
 {
 	(void)arg;
@@ -223,6 +259,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "intsys") && pipe(tfd) == 0) {
 		intsys();
+		return 0;
+	}
+	if (!strcmp(mode, "intsusp") && pipe(tfd) == 0) {
+		intsusp();
 		return 0;
 	}
 	if (!strcmp(mode, "handler") || !strcmp(mode, "nocldstop")) {
