@@ -169,7 +169,9 @@ static void hw_tick(int sig)
 		if (n < sizeof held)
 			n += snprintf(held + n, sizeof held - n, "%s%u", n ? ", " : "", t->rtid);
 	}
-	if (++hw.streak < 3)
+	/* Asleep three seconds; ten in a disk wait ('D'), which a slow
+	 * disk makes long too. */
+	if (++hw.streak < (state == 'D' ? 10 : 3))
 		return;
 	snprintf(hw.msg, sizeof hw.msg, "every thread of the program waits for what only replay "
 		 "could end: thread %u sleeps in %s, where nothing in the replay can wake it%s%s "
