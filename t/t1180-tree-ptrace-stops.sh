@@ -2,9 +2,9 @@
 # t1180-tree-ptrace-stops.sh: a tracer inside the program in the cases
 # that once hung rec: a tracee's group-stop, PTRACE_SEIZE plus INTERRUPT
 # (also of a child asleep in a call, then PTRACE_SYSCALL; or in
-# rt_sigsuspend, which replay performs), the wait4 of
-# a tracer thread and of another thread of its process, the SIGCHLD of a
-# tracee's stop (to sigwaitinfo in a thread, to a handler; none with
+# rt_sigsuspend, which replay performs), the wait4 of a tracer thread and
+# of another thread of its process, the SIGCHLD of a tracee's stop (to
+# sigwaitinfo in a thread, to a handler, to a signalfd; none with
 # SA_NOCLDSTOP). The tracer sees what it sees natively, byte for byte,
 # and the trace replays.
 . "$(dirname "$0")/test-lib.sh"
@@ -49,6 +49,10 @@ test_expect_success 'the stops. SIGCHLD reach a handler with their siginfo' '
 	native_cmp "$T/ptstop" handler &&
 	grep -qx "SIGCHLDs 1: code 5 status 0 from the child 1" rec.out &&
 	grep -qx "SIGCHLDs 2: code 4 status 10 from the child 1" rec.out
+'
+test_expect_success 'the stop.s SIGCHLD read from a signalfd' '
+	native_cmp "$T/ptstop" sigfd &&
+	grep -qx "signalfd read 128: signal 17 code 4 status 19 from the child 1" rec.out
 '
 test_expect_success 'SA_NOCLDSTOP: no SIGCHLD for the stops' '
 	native_cmp "$T/ptstop" nocldstop &&

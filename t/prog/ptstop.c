@@ -4,7 +4,7 @@
  * intsusp: in rt_sigsuspend, then a signal), a tracer thread's wait4 (thrwait), another thread's wait4
  * for its tracee (grpwait) and its sigwait for the tracee's SIGCHLD
  * (thrchld); that SIGCHLD to a handler, through sigsuspend (handler; with
- * SA_NOCLDSTOP: none, nocldstop). Prints what the tracer sees, no ids. */
+ * SA_NOCLDSTOP: none, nocldstop), or read from a signalfd (sigfd). Prints what the tracer sees, no ids. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/signalfd.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -248,6 +249,29 @@ static void handler(int nocldstop)
 	waitshow("end");
 }
 
+/* The stop's SIGCHLD read from a signalfd. */
+static void sigfd(void)
+{
+	sigset_t set;
+	struct signalfd_siginfo ss;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	int fd = signalfd(-1, &set, 0);
+	child = fork();
+	if (!child)
+		reader();
+	printf("attach %ld\n", ptrace(PTRACE_ATTACH, child, 0, 0));
+	ssize_t n = read(fd, &ss, sizeof ss);
+	printf("signalfd read %zd: signal %u code %d status %d from the child %d\n", n, ss.ssi_signo,
+	       ss.ssi_code, ss.ssi_status, (pid_t)ss.ssi_pid == child);
+	waitshow("wait");
+	printf("detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
+	fflush(stdout);
+	write(pfd[1], "s", 1);
+	waitshow("end");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "groupstop";
@@ -267,6 +291,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "handler") || !strcmp(mode, "nocldstop")) {
 		handler(!strcmp(mode, "nocldstop"));
+		return 0;
+	}
+	if (!strcmp(mode, "sigfd")) {
+		sigfd();
 		return 0;
 	}
 	if (!strcmp(mode, "interrupt")) {
