@@ -34,15 +34,39 @@ static int *nocldstop_of(pid_t tgid, int add)
 	return &flags[nflags++].nocldstop;
 }
 
+/* cur's process is gone, or no SIGCHLD is pending for it any more. */
+static void forget_sent(pid_t tgid)
+{
+	for (int i = 0; i < nsent; i++)
+		if (sent[i].tgid == tgid)
+			sent[i--] = sent[--nsent];
+}
+
 void ptchld_entry(long nr, const uint64_t a[6])
 {
-	uint64_t f;
+	uint64_t k[2];	/* the handler, the flags */
 	if (nr != SYS_rt_sigaction || a[0] != SIGCHLD || !a[1] ||
-	    pt_read(&cur->p, a[1] + 8, &f, 8) != 8)
+	    pt_read(&cur->p, a[1], k, sizeof k) != sizeof k)
 		return;
 	int *n = nocldstop_of(cur->tgid, 1);
 	if (n)
-		*n = (f & SA_NOCLDSTOP) != 0;
+		*n = (k[1] & SA_NOCLDSTOP) != 0;
+	/* Ignored (SIG_IGN, or SIG_DFL for SIGCHLD), a pending one is
+	 * dropped by the kernel. */
+	if (k[0] == (uint64_t)SIG_IGN || k[0] == (uint64_t)SIG_DFL)
+		forget_sent(cur->tgid);
+}
+
+void ptchld_gone(struct task *t)
+{
+	struct task *o;
+	for (int i = 0; (o = task_nth(i)); i++)
+		if (o != t && o->tgid == t->tgid)
+			return;	/* not the process's end (an exec from a thread) */
+	forget_sent(t->tgid);
+	for (int i = 0; i < nflags; i++)
+		if (flags[i].tgid == t->tgid)
+			flags[i--] = flags[--nflags];
 }
 
 void ptchld_exec(void)
@@ -107,17 +131,18 @@ void ptchld_notify(struct task *t)
 	}
 	if (to && !((cgt >> (SIGCHLD - 1)) & 1))
 		return;		/* ignored by default: dropped when delivered */
-	/* One pending already takes this one in, as the kernel's do. */
+	/* One pending already (rec's, or the kernel's for a child's end)
+	 * takes this one in, as the kernel's do. */
+	uint64_t pend = 0, shd = 0, bit = 1ull << (SIGCHLD - 1);
 	int i;
 	for (i = 0; i < nsent && sent[i].tgid != tr->tgid; i++)
 		;
-	if (i == 64)
+	if (i < nsent || i == 64 || pt_status_hex(tr->p.pid, "ShdPnd:", &shd) < 0 || (shd & bit) ||
+	    (to && (pt_status_hex(to->p.pid, "SigPnd:", &pend) < 0 || (pend & bit))))
 		return;
-	if (i == nsent) {
-		nsent++;
-		sent[i].tgid = tr->tgid;
-		sent[i].si = si;
-	}
+	nsent++;
+	sent[i].tgid = tr->tgid;
+	sent[i].si = si;
 	if (to)
 		syscall(SYS_tgkill, to->tgid, to->p.pid, SIGCHLD);
 	else
@@ -146,10 +171,12 @@ void ptchld_exit(void)
 	if (!nsent || pt_getregs_alive(&cur->p, &r) < 0)
 		return;
 	int64_t ret = r.rax;
-	if (cur->nr == SYS_rt_sigtimedwait && ret == SIGCHLD && cur->a[1]) {
+	if (cur->nr == SYS_rt_sigtimedwait && ret == SIGCHLD) {
 		siginfo_t got, *si;
-		if (pt_read(&cur->p, cur->a[1], &got, sizeof got) == sizeof got &&
-		    (si = taken(got.si_code, got.si_pid)))
+		if (!cur->a[1])	/* no siginfo asked: none pending now */
+			forget_sent(cur->tgid);
+		else if (pt_read(&cur->p, cur->a[1], &got, sizeof got) == sizeof got &&
+			 (si = taken(got.si_code, got.si_pid)))
 			pt_write(&cur->p, cur->a[1], si, sizeof *si);
 		return;
 	}

@@ -17,6 +17,10 @@ void ptchld_notify(struct task *t);
  * SIGCHLD, whose SA_NOCLDSTOP is kept for ptchld_notify. */
 void ptchld_entry(long nr, const uint64_t a[6]);
 
+/* t ended: if it was its process's last thread, what is kept for the
+ * process goes. */
+void ptchld_gone(struct task *t);
+
 /* cur's execve succeeded: SIGCHLD's flags are reset. */
 void ptchld_exec(void);
 

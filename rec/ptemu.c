@@ -604,6 +604,7 @@ static void untrace(struct task *t)
 void ptemu_tracer_gone(struct task *tr)
 {
 	struct task *t;
+	ptchld_gone(tr);
 	for (int i = 0; (t = task_nth(i)); i++)
 		if (t->tracer == tr)
 			untrace(t);
