@@ -171,9 +171,10 @@ static void *grpwait(void *arg)
 {
 	(void)arg;
 	char c;
-	printf("thread attach %ld\n", ptrace(PTRACE_ATTACH, child, 0, 0));
-	fflush(stdout);
-	if (read(tfd[0], &c, 1) == 1)
+	long r = ptrace(PTRACE_ATTACH, child, 0, 0);
+	if (read(tfd[0], &c, 1) == 1)	/* said after the main thread's */
+		printf("thread attach %ld\n", r);
+	if (r == 0)
 		printf("thread detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
 	fflush(stdout);
 	return NULL;
