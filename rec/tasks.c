@@ -100,7 +100,7 @@ static int continued(void)
 static const char *stuck_on(const struct task *t, char *buf, size_t len)
 {
 	if (t->pwait) {
-		snprintf(buf, len, "%d waits in wait4 for a stop of a thread it traces", t->p.pid);
+		snprintf(buf, len, "%d waits in wait4 for a tracee's stop", t->p.pid);
 		return buf;
 	}
 	if (t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW) {

@@ -17,7 +17,10 @@ test_expect_success 'under rec: one line naming each thread, status 125, at once
 	rec_prog "$T/pthang" &&
 	check_status rec.status 125 &&
 	grep -qx "first wait 1: 0x137f" rec.out &&
-	one_line_error rec.err "^rec: every thread of the program waits for what only rewind could end \([0-9]+ waits in wait4 for a stop of a thread it traces; [0-9]+ is stopped for its tracer [0-9]+\); the trace .* ends here \(REWIND_NO_HANG_CHECK=1 waits instead\)$" &&
+	tracer=$(tdump "$trace" | awk "/ ptrace\(PTRACE_ATTACH/ { print \$2; exit }") &&
+	tracee=$(tdump "$trace" | sed -n "s/.*(new process \([0-9]*\)).*/\1/p" | head -n 1) &&
+	test -n "$tracer" && test -n "$tracee" &&
+	one_line_error rec.err "^rec: every thread of the program waits for what only rewind could end \($tracer waits in wait4 for a tracee.s stop; $tracee is stopped for its tracer $tracer\); the trace .* ends here \(REWIND_NO_HANG_CHECK=1 waits instead\)$" &&
 	! grep -q "second wait ended" rec.out
 '
 test_expect_success 'the trace up to there replays' '
