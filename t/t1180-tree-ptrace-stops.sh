@@ -1,12 +1,7 @@
 #!/bin/bash
 # t1180-tree-ptrace-stops.sh: a tracer inside the program in the cases
-# that once hung rec: a tracee's group-stop, PTRACE_SEIZE plus INTERRUPT
-# (also of a child asleep in a call, then PTRACE_SYSCALL; or in
-# rt_sigsuspend, which replay performs), the wait4 of a tracer thread and
-# of another thread of its process, the SIGCHLD of a tracee's stop (to
-# sigwaitinfo in a thread, to a handler, to a signalfd; none with
-# SA_NOCLDSTOP). The tracer sees what it sees natively, byte for byte,
-# and the trace replays.
+# that once hung rec (ptstop's modes) sees what it sees natively, byte for
+# byte, and the trace replays.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptstop
 

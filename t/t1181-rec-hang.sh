@@ -1,10 +1,7 @@
 #!/bin/bash
-# t1181-rec-hang.sh: rec's hang detector. A program whose every thread
-# waits for what only rewind could end (a tracer's wait4 for a tracee
-# stopped for it, reported already) ends at once with one line naming
-# each thread, status 125; REWIND_NO_HANG_CHECK=1 waits instead. Programs
-# that wait for time or for outside input (a tracee asleep, a sleep, a
-# pipe written late) are left alone.
+# t1181-rec-hang.sh: rec's hang detector ends a program that waits for
+# what only rewind could end, in one line (REWIND_NO_HANG_CHECK=1: waits),
+# and leaves alone programs that wait for time or outside input.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog pthang
 

@@ -1,10 +1,7 @@
 #!/bin/bash
-# t2190-replay-hang.sh: replay's hang watch. A trace whose signal is
-# changed (SIGUSR1 to SIGUSR2, blocked in the rt_sigsuspend replay
-# performs) leaves the thread asleep where nothing in the replay can wake
-# it: replay says so in one line, naming the thread and its call, and
-# exits 125; REWIND_NO_HANG_CHECK=1 waits. An unchanged trace replays,
-# and so does a vfork whose parent sleeps while its child computes.
+# t2190-replay-hang.sh: replay's hang watch ends a replay whose thread can
+# never wake (a trace's signal changed) in one line, REWIND_NO_HANG_CHECK=1
+# waits, and a vfork parent asleep while its child computes is left alone.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog suspwake vforkspin
 command -v python3 >/dev/null && command -v zstd >/dev/null ||

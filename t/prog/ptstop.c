@@ -1,10 +1,6 @@
-/* ptstop.c: a tracer inside the program in the cases that once hung rec:
- * a traced child's group stop (groupstop), PTRACE_SEIZE plus INTERRUPT
- * (interrupt; intsys: of a child asleep in a call, then PTRACE_SYSCALL;
- * intsusp: in rt_sigsuspend, then a signal), a tracer thread's wait4 (thrwait), another thread's wait4
- * for its tracee (grpwait) and its sigwait for the tracee's SIGCHLD
- * (thrchld); that SIGCHLD to a handler, through sigsuspend (handler; with
- * SA_NOCLDSTOP: none, nocldstop), or read from a signalfd (sigfd). Prints what the tracer sees, no ids. */
+/* ptstop.c: a tracer inside the program in the cases that once hung rec
+ * (group-stop, SEIZE+INTERRUPT, waits from threads, a stop's SIGCHLD);
+ * the mode (argv[1]) picks one. Prints what the tracer sees, no ids. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
