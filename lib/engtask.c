@@ -6,10 +6,13 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -89,14 +92,129 @@ int eng_add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 	return e->ntasks++;
 }
 
+/* The hang watch. Replay takes nothing from outside and runs one thread
+ * at a time: a thread it waits for that sleeps in a call for seconds,
+ * while no other runs, can never be woken (the recording went on, so
+ * this is a divergence). A timer looks once a second (REWIND_NO_HANG_CHECK=1:
+ * none); what it reads while eng_wait_stop blocks (hw.e set) does not
+ * change under it. */
+static struct {
+	struct engine *volatile e;	/* waiting in eng_wait_stop */
+	volatile sig_atomic_t fired;
+	unsigned long stops;		/* stops seen, for "no progress" */
+	unsigned long seen;
+	pid_t pid;
+	long nr;
+	int streak;
+	char msg[512];
+} hw;
+
+/* Thread pid's state letter, and in *nr the call it sleeps in (-1 for
+ * none); 0 when it cannot be read. Async-signal-safe. */
+static char proc_state(pid_t pid, long *nr)
+{
+	char path[48], buf[512];
+	*nr = -1;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return 0;
+	char state = p[2];
+	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
+			buf[n] = 0;
+			*nr = strtol(buf, NULL, 10);
+		}
+	}
+	return state;
+}
+
+static void hw_tick(int sig)
+{
+	(void)sig;
+	struct engine *e = hw.e;
+	long nr;
+	char state = e ? proc_state(e->p.pid, &nr) : 0;
+	if ((state != 'S' && state != 'D') || nr < 0 || e->p.pid != hw.pid || nr != hw.nr ||
+	    hw.stops != hw.seen) {
+		hw.streak = 0;
+		hw.pid = e ? e->p.pid : 0;
+		hw.nr = e ? nr : -1;
+		hw.seen = hw.stops;
+		return;
+	}
+	char held[200] = "";
+	size_t n = 0;
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *t = &e->tasks[i];
+		long tnr;
+		if (i == e->ti || t->state == ET_GONE)
+			continue;
+		if (proc_state(t->p.pid, &tnr) == 'R') {
+			hw.streak = 0;
+			return;
+		}
+		if (n < sizeof held)
+			n += snprintf(held + n, sizeof held - n, "%s%u", n ? ", " : "", t->rtid);
+	}
+	/* Asleep three seconds; ten in a disk wait ('D'), which a slow
+	 * disk makes long too. */
+	if (++hw.streak < (state == 'D' ? 10 : 3))
+		return;
+	snprintf(hw.msg, sizeof hw.msg, "every thread of the program waits for what only replay "
+		 "could end: thread %u sleeps in %s, where nothing in the replay can wake it%s%s "
+		 "(REWIND_NO_HANG_CHECK=1 waits instead)", cur_task(e)->rtid, eng_sysname(nr),
+		 n ? "; held by replay: " : "", held);
+	hw.fired = 1;
+	kill(e->p.pid, SIGKILL);	/* the wait ends; the rest are killed after */
+}
+
+/* Start the hang watch's timer, once. */
+static void hw_start(void)
+{
+	static int started;
+	if (started++)
+		return;
+	const char *v = getenv("REWIND_NO_HANG_CHECK");
+	if (v && *v && strcmp(v, "0"))
+		return;
+	struct sigaction sa = { .sa_handler = hw_tick, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMAX, &sa, NULL);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMAX };
+	timer_t tm;
+	struct itimerspec it = { { 1, 0 }, { 1, 0 } };
+	if (timer_create(CLOCK_MONOTONIC, &ev, &tm) == 0)
+		timer_settime(tm, 0, &it, NULL);
+}
+
 /* Wait for the next stop that matters, passing over signals sent from
  * outside the replay (a Ctrl-C aimed at the terminal's process group):
  * those happened in some other run, not in the recorded one. */
 int eng_wait_stop(struct engine *e, int *st)
 {
+	hw_start();
 	for (;;) {
 		int intr = 0;
-		if (pt_wait(&e->p, st, e->interrupt ? &intr : NULL) < 0) {
+		hw.e = e;
+		int r = pt_wait(&e->p, st, e->interrupt ? &intr : NULL);
+		hw.e = NULL;
+		hw.stops++;
+		if (hw.fired)
+			eng_diverge(e, "%s", hw.msg);
+		if (r < 0) {
 			if (!intr)
 				die(EXIT_TRACE, "wait: %s", strerror(errno));
 			if (!e->stopping && e->interrupt(e->ctx)) {

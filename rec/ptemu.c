@@ -3,6 +3,7 @@
  * never reaches the kernel. */
 #include "bufdrain.h"
 #include "events.h"
+#include "ptchld.h"
 #include "ptemu.h"
 #include "records.h"
 #include "sys.h"
@@ -163,6 +164,8 @@ static siginfo_t exec_trap(void)
 	return si;
 }
 
+static void notify(struct task *t);
+
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -187,6 +190,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		notify(t);
 		return 0;
 	}
 	if (req == PTRACE_TRACEME) {
@@ -206,12 +210,21 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	if (req == PTRACE_INTERRUPT) {
 		if (!t->seized)
 			return -EIO;
+		/* The kernel interrupts a call the tracee sleeps in (it
+		 * restarts when let go, as after a stop signal): rec's own
+		 * SIGSTOP does that, and is never delivered. Only for a call
+		 * replay answers, which it then restarts: one it performs
+		 * (rt_sigsuspend) would wait there for a signal that never
+		 * comes. Others stay in the kernel, shown as interrupted. */
+		if (t->state == T_KERNEL && !t->pwait && !t->pstop && sys_row(t->nr)->class == C_EMU)
+			syscall(SYS_tkill, t->p.pid, SIGSTOP);
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
 		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
 			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
 		t->pstop = 1;
+		notify(t);
 		return 0;
 	}
 	if (!t->pstop)
@@ -224,6 +237,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->popts = data;
 		return 0;
 	case PTRACE_GETSIGINFO:
+		if (t->pgroup)
+			return -EINVAL;	/* a group-stop has none */
 		if (!t->psig)
 			ptrace_refuse(req, " at a stop other than a signal's");
 		return emu_put(data, &t->psi, sizeof t->psi);
@@ -231,6 +246,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		/* The signal it stopped for goes on with this siginfo, if its
 		 * tracer passes it on (recorded then). */
 		siginfo_t si;
+		if (t->pgroup)
+			return -EINVAL;
 		if (!t->psig || t->state != T_READY)
 			ptrace_refuse(req, " at a stop other than a signal's");
 		if (pt_read(&cur->p, data, &si, sizeof si) != sizeof si)
@@ -243,6 +260,21 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	case PTRACE_SYSCALL:
 	case PTRACE_CONT:
 	case PTRACE_DETACH:
+		if (t->pgroup) {
+			/* From a group-stop the signal is ignored, as the
+			 * kernel does; detached, it stays in the group-stop
+			 * (till a SIGCONT), let go, it runs. */
+			t->pgroup = 0;
+			t->pstop = t->report = 0;
+			t->psys = req == PTRACE_SYSCALL;
+			if (t->psys)
+				buf_want_traced(&t->p);
+			if (req == PTRACE_DETACH) {
+				t->tracer = NULL, t->seized = 0, t->popts = 0;
+				t->state = T_STOPPED;
+			}
+			return 0;
+		}
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal");
@@ -359,13 +391,29 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	ptrace_refuse(req, "");
 }
 
-int ptemu_wait(const uint64_t a[6], int64_t *ret)
+/* Whether a wait4 of w (arguments a) is for a stop of t: the kernel
+ * reports a tracee's stops to a wait of any thread of its tracer's
+ * process (but with __WNOTHREAD only to the tracer's own), by the pid
+ * as a wait names a child (-1, its id, 0 or -group: its group). */
+static int waits_for(const struct task *w, const uint64_t a[6], const struct task *t)
 {
 	int pid = a[0];
+	if (!t->tracer || (t->tracer != w && (t->tracer->tgid != w->tgid || (a[2] & __WNOTHREAD))))
+		return 0;
+	if (pid == -1 || pid == t->p.pid)
+		return 1;
+	if (pid > 0)
+		return 0;
+	pid_t g = getpgid(t->p.pid);
+	return g >= 0 && g == (pid ? -pid : getpgid(w->p.pid));
+}
+
+int ptemu_wait(const uint64_t a[6], int64_t *ret)
+{
 	struct task *t = NULL, *mine = NULL;
 	struct task *c;
 	for (int i = 0; !t && (c = task_nth(i)); i++) {
-		if (c->tracer != cur || (pid != -1 && pid != c->p.pid))
+		if (!waits_for(cur, a, c))
 			continue;
 		mine = c;
 		if (c->report)
@@ -398,6 +446,7 @@ int ptemu_call(struct user_regs_struct *regs)
 	int64_t ret;
 	int how = 1;
 	cur->nemu_out = 0;
+	ptchld_entry(regs->orig_rax, cur->a);
 	if (regs->orig_rax == SYS_waitid)
 		for (int i = 0; task_nth(i); i++)
 			if (task_nth(i)->tracer == cur)
@@ -416,9 +465,11 @@ int ptemu_call(struct user_regs_struct *regs)
 	return 1;
 }
 
-void ptemu_wake(struct task *tr, int gone)
+/* A wait4 of tr parked for a stop of a tracee ends now, answered here
+ * (or by the kernel, for a tracee that is gone). */
+static void wake_one(struct task *tr, int gone)
 {
-	if (!tr || !tr->pwait)
+	if (!tr->pwait)
 		return;
 	struct task *me = cur;
 	struct user_regs_struct regs;
@@ -438,24 +489,42 @@ void ptemu_wake(struct task *tr, int gone)
 	cur = me;
 }
 
+void ptemu_wake(struct task *t, int gone)
+{
+	struct task *w;
+	for (int i = 0; t && t->tracer && (w = task_nth(i)); i++)
+		if (w->pwait && waits_for(w, w->a, t))
+			wake_one(w, gone);
+}
+
+/* t has a report: a wait4 for it (of a thread of its tracer's process)
+ * ends. */
+static void notify(struct task *t)
+{
+	struct task *w;
+	if (t->report)
+		ptchld_notify(t);
+	for (int i = 0; t->report && (w = task_nth(i)); i++) {
+		if (w->pwait && waits_for(w, w->a, t)) {
+			wake_one(w, 0);
+		} else if (w->state == T_KERNEL && w->nr == SYS_wait4 && !w->pwait && !w->kicked &&
+			   waits_for(w, w->a, t)) {
+			/* Inside the kernel's wait4 since before it traced: our
+			 * SIGSTOP interrupts it, and its end becomes the stop's
+			 * report (the SIGSTOP is rec's, never seen). */
+			w->kicked = 1;
+			syscall(SYS_tkill, w->p.pid, SIGSTOP);
+		}
+	}
+}
 
 /* cur stopped for its tracer (report set): it is not scheduled until its
- * tracer lets it go, and a wait4 of its tracer for it ends. */
+ * tracer lets it go, and a wait4 for it ends. */
 static void stopped(void)
 {
 	cur->pstop = 1;
 	ready(cur);
-	struct task *tr = cur->tracer;
-	if (tr->pwait)
-		ptemu_wake(tr, 0);
-	else if (tr->state == T_KERNEL && tr->nr == SYS_wait4 &&
-		 ((int)tr->a[0] == -1 || (int)tr->a[0] == cur->p.pid)) {
-		/* Inside the kernel's wait4 since before it traced: our
-		 * SIGSTOP interrupts it, and its end becomes the stop's
-		 * report (the SIGSTOP is rec's, never seen). */
-		tr->kicked = 1;
-		syscall(SYS_tkill, tr->p.pid, SIGSTOP);
-	}
+	notify(cur);
 }
 
 void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
@@ -464,6 +533,15 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
 	cur->pflags = flags;
 	cur->psi = *si;
 	cur->report = sig << 8 | 0x7f;
+	stopped();
+}
+
+void ptemu_group_stop(int sig)
+{
+	cur->psig = cur->pcall = 0;
+	cur->pgroup = 1;
+	/* A seized tracee's group-stop is a PTRACE_EVENT_STOP. */
+	cur->report = (cur->seized ? PTRACE_EVENT_STOP << 16 : 0) | sig << 8 | 0x7f;
 	stopped();
 }
 
@@ -490,6 +568,8 @@ int ptemu_entry_stop(void)
 
 void ptemu_exit_stop(long nr, int64_t ret)
 {
+	if (sys_row(nr)->class == C_EXECVE && ret == 0)
+		ptchld_exec();
 	if (!cur->tracer)
 		return;
 	int trap = sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized;
@@ -513,6 +593,9 @@ static void untrace(struct task *t)
 	t->psys = t->popts = t->ptrap = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
+	if (t->pgroup)
+		t->state = T_STOPPED;	/* stays in the group-stop */
+	t->pgroup = 0;
 	if (t->psig && t->state == T_READY)
 		t->sig = t->psig;	/* delivered after all */
 	t->psig = 0;
@@ -521,6 +604,7 @@ static void untrace(struct task *t)
 void ptemu_tracer_gone(struct task *tr)
 {
 	struct task *t;
+	ptchld_gone(tr);
 	for (int i = 0; (t = task_nth(i)); i++)
 		if (t->tracer == tr)
 			untrace(t);

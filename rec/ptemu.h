@@ -21,15 +21,19 @@ int ptemu_call(struct user_regs_struct *regs);
  * when no tracee has a report and the call would block. */
 int ptemu_wait(const uint64_t a[6], int64_t *ret);
 
-/* A tracee of tr stopped (or ended: gone): a wait4 of tr parked for it
- * ends now, answered here, or for an end by the kernel (the tracee is
- * its child). */
-void ptemu_wake(struct task *tr, int gone);
+/* Tracee t stopped (or ended: gone): the wait4s parked for it (of
+ * threads of its tracer's process) end now, answered here, or for an
+ * end by the kernel (the tracee is their child). */
+void ptemu_wake(struct task *t, int gone);
 
 /* cur, which is traced, is at the delivery of signal sig (TRS_* flags,
  * siginfo si): it stops there for its tracer, who decides; the signal is
  * recorded when it is delivered. */
 void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
+
+/* cur, which is traced, entered a group-stop (stop signal sig): it
+ * stops there for its tracer, which sees the group-stop. */
+void ptemu_group_stop(int sig);
 
 /* At the top of syscall_entry(): whether cur, traced with PTRACE_SYSCALL,
  * stops for its tracer at this call's entry (then the call waits, not

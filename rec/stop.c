@@ -4,6 +4,7 @@
 #include "calls.h"
 #include "dirty.h"
 #include "events.h"
+#include "ptchld.h"
 #include "ptemu.h"
 #include "rec.h"
 #include "records.h"
@@ -24,8 +25,7 @@
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
-	if (cur->tracer)
-		ptemu_wake(cur->tracer, 1);
+	ptemu_wake(cur, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
 		 * SIGKILL (another thread's exit_group would be recorded). */
@@ -108,6 +108,7 @@ void handle(int st)
 		syscall_entry();
 		break;
 	case PS_SYSEXIT:
+		ptchld_exit();
 		syscall_exit();
 		break;
 	case PS_EXEC: {
@@ -127,8 +128,11 @@ void handle(int st)
 				ready(cur);
 			break;
 		}
+		ptchld_signal(WSTOPSIG(st));
 		if (!do_signal(WSTOPSIG(st)))
 			R.run_tid = 0;
+		if (cur->state == T_STOPPED && cur->tracer)
+			ptemu_group_stop(WSTOPSIG(st));
 		break;
 	default:
 		if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK) {

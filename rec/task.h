@@ -60,6 +60,7 @@ struct task {
 	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call */
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
+	int pgroup;		/* its stop for its tracer is a group-stop */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode,

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
@@ -93,6 +94,49 @@ static int continued(void)
 	return any;
 }
 
+/* What t waits for when only rec could end the wait, or NULL when the
+ * kernel or the world outside may end it (a call in the kernel, a
+ * group-stop that a SIGCONT from outside ends, a thread that may run). */
+static const char *stuck_on(const struct task *t, char *buf, size_t len)
+{
+	if (t->pwait) {
+		snprintf(buf, len, "%d waits in wait4 for a tracee's stop", t->p.pid);
+		return buf;
+	}
+	if (t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW) {
+		snprintf(buf, len, "%d is stopped for its tracer %d", t->p.pid, t->tracer->p.pid);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Called when no stop came for a tick: if every thread waits for what
+ * only rec could end, nothing will ever come, and rec says so and stops
+ * instead of waiting for ever (REWIND_NO_HANG_CHECK=1: it waits). */
+static void hang_check(void)
+{
+	static int off = -1;
+	if (off < 0) {
+		const char *v = getenv("REWIND_NO_HANG_CHECK");
+		off = v && *v && strcmp(v, "0");
+	}
+	char msg[1024], one[128];
+	size_t n = 0;
+	if (off || !R.ntasks)
+		return;
+	msg[0] = 0;
+	for (int i = 0; i < R.ntasks; i++) {
+		const char *why = stuck_on(R.tasks[i], one, sizeof one);
+		if (!why)
+			return;
+		if (n < sizeof msg)
+			n += snprintf(msg + n, sizeof msg - n, "%s%s", i ? "; " : "", why);
+	}
+	stop_recording(EXIT_TRACE, "every thread of the program waits for what only rewind could "
+		       "end (%s); the trace %s ends here (REWIND_NO_HANG_CHECK=1 waits instead)", msg,
+		       R.dir);
+}
+
 /* From any task, wait_any returns 0 too when one in a group-stop may run
  * again. It flushes and takes SIGTERM between. */
 pid_t wait_any(pid_t tid, int *st, int nohang)
@@ -114,6 +158,8 @@ pid_t wait_any(pid_t tid, int *st, int nohang)
 			return 0;	/* its execve gave it the leader's id */
 		if (errno != EINTR)
 			die(EXIT_TRACE, "wait: %s", strerror(errno));
+		if (tid == -1 && !nohang)
+			hang_check();
 	}
 }
 
