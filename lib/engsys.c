@@ -663,7 +663,7 @@ void eng_replay_sysret(struct engine *e)
 	e->curbuf = p;
 	e->curcap = n;
 	e->cur.kind = TR_SYSCALL;
-	e->cur.flags = 0;
+	e->cur.flags = TRF_JOINED;
 	e->cur.size = n;
 	e->cur.p = p;
 	struct trace_syscall sc;

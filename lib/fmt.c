@@ -949,6 +949,10 @@ const char *fmt_event(const struct trace_rec *rec, struct sn_buf *b, struct sn_b
 	case TR_SYSCALL:
 		if (rec->flags & TRF_ENTRY && rec->size >= trace_fixed_size(TR_SYSCALL))
 			remember_entry(rec);
+		if (rec->flags & TRF_JOINED) {
+			show_syscall(rec, b, js);
+			return "sysret";
+		}
 		return show_syscall(rec, b, js);
 	case TR_SYSRET:
 		return show_sysret(rec, b, js);

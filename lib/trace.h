@@ -52,6 +52,10 @@ enum trace_kind {
 #define TRF_BUFFERED 4	/* made without a ptrace stop by the preloaded
 			   library and logged in its buffer (rec(1)); replay
 			   treats it like any other */
+#define TRF_JOINED 8	/* never in a trace: replay's record of a whole
+			   call made of its TRF_ENTRY record and its
+			   TR_SYSRET, at the TR_SYSRET's event (shown as
+			   that sysret, as tdump shows it) */
 
 /* TR_SIGNAL flags. */
 #define TRS_ASYNC 1	/* sent from outside the instruction stream; replay

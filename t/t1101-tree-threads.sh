@@ -137,4 +137,11 @@ test_expect_success 'replay --to an event of main while threads live, and to a t
 	run_tool replay --to $gone "$trace" >to.out 2>to.err &&
 	grep -qx "thread $tid has ended: no registers" to.out
 '
+test_expect_success 'replay --stack names each event as tdump does, a call whose end came later as its sysret' '
+	grep -q " sysret " dump &&
+	run_tool replay --stack "$trace" >stack.out 2>stack.err &&
+	grep "^[0-9]" stack.out >stack.events &&
+	awk "\$3 != \"start\" && \$3 != \"exit\"" dump >dump.events &&
+	test_cmp_bytes dump.events stack.events
+'
 test_done
