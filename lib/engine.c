@@ -3,6 +3,7 @@
  * rdtsc re-created here where the trace says), and the engine's public
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
+#include "count.h"
 #include "bufplay.h"
 #include "pos.h"
 #include "tsc.h"
@@ -182,6 +183,19 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
 	}
 }
 
+/* The count recorded in TR_PREEMPT rec into *c: 0, or -1 (not counted). */
+static int preempt_count(const struct trace_rec *rec, uint64_t *c)
+{
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	struct trace_item it;
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_COUNT && it.len >= 8) {
+			*c = get64(it.p);
+			return 0;
+		}
+	return -1;
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
@@ -221,6 +235,9 @@ static void replay_preempt(struct engine *e)
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
+	uint64_t c;
+	if (preempt_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
+		count_set(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, c);
 }
 
 static void replay_signal(struct engine *e, int k)
@@ -382,6 +399,7 @@ int eng_resume(struct engine *e, int step)
 			eng_bad_record(e, "an event of a thread that does not exist");
 		}
 		eng_switch_task(e, i);
+		count_switch(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
 	}
 	/* Killed from outside (kill -9) between two calls: it died somewhere
 	 * in code that makes no call, which replay cannot find again without

@@ -3,6 +3,7 @@
  * their registers, FP state, signal mask, clear-tid and alternate stack,
  * and the engine is pointed at the copies (eng_snap, eng_restore). */
 #include "engint.h"
+#include "count.h"
 #include "maps.h"
 #include "sys.h"
 #include "tsc.h"

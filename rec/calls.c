@@ -13,6 +13,7 @@
 #include "own.h"
 #include "ptemu.h"
 #include "rec.h"
+#include "count.h"
 #include "robust.h"
 #include "sig.h"
 #include "sys.h"
@@ -197,6 +198,7 @@ void syscall_exit(void)
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
+	count_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	buf_after(&cur->p, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);

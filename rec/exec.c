@@ -5,6 +5,7 @@
 #include "exec.h"
 #include "maps.h"
 #include "rec.h"
+#include "count.h"
 #include "tracedir.h"
 #include "tsc.h"
 #include "util.h"
@@ -109,6 +110,7 @@ void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
 	tsc_exec(&cur->p, cur->tgid, path);
+	count_exec(&cur->p, cur->tgid, cur->p.pid, path);
 }
 
 /* At the first syscall after an exec, the dynamic loader (or a static

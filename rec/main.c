@@ -7,6 +7,7 @@
 #include "outs.h"
 #include "probe.h"
 #include "rec.h"
+#include "count.h"
 #include "schedule.h"
 #include "stop.h"
 #include "task.h"
@@ -200,6 +201,7 @@ int main(int argc, char **argv)
 	outs_init();
 	own_signals();
 	R.tsc_way = tsc_choose(-1);
+	R.count = count_choose(-1);
 	struct task *root = add_task(0, 0);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
