@@ -1,6 +1,7 @@
 /* gdbstub: serves a replay to gdb over the remote serial protocol, with
  * reverse execution and event numbers as monitor commands (gdbstub(1)). */
 #include "cpu.h"
+#include "count.h"
 #include "divert.h"
 #include "regs.h"
 #include "rsp.h"
@@ -312,6 +313,7 @@ static void read_memory(const char *args)
 		return;
 	}
 	tsc_unpatch(T.pid, addr, buf, n);	/* gdb sees the program's code */
+	count_unpatch(T.pid, addr, buf, n);
 	rsp_hex(hex, buf, n);
 	rsp_send(&conn, hex, 2 * n);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -31,6 +32,7 @@ struct csite {
 	uint16_t tlen;		/* the trampoline's length */
 	uint16_t zero;		/* offset of the count trap's int3 in it */
 	uint8_t len;		/* bytes patched */
+	uint8_t live;		/* the flags are saved around the count */
 	uint8_t orig[31];	/* what they were */
 };
 
@@ -496,7 +498,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	for (size_t i = 0; i < np; i++) {
 		const struct insn *a = &ins[pl[i].first], *e = &ins[pl[i].last];
 		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
-				   .len = e->off + e->len - a->off };
+				   .len = e->off + e->len - a->off, .live = pl[i].live };
 		uint8_t cur[31], patch[31];
 		int k = build(cb.bytes, ins, &pl[i], sc->lo, ta + used, tr + used, &s.zero);
 		/* The tracee's bytes, not the file's, are what runs. */
@@ -650,7 +652,20 @@ static const struct csite *site_at(const struct cproc *c, uint64_t rip)
 	return NULL;
 }
 
-int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip)
+/* The status flags `sub qword [slot], 1` leaves when the slot held x. */
+static uint64_t sub_flags(uint64_t x)
+{
+	uint64_t r = x - 1, f = 0;
+	f |= x == 0 ? 0x001 : 0;				/* CF */
+	f |= __builtin_parityll(r & 0xff) ? 0 : 0x004;		/* PF: even */
+	f |= ((x ^ 1 ^ r) & 0x10) ? 0x010 : 0;			/* AF */
+	f |= r == 0 ? 0x040 : 0;				/* ZF */
+	f |= (r >> 63) ? 0x080 : 0;				/* SF */
+	f |= x == 1ull << 63 ? 0x800 : 0;			/* OF */
+	return f;
+}
+
+int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
 {
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
 	const struct csite *s = site_at(c, rip - 1);
@@ -658,6 +673,16 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip)
 	if (!s || rip - 1 != s->tramp + s->zero || c->owner != tid ||
 	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v != 0)
 		return 0;
+	/* As rec left them: the slot, and the flags of its sub where the
+	 * program's were dead (they are part of the state compared). */
+	v = COUNT_BASE - want;
+	pt_write(p, COUNT_DATA, &v, 8);
+	if (!s->live) {
+		struct user_regs_struct r;
+		pt_getregs(p, &r);
+		r.eflags = (r.eflags & ~0x8d5ull) | sub_flags(v + 1);
+		pt_setregs(p, &r);
+	}
 	/* Out through the edge's jump, into the program's code. */
 	for (int i = 0; i < 4; i++) {
 		struct user_regs_struct r;
@@ -670,6 +695,24 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip)
 			return 0;
 	}
 	return 1;
+}
+
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si)
+{
+	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	for (int i = 0; i < 256 && site_at(c, r->rip); i++) {
+		int st;
+		pt_resume(p, RESUME_STEP, 0);
+		if (waitpid(p->pid, &st, __WALL) < 0 || !WIFSTOPPED(st))
+			return 0;
+		if (WSTOPSIG(st) != SIGTRAP) {
+			ptrace(PTRACE_GETSIGINFO, p->pid, 0, si);
+			pt_getregs(p, r);
+			return 1;
+		}
+		pt_getregs(p, r);
+	}
+	return 0;
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

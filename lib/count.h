@@ -14,8 +14,10 @@
 #ifndef REWIND_COUNT_H
 #define REWIND_COUNT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/user.h>
 #include "pt.h"
 
 #define COUNT_DATA 0x7ffe0000ull	/* the data page: u64 slot, u64 saved rax */
@@ -59,10 +61,17 @@ void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t c);
 int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
 
 /* p (thread tid of process key) stopped with SIGTRAP at rip: if it is a
- * trampoline's count trap, take it: step it back into the program's code
- * (to the counted edge's target), make its slot the count reached, and
- * return 1; else 0. */
-int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip);
+ * trampoline's count trap, take it: make its count want (what it was
+ * armed for) and its flags what rec's run had there, step it back into
+ * the program's code (to the counted edge's target) and return 1; else 0. */
+int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
+
+/* Thread p of process key, stopped, is made to leave the trampoline it
+ * may be in, one step at a time, so that a recorded place is always in
+ * the program's own code (r: its registers, updated). A signal that stops
+ * it on the way ends the steps: returns 1 with it in *si (the thread is
+ * in its signal-delivery-stop; the caller keeps it for later); else 0. */
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */

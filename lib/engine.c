@@ -328,6 +328,22 @@ static int dispatch(struct engine *e, int k)
 	return ENG_EVENT;
 }
 
+/* The recorded rip of the next event if it is a preemption the current
+ * re-execution runs to, and the thread's index in *ti; else 0. */
+static uint64_t rerun_rip(struct engine *e, int *ti)
+{
+	if (!e->reexec || !e->debug || !e->started || e->done)
+		return 0;
+	const struct trace_rec *nx = eng_peek_next(e, 1);
+	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
+		return 0;
+	int i = find_task(e, nx->tid);
+	if (i < 0 || e->tasks[i].rtgid != e->reexec || e->tasks[i].state != ET_STOPPED)
+		return 0;
+	*ti = i;
+	return rematch_rip(nx);
+}
+
 /* The next event nx is a preemption that the current thread re-executes
  * up to (e->reexec), stopped now: whether it is at the recorded place
  * again, or the search gave up; its state is then set either way. */
@@ -380,6 +396,17 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 		if (rerun) {
 			struct user_regs_struct r;
 			pt_getregs(&e->p, &r);
+			uint64_t want;
+			if (e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
+			    preempt_count(rerun, &want) == 0 &&
+			    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
+				/* At the recorded count, on the edge's target:
+				 * the search for the rip begins here. */
+				e->rm.cstate = RMC_DONE;
+				e->rm.ctrap = 1;
+				e->trap.si_code = TRAP_TRACE;
+				return ENG_TRAP;
+			}
 			rematch_stopped(&e->rm, rerun, &e->trap, &r);
 		}
 		return ENG_TRAP;
@@ -408,7 +435,8 @@ int eng_resume(struct engine *e, int step)
 	 * after its last recorded call, instead of running on for ever. */
 	int killed = (kind == TR_EXIT || kind == TR_TASKEXIT) && nx->size >= 4 &&
 		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
-	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
+	int rti;
+	int rerun = kind == TR_PREEMPT && rerun_rip(e, &rti);
 	if (rerun) {
 		if (rematch_here(e, nx)) {	/* there again, or given up: its state is set */
 			eng_load_next(e);
@@ -460,15 +488,29 @@ int eng_resume(struct engine *e, int step)
 
 uint64_t eng_rematch_rip(struct engine *e)
 {
-	if (!e->reexec || !e->debug || !e->started || e->done)
+	int i;
+	uint64_t rip = rerun_rip(e, &i);
+	uint64_t want;
+	if (!rip)
 		return 0;
-	const struct trace_rec *nx = eng_peek_next(e, 1);
-	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
-		return 0;
-	int i = find_task(e, nx->tid);
-	if (i < 0 || e->tasks[i].rtgid != e->reexec || e->tasks[i].state != ET_STOPPED)
-		return 0;
-	return rematch_rip(nx);
+	/* Counted: first run to the recorded count, with no int3 at the
+	 * rip (each arrival there would cost a stop), then search. */
+	if (e->rm.cstate == RMC_NONE) {
+		struct eng_task *t = &e->tasks[i];
+		struct pt_proc *p = i == e->ti ? &e->p : &t->p;
+		e->rm.cstate = RMC_DONE;
+		if (preempt_count(eng_peek_next(e, 1), &want) == 0 &&
+		    count_arm(p, t->rtgid, t->rtid, want) > 0)
+			e->rm.cstate = RMC_ARMED;
+	}
+	return e->rm.cstate == RMC_ARMED ? 0 : rip;
+}
+
+int eng_count_trapped(struct engine *e)
+{
+	int t = e->rm.ctrap;
+	e->rm.ctrap = 0;
+	return t;
 }
 
 int eng_step(struct engine *e)
