@@ -121,8 +121,10 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 		size_t cmp = n - at < sizeof page ? n - at : sizeof page;
 		if (cmp > sz - sc->off - at)
 			cmp = sz - sc->off - at;
-		if (pt_read(sc->p, sc->lo + at, page, cmp) != (ssize_t)cmp ||
-		    memcmp(m + sc->off + at, page, cmp)) {
+		ssize_t got = pt_read(sc->p, sc->lo + at, page, cmp);
+		if (got == (ssize_t)cmp && sc->unpatch)
+			sc->unpatch(sc->key, sc->lo + at, page, cmp);
+		if (got != (ssize_t)cmp || memcmp(m + sc->off + at, page, cmp)) {
 			code_free(c);
 			munmap(m, sz);
 			continue;
@@ -190,7 +192,7 @@ void code_each_exec(struct pt_proc *p, const char *exe, void (*fn)(struct codesc
 		/* The vDSO is hidden from the program (rec(1)). */
 		if (m.perm[2] != 'x' || m.name[0] != '/')
 			continue;
-		struct codescan sc = { p, m.lo, m.hi, m.off, { m.name, exe }, m.perm[3] == 's' };
+		struct codescan sc = { p, m.lo, m.hi, m.off, { m.name, exe }, m.perm[3] == 's', NULL, 0 };
 		fn(&sc, arg);
 	}
 	if (f)

@@ -15,6 +15,11 @@ struct codescan {
 	uint64_t off;		/* its file offset, when it maps a file */
 	const char *files[2];	/* candidates for that file (NULL: none) */
 	int shared;		/* a MAP_SHARED mapping: never written */
+	/* Puts back the bytes another patcher changed in what was read of
+	 * process key's memory, before it is compared with the file (NULL:
+	 * none). */
+	void (*unpatch)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+	uint32_t key;
 };
 
 /* Where decoding may start in a mapping of n bytes: the executable

@@ -5,6 +5,7 @@
 #include "codescan.h"
 #include "inject.h"
 #include "maps.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <Zydis/Zydis.h>
@@ -471,6 +472,9 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	struct cproc *c = arg;
 	struct code code;
 	struct codebytes cb;
+	/* rdtsc patched already (tsc.c) is the file's code all the same. */
+	sc->unpatch = tsc_unpatch;
+	sc->key = c->key;
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
 	struct insn *ins = NULL;
@@ -565,7 +569,7 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 		drop(c, ret, ret + len);
 		if ((a[2] & PROT_EXEC) && !(a[3] & MAP_ANONYMOUS) && file &&
 		    (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE) {
-			struct codescan sc = { p, ret, ret + len, a[5], { file, NULL }, 0 };
+			struct codescan sc = { p, ret, ret + len, a[5], { file, NULL }, 0, NULL, 0 };
 			patch_mapping(&sc, c);
 		}
 		return;

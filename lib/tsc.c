@@ -301,7 +301,7 @@ static void code_in(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t h
 	int shared;
 	if (!code_exec_in(p, lo, hi, &shared))
 		return;
-	struct scan sc = { { p, lo, hi, 0, { NULL, NULL }, shared }, sp };
+	struct scan sc = { { p, lo, hi, 0, { NULL, NULL }, shared, NULL, 0 }, sp };
 	B->code(&sc);
 }
 
@@ -333,7 +333,7 @@ void tsc_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], 
 		if (!(a[2] & PROT_EXEC))
 			return;
 		int shared = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE;
-		struct scan sc = { { p, ret, ret + len, a[5], { file, NULL }, shared }, sp };
+		struct scan sc = { { p, ret, ret + len, a[5], { file, NULL }, shared, NULL, 0 }, sp };
 		if (a[3] & MAP_ANONYMOUS)
 			sc.c.files[0] = NULL;
 		B->code(&sc);
