@@ -380,9 +380,32 @@ static int build(const uint8_t *bytes, const struct insn *ins, const struct plan
 
 /* Choose the places of the mapping's edges: ins[0..n) in order, targets
  * tg (sorted). Fills *pl; returns how many. */
-static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn *ins, size_t n,
-			 const int64_t *tg, size_t nt, struct plan **pl)
+/* Which function (the index of the last known function start at or
+ * before off, 0 before the first) offset off is in. */
+static size_t func_of(const struct code *c, uint64_t off)
 {
+	size_t a = 0, b = c->nanchor;
+	while (a < b) {
+		size_t m = (a + b) / 2;
+		if (c->anchor[m] <= off)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn *ins, size_t n,
+			 const int64_t *tg, size_t nt, const struct code *c, struct plan **pl)
+{
+	/* Instructions are moved only in functions without an indirect
+	 * jump: a jump table's or computed goto's targets are unknown, and
+	 * one may be a moved instruction (whose bytes the jmp covers). */
+	uint8_t *ind = xmalloc(c->nanchor + 1);
+	memset(ind, 0, c->nanchor + 1);
+	for (size_t i = 0; i < n; i++)
+		if (ins[i].kind == K_EDGE_IND)
+			ind[func_of(c, ins[i].off)] = 1;
 	size_t np = 0, cap = 0;
 	int64_t done = 0;	/* bytes below this are taken by a site */
 	*pl = NULL;
@@ -405,7 +428,8 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 		}
 		int64_t s0 = ins[first].off, end = e->off + e->len;
 		/* The edge's own target may be the first moved instruction. */
-		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end)) {
+		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end) ||
+		    (first < i && ind[func_of(c, e->off)])) {
 			nuncounted++;
 			continue;
 		}
@@ -415,6 +439,7 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 			e->kind == K_EDGE_IND ? 1 : flags_live(bytes, nbytes, e->target) };
 		done = end;
 	}
+	free(ind);
 	return np;
 }
 
@@ -466,6 +491,51 @@ static int map_at(struct pt_proc *p, uint64_t a, uint64_t len, int prot)
 	return 0;
 }
 
+/* What decoding and planning found in code seen before: every process
+ * maps the same loader and libc, so each is decoded once. Keyed by the
+ * file's identity and offset, and the length. */
+static struct known {
+	uint64_t key;
+	size_t n;
+	struct insn *ins;
+	struct plan *pl;
+	size_t np;
+	long uncounted;
+} known[16];
+static int nknown;
+
+/* The planned sites of the mapping's code (cb, code): *ins, *pl (owned
+ * by the cache); returns how many. */
+static size_t plan_cached(const struct code *code, const struct codebytes *cb, struct insn **ins,
+			  struct plan **pl)
+{
+	for (int i = 0; i < nknown && i < 16; i++)
+		if (known[i].key == cb->key && known[i].n == cb->n) {
+			*ins = known[i].ins;
+			*pl = known[i].pl;
+			nuncounted += known[i].uncounted;
+			return known[i].np;
+		}
+	size_t n = 0, cap = 0;
+	long unc = nuncounted;
+	*ins = NULL;
+	for (int i = 0; i < code->nr; i++)
+		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, ins, &n, &cap);
+	int64_t *tg = xmalloc(n * sizeof *tg + 1);
+	size_t nt = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((*ins)[i].target >= 0 && (size_t)(*ins)[i].target < cb->n)
+			tg[nt++] = (*ins)[i].target;
+	qsort(tg, nt, sizeof *tg, cmp_i64);
+	size_t np = plan_sites(cb->bytes, cb->n, *ins, n, tg, nt, code, pl);
+	free(tg);
+	struct known *k = &known[nknown++ % 16];
+	free(k->ins);
+	free(k->pl);
+	*k = (struct known){ cb->key, cb->n, *ins, *pl, np, nuncounted - unc };
+	return np;
+}
+
 /* Count the edges of the file mapping sc of process c. */
 static void patch_mapping(struct codescan *sc, void *arg)
 {
@@ -477,18 +547,14 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	sc->key = c->key;
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
-	struct insn *ins = NULL;
-	size_t n = 0, cap = 0;
-	for (int i = 0; i < code.nr; i++)
-		sweep(cb.bytes, code.r[2 * i], code.r[2 * i + 1], &code, &ins, &n, &cap);
-	int64_t *tg = xmalloc(n * sizeof *tg + 1);
-	size_t nt = 0;
-	for (size_t i = 0; i < n; i++)
-		if (ins[i].target >= 0 && (size_t)ins[i].target < cb.n)
-			tg[nt++] = ins[i].target;
-	qsort(tg, nt, sizeof *tg, cmp_i64);
+	/* Never rewind's own preloaded library (its symbol names it). */
+	if (memmem(cb.img, cb.size, "rwbuf_init", 11)) {
+		code_done(&code, &cb);
+		return;
+	}
+	struct insn *ins;
 	struct plan *pl;
-	size_t np = plan_sites(cb.bytes, cb.n, ins, n, tg, nt, &pl);
+	size_t np = plan_cached(&code, &cb, &ins, &pl);
 	uint64_t size = (np * MAXTRAMP + 4095) & ~4095ull, ta = 0;
 	if (np)
 		ta = find_hole(sc->p->pid, sc->lo, sc->hi, size);
@@ -496,38 +562,45 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		nuncounted += np;
 		np = 0;
 	}
-	uint8_t *tr = np ? xmalloc(size) : NULL;
+	uint8_t *tr = np ? xmalloc(size) : NULL, *cur = NULL;
 	memset(tr, 0xcc, np ? size : 0);
-	uint64_t used = 0;
+	uint64_t used = 0, span = 0, lo = 0;
+	/* The tracee's bytes, not the file's, are what runs: read once,
+	 * patched in a copy, written once. */
+	if (np) {
+		lo = ins[pl[0].first].off;
+		span = ins[pl[np - 1].last].off + ins[pl[np - 1].last].len - lo;
+		cur = xmalloc(span);
+		if (pt_read(sc->p, sc->lo + lo, cur, span) != (ssize_t)span) {
+			nuncounted += np;
+			np = 0;
+		}
+	}
+	int any = 0;
 	for (size_t i = 0; i < np; i++) {
 		const struct insn *a = &ins[pl[i].first], *e = &ins[pl[i].last];
 		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
 				   .len = e->off + e->len - a->off, .live = pl[i].live };
-		uint8_t cur[31], patch[31];
+		uint8_t *here = cur + (a->off - lo);
 		int k = build(cb.bytes, ins, &pl[i], sc->lo, ta + used, tr + used, &s.zero);
-		/* The tracee's bytes, not the file's, are what runs. */
-		if (k < 0 || pt_read(sc->p, s.at, cur, s.len) != s.len ||
-		    memcmp(cur, cb.bytes + a->off, s.len)) {
+		if (k < 0 || memcmp(here, cb.bytes + a->off, s.len)) {
 			nuncounted++;
 			continue;
 		}
 		s.tlen = k;
-		memcpy(s.orig, cur, s.len);
-		memset(patch, 0xcc, s.len);
-		patch[0] = 0xe9;
-		put_rel32(patch + 1, s.at + 5, s.tramp);
-		if (pt_write(sc->p, s.tramp, tr + used, k) < 0 || pt_write(sc->p, s.at, patch, s.len) < 0) {
-			nuncounted++;
-			continue;
-		}
+		memcpy(s.orig, here, s.len);
+		memset(here, 0xcc, s.len);
+		here[0] = 0xe9;
+		put_rel32(here + 1, s.at + 5, s.tramp);
 		used += k;
 		push_site(c, &s);
 		npatched++;
+		any = 1;
 	}
+	if (any && (pt_write(sc->p, ta, tr, used) < 0 || pt_write(sc->p, sc->lo + lo, cur, span) < 0))
+		die(EXIT_TRACE, "cannot write counting patches into process %u", c->key);
+	free(cur);
 	free(tr);
-	free(pl);
-	free(tg);
-	free(ins);
 	code_done(&code, &cb);
 }
 

@@ -393,22 +393,27 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 			pt_resume(&e->p, RESUME_STEP, 0);
 			continue;
 		}
-		if (rerun) {
-			struct user_regs_struct r;
-			pt_getregs(&e->p, &r);
-			uint64_t want;
-			if (e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
-			    preempt_count(rerun, &want) == 0 &&
-			    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
-				/* At the recorded count, on the edge's target:
-				 * the search for the rip begins here. */
-				e->rm.cstate = RMC_DONE;
-				e->rm.ctrap = 1;
-				e->trap.si_code = TRAP_TRACE;
-				return ENG_TRAP;
-			}
-			rematch_stopped(&e->rm, rerun, &e->trap, &r);
+		struct user_regs_struct r;
+		uint64_t want;
+		pt_getregs(&e->p, &r);
+		if (rerun && e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
+		    preempt_count(rerun, &want) == 0 &&
+		    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
+			/* At the recorded count, on the edge's target: the
+			 * search for the rip begins here. */
+			e->rm.cstate = RMC_DONE;
+			e->rm.ctrap = 1;
+			e->trap.si_code = TRAP_TRACE;
+			return ENG_TRAP;
 		}
+		/* A step into a counting trampoline goes on to the program's
+		 * code: nobody sees a trampoline. */
+		if (step && count_in_tramp(cur_task(e)->rtgid, r.rip)) {
+			pt_resume(&e->p, RESUME_STEP, 0);
+			continue;
+		}
+		if (rerun)
+			rematch_stopped(&e->rm, rerun, &e->trap, &r);
 		return ENG_TRAP;
 	}
 }

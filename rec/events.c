@@ -1,6 +1,7 @@
 /* events.c: the records rec writes into the trace's events file, in the
  * order replay meets them, and the end of recording. */
 #include "bufabi.h"
+#include "count.h"
 #include "cpu.h"
 #include "events.h"
 #include "rec.h"
@@ -110,6 +111,11 @@ void __attribute__((noreturn)) finish(int st)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
 	for (int i = 0; i < R.ntasks; i++)	/* what the program left running */
 		kill(R.tasks[i]->p.pid, SIGKILL);
+	long patched, uncounted;
+	count_stats(&patched, &uncounted);
+	if (R.count && getenv("REWIND_COUNT_STATS"))
+		fprintf(stderr, "rec: counting: %ld edges patched, %ld found but left uncounted\n",
+			patched, uncounted);
 	exit(exit_code(st));
 }
 
