@@ -98,7 +98,7 @@ $(O)/bench/%: bench/prog/%.c
 # registers never fire: see rec --probe), syscall buffering off (every
 # call traced) and preemptions hashing all memory (no write tracking),
 # and under ASan+UBSan.
-FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1
+FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 REWIND_NO_COUNT=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
