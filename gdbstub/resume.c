@@ -81,7 +81,9 @@ void tl_resume(struct timeline *t, const struct stopset *s, int step, struct tra
 			uint64_t a = eng_rematch_rip(e);
 			if (a && !stopset_has_bp(&armed, a) && armed.nbp < TL_MAXBP)
 				armed.bp[armed.nbp++] = a;
-			continue;
+			if (!st)
+				continue;
+			/* A step that took the counted edge ends on its target. */
 		}
 		if (ti->res == ENG_EVENT)
 			gap_note(t);

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <Zydis/Zydis.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,6 +730,15 @@ static const struct csite *site_at(const struct cproc *c, uint64_t rip)
 	return NULL;
 }
 
+/* Wait for p's stop after a step (rec's timer interrupts waits). */
+static int step_wait(struct pt_proc *p, int *st)
+{
+	while (waitpid(p->pid, st, __WALL) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 /* The status flags `sub qword [slot], 1` leaves when the slot held x. */
 static uint64_t sub_flags(uint64_t x)
 {
@@ -768,7 +778,7 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 			break;
 		int st;
 		pt_resume(p, RESUME_STEP, 0);
-		if (waitpid(p->pid, &st, __WALL) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
+		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
 			return 0;
 	}
 	return 1;
@@ -780,7 +790,7 @@ int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, 
 	for (int i = 0; i < 256 && site_at(c, r->rip); i++) {
 		int st;
 		pt_resume(p, RESUME_STEP, 0);
-		if (waitpid(p->pid, &st, __WALL) < 0 || !WIFSTOPPED(st))
+		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st))
 			return 0;
 		if (WSTOPSIG(st) != SIGTRAP) {
 			ptrace(PTRACE_GETSIGINFO, p->pid, 0, si);
