@@ -105,6 +105,9 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 			if (names && sh[i].sh_name < ns->sh_size &&
 			    !strcmp(names + sh[i].sh_name, ".eh_frame_hdr") && !c->anchor)
 				eh_anchors(m, sz, sh, eh.e_shnum, &sh[i], sc, n, c);
+			if (names && sh[i].sh_name < ns->sh_size &&
+			    !strcmp(names + sh[i].sh_name, ".gcc_except_table"))
+				c->landing = 1;
 			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
 			    b <= sc->off || a >= sc->off + n || b > sz)
 				continue;

@@ -31,6 +31,8 @@ struct code {
 	int nr;
 	uint64_t *anchor;
 	size_t nanchor;
+	int landing;		/* the file has exception landing pads
+				   (.gcc_except_table): targets no branch names */
 };
 
 /* A mapping's bytes, as code_bytes() found them. */

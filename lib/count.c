@@ -401,7 +401,8 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 {
 	/* Instructions are moved only in functions without an indirect
 	 * jump: a jump table's or computed goto's targets are unknown, and
-	 * one may be a moved instruction (whose bytes the jmp covers). */
+	 * one may be a moved instruction (whose bytes the jmp covers); and
+	 * in no file with exception landing pads (collect2 hit one). */
 	uint8_t *ind = xmalloc(c->nanchor + 1);
 	memset(ind, 0, c->nanchor + 1);
 	for (size_t i = 0; i < n; i++)
@@ -430,7 +431,7 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 		int64_t s0 = ins[first].off, end = e->off + e->len;
 		/* The edge's own target may be the first moved instruction. */
 		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end) ||
-		    (first < i && ind[func_of(c, e->off)])) {
+		    (first < i && (c->landing || ind[func_of(c, e->off)]))) {
 			nuncounted++;
 			continue;
 		}
