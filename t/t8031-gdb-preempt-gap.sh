@@ -65,8 +65,8 @@ test_expect_success 'reverse-continue said so too' '
 # (How often the loop is passed in preempted stretches depends on where
 # rec stopped the spinner: t8050 checks the stops themselves.)
 test_expect_success 'by default the stretches are run: no gap, no fewer stops' '
-	# (none at all where rec stopped the spinner only at the loop's
-	# first instruction, as with REWIND_COUNT=1: grep -c then fails)
+	# (none at all where rec stopped the spinner only at the first
+	# instruction of the loop, as with REWIND_COUNT=1: grep -c fails)
 	{ gdb_section fwd gdb.out | grep -c "hit Breakpoint 1, spinner" || :; } >n.set &&
 	gdb_run "$T/spin" a.gdb
 	not_signalled $? &&
