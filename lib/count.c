@@ -630,6 +630,31 @@ static void drop(struct cproc *c, uint64_t lo, uint64_t hi)
 			c->s[i--] = c->s[--c->n];
 }
 
+/* Whether [lo, hi) touches the data page or a trampoline of c. */
+static int overlaps_ours(const struct cproc *c, uint64_t lo, uint64_t hi)
+{
+	if (!c->ok)
+		return 0;
+	if (lo < COUNT_DATA + 4096 && hi > COUNT_DATA)
+		return 1;
+	for (int i = 0; i < c->n; i++)
+		if (lo < c->s[i].tramp + c->s[i].tlen && hi > c->s[i].tramp)
+			return 1;
+	return 0;
+}
+
+/* The program changed rewind's own pages (a MAP_FIXED over them, say):
+ * its code gets its own bytes back and is counted no more. */
+static void disable(struct pt_proc *p, struct cproc *c)
+{
+	for (int i = 0; i < c->n; i++)
+		pt_write(p, c->s[i].at, c->s[i].orig, c->s[i].len);
+	nuncounted += c->n;
+	npatched -= c->n;
+	c->n = 0;
+	c->ok = 0;
+}
+
 void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
 		   const char *file)
 {
@@ -639,6 +664,12 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 	if (!c)
 		return;
 	uint64_t len = (a[1] + 4095) & ~4095ull;
+	uint64_t at = nr == SYS_mmap ? (uint64_t)ret : a[0];
+	if ((nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mremap || nr == SYS_mprotect) &&
+	    overlaps_ours(c, at, at + len)) {
+		disable(p, c);
+		return;
+	}
 	switch (nr) {
 	case SYS_mmap:
 		drop(c, ret, ret + len);
