@@ -403,6 +403,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 			 * search for the rip begins here. */
 			e->rm.cstate = RMC_DONE;
 			e->rm.ctrap = 1;
+			e->rm.checked = 0;	/* a check before, at this rip, was at another count */
 			e->trap.si_code = TRAP_TRACE;
 			return ENG_TRAP;
 		}
