@@ -2,7 +2,10 @@
 # t8071-gdb-count-code.sh: with counting (REWIND_COUNT=1) the loops of
 # counting.c are patched in the replayed process, but gdb's memory reads
 # show the program's own bytes: `disassemble` of the patched function
-# through gdbstub is what gdb reads from the executable itself.
+# through gdbstub is what gdb reads from the executable itself. A
+# breakpoint on the first byte of a patched place stops; one on an
+# instruction moved into a trampoline is refused with a console line,
+# never silently missed.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
 require_gdb
@@ -37,5 +40,33 @@ test_expect_success 'disassemble through gdbstub shows the original code' '
 	sed "s/^=> /   /; s/0x[0-9a-f]*//g" want >w2 &&
 	sed "s/^=> /   /; s/0x[0-9a-f]*//g" got >g2 &&
 	test_cmp_bytes w2 g2
+'
+test_expect_success 'a breakpoint on a moved instruction is refused, and says why' '
+	cat >moved.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	break *count_tight_cmp
+	echo @@ moved\n
+	continue
+	END
+	gdb_run "$T/counting" moved.gdb
+	not_signalled $? &&
+	grep -q "^rewind: no breakpoint at 0x[0-9a-f]*: the instruction there was moved into a trampoline" gdb.out &&
+	grep -q "^Cannot insert breakpoint 1" gdb.out
+'
+test_expect_success 'a breakpoint on the first byte of a patched place stops' '
+	cat >first.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	break *count_tight_inc
+	echo @@ first\n
+	continue
+	continue
+	echo @@ end\n
+	END
+	gdb_run "$T/counting" first.gdb
+	not_signalled $? &&
+	test $(gdb_section first | grep -Ec "Breakpoint 1, 0x[0-9a-f]+ in tight") = 2 &&
+	! grep "^rewind:" gdb.out
 '
 test_done

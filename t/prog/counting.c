@@ -34,6 +34,23 @@ static __attribute__((noinline)) unsigned step(unsigned x, unsigned k)
 	}
 }
 
+/* A short loop whose back-edge takes two instructions (inc, cmp) with it
+ * into its trampoline: a breakpoint on the second (count_tight_cmp) is
+ * refused, one on the first (count_tight_inc) stops (t8071). */
+static __attribute__((noinline, noclone)) unsigned long tight(unsigned n)
+{
+	unsigned long r = 0;
+	unsigned i = 0;
+	__asm__ volatile("1: add $3, %0\n\t"
+			 ".globl count_tight_inc\ncount_tight_inc:\n\t"
+			 "inc %%ecx\n\t"
+			 ".globl count_tight_cmp\ncount_tight_cmp:\n\t"
+			 "cmp %%ecx, %%edx\n\t"
+			 "jne 1b"
+			 : "+r"(r), "+c"(i) : "d"(n) : "cc");
+	return r;
+}
+
 static void *worker(void *arg)
 {
 	unsigned long id = (unsigned long)arg, acc = seed + id;
@@ -62,7 +79,7 @@ int main(int argc, char **argv)
 		pthread_create(&t[k], NULL, worker, (void *)k);
 	for (int k = 0; k < 2; k++)
 		pthread_join(t[k], &r[k]);
-	printf("seed %08x: %016lx %016lx target %016lx\n", seed, (unsigned long)r[0],
-	       (unsigned long)r[1], target);
+	printf("seed %08x: %016lx %016lx target %016lx tight %lu\n", seed, (unsigned long)r[0],
+	       (unsigned long)r[1], target, tight(1000 + (seed & 7)));
 	return 0;
 }
