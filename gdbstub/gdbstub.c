@@ -1,7 +1,7 @@
 /* gdbstub: serves a replay to gdb over the remote serial protocol, with
  * reverse execution and event numbers as monitor commands (gdbstub(1)). */
-#include "cpu.h"
 #include "count.h"
+#include "cpu.h"
 #include "divert.h"
 #include "regs.h"
 #include "rsp.h"

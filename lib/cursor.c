@@ -2,8 +2,8 @@
  * event and the one after (e->cur, e->ahead), finding a record's items, and
  * the checked paths of the files a trace names. */
 #include "engint.h"
-#include "count.h"
 #include "bufabi.h"
+#include "count.h"
 #include "cpu.h"
 #include "files.h"
 #include "sys.h"

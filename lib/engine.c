@@ -3,8 +3,8 @@
  * rdtsc re-created here where the trace says), and the engine's public
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
-#include "count.h"
 #include "bufplay.h"
+#include "count.h"
 #include "pos.h"
 #include "tsc.h"
 #include "util.h"

@@ -2,8 +2,8 @@
  * from the trace or performed; the irregular calls are one quirk
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
-#include "count.h"
 #include "cap.h"
+#include "count.h"
 #include "maps.h"
 #include "sys.h"
 #include "tsc.h"

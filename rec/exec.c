@@ -1,11 +1,11 @@
 /* exec.c: what an execve brings into the trace: the executable, its
  * interpreter, the initial stack, and the vDSO hidden then shown again. */
+#include "count.h"
 #include "dirty.h"
 #include "events.h"
 #include "exec.h"
 #include "maps.h"
 #include "rec.h"
-#include "count.h"
 #include "tracedir.h"
 #include "tsc.h"
 #include "util.h"

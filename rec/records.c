@@ -1,10 +1,10 @@
 /* records.c: the records of a signal delivered (TR_SIGNAL) and of a
  * thread's whole state (TR_PREEMPT), written for sig.c and ptemu.c. */
+#include "count.h"
 #include "dirty.h"
 #include "events.h"
 #include "pos.h"
 #include "rec.h"
-#include "count.h"
 #include "records.h"
 #include "robust.h"
 #include "task.h"

@@ -2,8 +2,8 @@
  * counted in ticks of the interval timer), and when it gives way. */
 #include "bufdrain.h"
 #include "calls.h"
-#include "rec.h"
 #include "count.h"
+#include "rec.h"
 #include "schedule.h"
 #include "stop.h"
 #include "task.h"

@@ -1,8 +1,8 @@
 /* tasks.c: the table of the recorded threads, waiting for their stops,
  * and the recorder's state (rec.h). */
+#include "count.h"
 #include "events.h"
 #include "rec.h"
-#include "count.h"
 #include "task.h"
 #include "tsc.h"
 #include "util.h"
