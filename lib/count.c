@@ -578,7 +578,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 			np = 0;
 		}
 	}
-	int any = 0;
+	int any = 0, n0 = c->n;
 	for (size_t i = 0; i < np; i++) {
 		const struct insn *a = &ins[pl[i].first], *e = &ins[pl[i].last];
 		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
@@ -599,8 +599,13 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		npatched++;
 		any = 1;
 	}
-	if (any && (pt_write(sc->p, ta, tr, used) < 0 || pt_write(sc->p, sc->lo + lo, cur, span) < 0))
-		die(EXIT_TRACE, "cannot write counting patches into process %u", c->key);
+	/* Trampolines first: the code jumps to them once it is written. A
+	 * process that cannot be written (it was killed) stays uncounted. */
+	if (any && (pt_write(sc->p, ta, tr, used) < 0 || pt_write(sc->p, sc->lo + lo, cur, span) < 0)) {
+		nuncounted += c->n - n0;
+		npatched -= c->n - n0;
+		c->n = n0;
+	}
 	free(cur);
 	free(tr);
 	code_done(&code, &cb);
