@@ -58,7 +58,7 @@ static int on = -1;
 static struct cproc *procs;
 static int nprocs;
 static long npatched, nuncounted;
-static ZydisDecoder dec;
+static ZydisDecoder dec, fast;	/* fast: minimal mode, for the sweep */
 
 int count_choose(int recorded)
 {
@@ -67,7 +67,9 @@ int count_choose(int recorded)
 	else
 		on = getenv("REWIND_COUNT") && !strcmp(getenv("REWIND_COUNT"), "1") &&
 		     !(getenv("REWIND_NO_COUNT") && !strcmp(getenv("REWIND_NO_COUNT"), "1"));
-	if (on && !ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
+	if (on && (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+		   !ZYAN_SUCCESS(ZydisDecoderInit(&fast, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+		   !ZYAN_SUCCESS(ZydisDecoderEnableMode(&fast, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE))))
 		die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
 	return on;
 }
@@ -137,8 +139,7 @@ static void classify(const ZydisDecodedInstruction *in, size_t off, struct insn 
 		    cat == ZYDIS_CATEGORY_CALL))
 		o->target = (int64_t)off + in->length + in->raw.imm[0].value.s;
 	if (m == ZYDIS_MNEMONIC_RDTSC || m == ZYDIS_MNEMONIC_RDTSCP || m == ZYDIS_MNEMONIC_CPUID ||
-	    m == ZYDIS_MNEMONIC_XBEGIN || m == ZYDIS_MNEMONIC_XABORT || m == ZYDIS_MNEMONIC_XEND ||
-	    (in->attributes & ZYDIS_ATTRIB_HAS_LOCK))
+	    m == ZYDIS_MNEMONIC_XBEGIN || m == ZYDIS_MNEMONIC_XABORT || m == ZYDIS_MNEMONIC_XEND)
 		o->kind = K_ODD;
 	else if (m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
 		 m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ)
@@ -180,7 +181,7 @@ static void sweep(const uint8_t *bytes, size_t from, size_t to, const struct cod
 		size_t lim = to - at;
 		if (ai < c->nanchor && c->anchor[ai] - at < lim)
 			lim = c->anchor[ai] - at + 15 < to - at ? c->anchor[ai] - at + 15 : to - at;
-		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, bytes + at, lim, &in))) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&fast, NULL, bytes + at, lim, &in))) {
 			at++;
 			continue;
 		}
@@ -252,7 +253,8 @@ static int movable(const uint8_t *bytes, size_t n, const struct insn *x)
 	for (int i = 0; i < in.operand_count; i++)
 		if (op[i].type == ZYDIS_OPERAND_TYPE_MEMORY && (op[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
 			return 0;
-	if (in.mnemonic == ZYDIS_MNEMONIC_PUSH || in.mnemonic == ZYDIS_MNEMONIC_POP)
+	if (in.mnemonic == ZYDIS_MNEMONIC_PUSH || in.mnemonic == ZYDIS_MNEMONIC_POP ||
+	    (in.attributes & ZYDIS_ATTRIB_HAS_LOCK))
 		return 0;
 	if ((in.attributes & ZYDIS_ATTRIB_IS_RELATIVE) &&
 	    !((in.attributes & ZYDIS_ATTRIB_HAS_MODRM) && in.raw.modrm.mod == 0 && in.raw.modrm.rm == 5))
