@@ -1,5 +1,6 @@
 /* gdbstub: serves a replay to gdb over the remote serial protocol, with
  * reverse execution and event numbers as monitor commands (gdbstub(1)). */
+#include "count.h"
 #include "cpu.h"
 #include "divert.h"
 #include "regs.h"
@@ -312,6 +313,7 @@ static void read_memory(const char *args)
 		return;
 	}
 	tsc_unpatch(T.pid, addr, buf, n);	/* gdb sees the program's code */
+	count_unpatch(T.pid, addr, buf, n);
 	rsp_hex(hex, buf, n);
 	rsp_send(&conn, hex, 2 * n);
 }
@@ -326,6 +328,14 @@ static void breakpoint(const char *p, int insert)
 		return;
 	}
 	struct stopset *s = &T.user;
+	if (type <= 1 && insert && count_moved(T.pid, addr)) {
+		/* Its int3 would never run: refused, never silently missed. */
+		fprintf(stderr, "rewind: no breakpoint at 0x%llx: the instruction there was moved into a "
+			"trampoline to count a loop's edge; record with REWIND_NO_COUNT=1 to stop there\n",
+			addr);
+		rsp_send_str(&conn, "E01");
+		return;
+	}
 	if (type <= 1) {
 		int i = 0;
 		while (i < s->nbp && s->bp[i] != addr)

@@ -76,6 +76,15 @@ void tl_resume(struct timeline *t, const struct stopset *s, int step, struct tra
 		/* The int3 at rip is out while the thread leaves it: a step. */
 		int st = my ? watch_step(&t->w, (first && step) || stopset_has_bp(&armed, rip)) : step;
 		ti->res = eng_resume(e, st);
+		if (ti->res == ENG_TRAP && eng_count_trapped(e)) {
+			/* At a preemption's count: now the int3 at its rip. */
+			uint64_t a = eng_rematch_rip(e);
+			if (a && !stopset_has_bp(&armed, a) && armed.nbp < TL_MAXBP)
+				armed.bp[armed.nbp++] = a;
+			if (!st)
+				continue;
+			/* A step that took the counted edge ends on its target. */
+		}
 		if (ti->res == ENG_EVENT)
 			gap_note(t);
 		if (ti->res == ENG_EVENT) {	/* the event may have remapped code */

@@ -3,6 +3,7 @@
  * the checked paths of the files a trace names. */
 #include "engint.h"
 #include "bufabi.h"
+#include "count.h"
 #include "cpu.h"
 #include "files.h"
 #include "sys.h"
@@ -50,9 +51,14 @@ void eng_open(struct engine *e, const char *dir)
 	 * had at recording, whatever replay itself was started with. */
 	size_t off = trace_fixed_size(TR_START);
 	struct trace_item it;
+	int counted = 0;
 	while (trace_item(&rec, &off, &it) > 0)
 		if (it.tag == IT_SIGS && it.len >= 16)
 			pt_start_signals(get64(it.p), get64(it.p + 8));
+		else if (it.tag == IT_COUNT && it.len >= 4)
+			counted = get32(it.p) != 0;
+	/* The program saw patched code where rec counted: the same again. */
+	count_choose(counted);
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
 	 * recording CPU's features takes other paths in libc. */
 	cpu_check_trace(dir, &rec);

@@ -4,6 +4,7 @@
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
 #include "bufplay.h"
+#include "count.h"
 #include "pos.h"
 #include "tsc.h"
 #include "util.h"
@@ -182,6 +183,19 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
 	}
 }
 
+/* The count recorded in TR_PREEMPT rec into *c: 0, or -1 (not counted). */
+static int preempt_count(const struct trace_rec *rec, uint64_t *c)
+{
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	struct trace_item it;
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_COUNT && it.len >= 8) {
+			*c = get64(it.p);
+			return 0;
+		}
+	return -1;
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
@@ -221,6 +235,9 @@ static void replay_preempt(struct engine *e)
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
+	uint64_t c;
+	if (preempt_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
+		count_set(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, c);
 }
 
 static void replay_signal(struct engine *e, int k)
@@ -311,6 +328,22 @@ static int dispatch(struct engine *e, int k)
 	return ENG_EVENT;
 }
 
+/* The recorded rip of the next event if it is a preemption the current
+ * re-execution runs to, and the thread's index in *ti; else 0. */
+static uint64_t rerun_rip(struct engine *e, int *ti)
+{
+	if (!e->reexec || !e->debug || !e->started || e->done)
+		return 0;
+	const struct trace_rec *nx = eng_peek_next(e, 1);
+	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
+		return 0;
+	int i = find_task(e, nx->tid);
+	if (i < 0 || e->tasks[i].rtgid != e->reexec || e->tasks[i].state != ET_STOPPED)
+		return 0;
+	*ti = i;
+	return rematch_rip(nx);
+}
+
 /* The next event nx is a preemption that the current thread re-executes
  * up to (e->reexec), stopped now: whether it is at the recorded place
  * again, or the search gave up; its state is then set either way. */
@@ -360,11 +393,28 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 			pt_resume(&e->p, RESUME_STEP, 0);
 			continue;
 		}
-		if (rerun) {
-			struct user_regs_struct r;
-			pt_getregs(&e->p, &r);
-			rematch_stopped(&e->rm, rerun, &e->trap, &r);
+		struct user_regs_struct r;
+		uint64_t want;
+		pt_getregs(&e->p, &r);
+		if (rerun && e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
+		    preempt_count(rerun, &want) == 0 &&
+		    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
+			/* At the recorded count, on the edge's target: the
+			 * search for the rip begins here. */
+			e->rm.cstate = RMC_DONE;
+			e->rm.ctrap = 1;
+			e->rm.checked = 0;	/* a check before, at this rip, was at another count */
+			e->trap.si_code = TRAP_TRACE;
+			return ENG_TRAP;
 		}
+		/* A step into a counting trampoline goes on to the program's
+		 * code: nobody sees a trampoline. */
+		if (step && count_in_tramp(cur_task(e)->rtgid, r.rip)) {
+			pt_resume(&e->p, RESUME_STEP, 0);
+			continue;
+		}
+		if (rerun)
+			rematch_stopped(&e->rm, rerun, &e->trap, &r);
 		return ENG_TRAP;
 	}
 }
@@ -382,6 +432,7 @@ int eng_resume(struct engine *e, int step)
 			eng_bad_record(e, "an event of a thread that does not exist");
 		}
 		eng_switch_task(e, i);
+		count_switch(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
 	}
 	/* Killed from outside (kill -9) between two calls: it died somewhere
 	 * in code that makes no call, which replay cannot find again without
@@ -390,7 +441,8 @@ int eng_resume(struct engine *e, int step)
 	 * after its last recorded call, instead of running on for ever. */
 	int killed = (kind == TR_EXIT || kind == TR_TASKEXIT) && nx->size >= 4 &&
 		     WIFSIGNALED(get32(nx->p)) && WTERMSIG(get32(nx->p)) == SIGKILL;
-	int rerun = kind == TR_PREEMPT && eng_rematch_rip(e);
+	int rti;
+	int rerun = kind == TR_PREEMPT && rerun_rip(e, &rti);
 	if (rerun) {
 		if (rematch_here(e, nx)) {	/* there again, or given up: its state is set */
 			eng_load_next(e);
@@ -442,15 +494,29 @@ int eng_resume(struct engine *e, int step)
 
 uint64_t eng_rematch_rip(struct engine *e)
 {
-	if (!e->reexec || !e->debug || !e->started || e->done)
+	int i;
+	uint64_t rip = rerun_rip(e, &i);
+	uint64_t want;
+	if (!rip)
 		return 0;
-	const struct trace_rec *nx = eng_peek_next(e, 1);
-	if (!nx || nx->kind != TR_PREEMPT || !rematch_ran(nx))
-		return 0;
-	int i = find_task(e, nx->tid);
-	if (i < 0 || e->tasks[i].rtgid != e->reexec || e->tasks[i].state != ET_STOPPED)
-		return 0;
-	return rematch_rip(nx);
+	/* Counted: first run to the recorded count, with no int3 at the
+	 * rip (each arrival there would cost a stop), then search. */
+	if (e->rm.cstate == RMC_NONE) {
+		struct eng_task *t = &e->tasks[i];
+		struct pt_proc *p = i == e->ti ? &e->p : &t->p;
+		e->rm.cstate = RMC_DONE;
+		if (preempt_count(eng_peek_next(e, 1), &want) == 0 &&
+		    count_arm(p, t->rtgid, t->rtid, want) > 0)
+			e->rm.cstate = RMC_ARMED;
+	}
+	return e->rm.cstate == RMC_ARMED ? 0 : rip;
+}
+
+int eng_count_trapped(struct engine *e)
+{
+	int t = e->rm.ctrap;
+	e->rm.ctrap = 0;
+	return t;
 }
 
 int eng_step(struct engine *e)

@@ -169,8 +169,13 @@ enum {
 int eng_resume(struct engine *e, int step);
 
 /* When the next event is a preemption that eng_resume() re-executes (see
- * e->reexec), its recorded rip; else 0. */
+ * e->reexec), its recorded rip; else 0, and 0 too while the thread runs
+ * to the count recorded there (count.h), armed by the first call. */
 uint64_t eng_rematch_rip(struct engine *e);
+/* Whether the stop eng_resume() just returned ENG_TRAP for was the count
+ * trap of a counted preemption (count.h), once: the thread is at the
+ * recorded count, and eng_rematch_rip() now gives the rip to arm. */
+int eng_count_trapped(struct engine *e);
 
 /* The next event, read ahead (NULL if the stream ends). */
 const struct trace_rec *eng_peek(struct engine *e);
@@ -201,6 +206,8 @@ struct eng_snap {
 		struct user_regs_struct regs;	/* of the copy's one thread */
 		uint8_t *tsc;	/* its patched rdtsc places (tsc_export()) */
 		size_t tsclen;
+		uint8_t *cnt;	/* its counted places and slots (count_export()) */
+		size_t cntlen;
 	} *procs;
 	int nprocs;
 	struct eng_task *tasks;	/* the engine's threads then (entries copied) */

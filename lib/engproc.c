@@ -1,6 +1,7 @@
 /* engproc.c: processes and mappings in a replay: execve, spawn and clone
  * made again, and emulated mappings filled from the trace. */
 #include "engint.h"
+#include "count.h"
 #include "files.h"
 #include "maps.h"
 #include "sys.h"
@@ -399,6 +400,7 @@ void eng_finish_exec(struct engine *e, int moved)
 			(unsigned long long)sp);
 	pt_setregs(&e->p, &want);
 	tsc_exec(&e->p, cur_task(e)->rtgid, e->exe);
+	count_exec(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, e->exe);
 }
 
 /* The first execve: start the tracee on the trace's copy of the
@@ -539,8 +541,10 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc)
 	e->tasks[ci].ctid = flags & CLONE_CHILD_CLEARTID ? ctid : 0;
 	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM)
 		memcpy(e->tasks[ci].alt, cur_task(e)->alt, sizeof cur_task(e)->alt);
-	if (!(flags & CLONE_THREAD))
+	if (!(flags & CLONE_THREAD)) {
 		tsc_fork(cur_task(e)->rtgid, rtid);
+		count_fork(cur_task(e)->rtgid, rtid);
+	}
 	memcpy(e->tasks[ci].exe, cur_task(e)->exe, sizeof e->tasks[ci].exe);
 	pt_reopen_mem(&e->tasks[ci].p);
 	/* The kernel wrote this run's thread id where the program asked;

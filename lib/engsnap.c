@@ -3,6 +3,7 @@
  * their registers, FP state, signal mask, clear-tid and alternate stack,
  * and the engine is pointed at the copies (eng_snap, eng_restore). */
 #include "engint.h"
+#include "count.h"
 #include "maps.h"
 #include "sys.h"
 #include "tsc.h"
@@ -180,6 +181,7 @@ int eng_snap(struct engine *e, struct eng_snap *s)
 		if (ptrace(PTRACE_SETSIGMASK, sp->pid, 8, &all) < 0)
 			goto no;
 		sp->tsclen = tsc_export(sp->rtgid, &sp->tsc);
+		sp->cntlen = count_export(sp->rtgid, &sp->cnt);
 		if (x == e->ti || (!s->pid && sp->rtgid == e->tasks[e->ti].rtgid)) {
 			s->pid = sp->pid;
 			s->regs = sp->regs;
@@ -250,8 +252,10 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 			memcpy(k->entry, s->tasks[i].entry, k->entrylen);
 	}
 	eng_adopt(e, tasks, s->ntasks, s->ti, rtgid, child, s->nprocs, s->th);
-	for (int j = 0; j < s->nprocs; j++)
+	for (int j = 0; j < s->nprocs; j++) {
 		tsc_import(s->procs[j].rtgid, s->procs[j].tsc, s->procs[j].tsclen);
+		count_import(s->procs[j].rtgid, s->procs[j].cnt, s->procs[j].cntlen);
+	}
 	free(child);
 	free(rtgid);
 	e->done = s->done;
@@ -273,6 +277,7 @@ void eng_snap_free(struct eng_snap *s)
 		if (p.pid > 0)
 			pt_kill(&p);
 		free(s->procs[j].tsc);
+		free(s->procs[j].cnt);
 	}
 	free(s->procs);
 	free(s->curbuf);

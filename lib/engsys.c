@@ -3,6 +3,7 @@
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
 #include "cap.h"
+#include "count.h"
 #include "maps.h"
 #include "sys.h"
 #include "tsc.h"
@@ -381,6 +382,7 @@ static int q_mremap(struct engine *e, struct call *c, int phase)
 	e->stop = PS_SYSEXIT;
 	eng_apply_mem(e, &e->cur);	/* file pages it refilled */
 	tsc_syscall(&e->p, cur_task(e)->rtgid, c->sc->nr, a, c->sc->ret, NULL);
+	count_syscall(&e->p, cur_task(e)->rtgid, c->sc->nr, a, c->sc->ret, NULL);
 	c->r0.rax = c->sc->ret;
 	pt_setregs(&e->p, &c->r0);
 	return 1;
@@ -555,6 +557,8 @@ static void perform(struct engine *e, struct call *c)
 	}
 	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
 		    mapped ? eng_blob_path(e, &it, 0) : NULL);
+	count_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
+		      mapped ? eng_blob_path(e, &it, 0) : NULL);
 }
 
 /* Give the current thread, at the entry of the call e->cur (whole, or

@@ -721,6 +721,11 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 			if (js)
 				sn_printf(js, ",\"chaos\":%llu", (unsigned long long)get64(it.p));
 		}
+		if (it.tag == IT_COUNT && it.len >= 4) {
+			sn_printf(b, "%scounted=%u", b->len ? " " : "", get32(it.p));
+			if (js)
+				sn_printf(js, ",\"counted\":%u", get32(it.p));
+		}
 		if (it.tag != IT_CWD && it.tag != IT_CPU)
 			continue;
 		if (it.tag == IT_CWD) {
@@ -896,9 +901,13 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 	uint64_t rip = trace_preempt_rip(rec);
 	size_t off = trace_fixed_size(TR_PREEMPT);
 	struct trace_item it;
-	uint64_t mem = 0;
+	uint64_t mem = 0, count = 0;
+	int counted = 0;
 	while (trace_item(rec, &off, &it) > 0)
-		if (it.tag == IT_HASHES)
+		if (it.tag == IT_COUNT && it.len >= 8) {
+			counted = 1;
+			count = get64(it.p);
+		} else if (it.tag == IT_HASHES)
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				if (get64(it.p + k + 16) != POS_ZERO)	/* runs of empty pages are not read */
 					mem += get64(it.p + k + 8);
@@ -908,8 +917,12 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 		  ran ? "replay sets its state, gdbstub runs the thread to it" :
 		  "not re-executed: replay sets its state", (unsigned long long)mem / 1024,
 		  since ? ", what changed since the last" : "");
+	if (counted)
+		sn_printf(b, " count=%llu", (unsigned long long)count);
 	if (js)
 		sn_printf(js, ",\"rip\":%llu,\"ran\":%s", (unsigned long long)rip, ran ? "true" : "false");
+	if (js && counted)
+		sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
 	return "preempt";
 }
 

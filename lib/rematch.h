@@ -30,7 +30,15 @@ struct rematch {
 	uint64_t checked;	/* 1 + arrivals at the last check; 0: none */
 	int same;		/* that check's answer */
 	int differ;		/* the memory block that differed last (-1: none) */
+	int cstate;		/* the count's part (RMC_*) */
+	int ctrap;		/* the count trap came and was not told yet */
 };
+
+/* With a counted preemption (count.h), the thread first runs with its
+ * count armed to trap at the recorded count, and only from there on to
+ * the recorded rip: not tried yet, armed, or done (trapped, at the count
+ * already, or not possible: then the search goes as without a count). */
+enum { RMC_NONE, RMC_ARMED, RMC_DONE };
 
 /* How the last preemption replayed was reached: set without a search,
  * found, set when the search gave up, or set when the thread made a

@@ -87,6 +87,9 @@ enum trace_tag {
 	IT_BUFABI = 14,	/* u32: the syscall buffer's ABI revision
 			   (lib/bufabi.h BUF_ABI) of the recording rewind
 			   (start record; none: an older one, revision 0) */
+	IT_COUNT = 26,	/* start record: u32 1 when rec counted progress
+			   (lib/count.h), 0 when not; TR_PREEMPT: u64 the
+			   thread's count there (none: not counted) */
 	IT_SIGS = 25,	/* u64 ignored, u64 blocked (bit n-1: signal n): the
 			   signals rec was started with ignored and its
 			   blocked mask, which the program started with

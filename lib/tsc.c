@@ -2,7 +2,7 @@
  * patching each one found in executable code (decoded with Zydis) into
  * ud2 of the same length, with a table of patched places per process. */
 #include "tsc.h"
-#include "maps.h"
+#include "codescan.h"
 #include "probe.h"
 #include "trace.h"
 #include "util.h"
@@ -46,14 +46,10 @@ struct space {
 	int n, cap;
 };
 
-/* A mapping being scanned, and the files its bytes may come from. */
+/* A mapping being scanned, and the table its places go to. */
 struct scan {
-	struct pt_proc *p;
+	struct codescan c;
 	struct space *sp;
-	uint64_t lo, hi;	/* the range, in the tracee */
-	uint64_t off;		/* its file offset, when it maps a file */
-	const char *files[2];	/* candidates for that file (NULL: none) */
-	int shared;		/* a MAP_SHARED mapping: never written */
 };
 
 /* A back end: arm the trap in the child; handle code that appeared. */
@@ -138,139 +134,6 @@ static void drop_sites(struct space *sp, uint64_t lo, uint64_t hi)
 	for (int i = 0; sp && i < sp->n; i++)
 		if (sp->s[i].addr >= lo && sp->s[i].addr < hi)
 			sp->s[i--] = sp->s[--sp->n];
-}
-
-/* Where decoding may start in a mapping of n bytes: the executable
- * sections (offsets [from, to) into the mapping), and known instruction
- * starts in them (sorted), which are the functions' first instructions
- * that .eh_frame_hdr lists for unwinding. */
-struct code {
-	uint64_t *r;		/* from, to pairs */
-	int nr;
-	uint64_t *anchor;
-	size_t nanchor;
-};
-
-static void code_free(struct code *c)
-{
-	free(c->r);
-	free(c->anchor);
-	memset(c, 0, sizeof *c);
-}
-
-static int cmp64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The function starts .eh_frame_hdr (section h) lists, as offsets into
- * the mapping, when its table has the usual encoding (sdata4 relative to
- * the section); else none, and decoding starts at sections' starts. */
-static void eh_anchors(const uint8_t *img, size_t size, const Elf64_Shdr *sh, int nsh,
-		       const Elf64_Shdr *h, const struct scan *sc, size_t n, struct code *c)
-{
-	if (h->sh_offset > size || h->sh_size > size - h->sh_offset || h->sh_size < 12)
-		return;
-	const uint8_t *b = img + h->sh_offset;
-	if (b[0] != 1 || (b[1] & 0x0f) != 0x0b || b[2] != 0x03 || b[3] != 0x3b)
-		return;
-	uint64_t count = get32(b + 8);
-	if (count > (h->sh_size - 12) / 8)
-		count = (h->sh_size - 12) / 8;
-	c->anchor = xmalloc(count * sizeof *c->anchor + 1);
-	const Elf64_Shdr *x = NULL;
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t va = h->sh_addr + (int64_t)(int32_t)get32(b + 12 + 8 * i);
-		/* Sorted by address: the section of the last one mostly fits. */
-		if (!x || va < x->sh_addr || va >= x->sh_addr + x->sh_size) {
-			x = NULL;
-			for (int k = 0; k < nsh && !x; k++)
-				if (sh[k].sh_type == SHT_PROGBITS && (sh[k].sh_flags & SHF_EXECINSTR) &&
-				    va >= sh[k].sh_addr && va < sh[k].sh_addr + sh[k].sh_size)
-					x = &sh[k];
-			if (!x)
-				continue;
-		}
-		uint64_t fo = x->sh_offset + (va - x->sh_addr);
-		if (fo >= sc->off && fo - sc->off < n)
-			c->anchor[c->nanchor++] = fo - sc->off;
-	}
-	qsort(c->anchor, c->nanchor, sizeof *c->anchor, cmp64);
-}
-
-/* The code of a mapping of n bytes that maps a file: the first candidate
- * file that is an x86-64 ELF file whose code at the mapping's offset is
- * the mapping's (its first executable page compared). Fills c from its section headers and maps
- * the file for reading (*img, *size: unmap after; the mapping's bytes are
- * at *img + sc->off). Returns 0, or -1 when no file fits (then the
- * tracee's memory is swept from the mapping's start). */
-static int elf_code(const struct scan *sc, size_t n, struct code *c, uint8_t **img, size_t *size,
-		    uint64_t *key)
-{
-	for (int f = 0; f < 2 && sc->files[f]; f++) {
-		int fd = open(sc->files[f], O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
-			continue;
-		uint8_t *m = MAP_FAILED;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= sizeof(Elf64_Ehdr) &&
-		    sc->off < (uint64_t)st.st_size)
-			m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		close(fd);
-		if (m == MAP_FAILED)
-			continue;
-		size_t sz = st.st_size;
-		Elf64_Ehdr eh;
-		memcpy(&eh, m, sizeof eh);
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh.e_shoff);
-		if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-		    eh.e_machine != EM_X86_64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
-		    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > sz ||
-		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7)) {
-			munmap(m, sz);
-			continue;
-		}
-		const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
-		const char *names = ns->sh_offset < sz && ns->sh_size <= sz - ns->sh_offset &&
-				    ns->sh_size && !m[ns->sh_offset + ns->sh_size - 1]
-				    ? (const char *)m + ns->sh_offset : NULL;
-		c->r = xmalloc(2 * eh.e_shnum * sizeof *c->r);
-		for (int i = 0; i < eh.e_shnum; i++) {
-			uint64_t a = sh[i].sh_offset, b = a + sh[i].sh_size;
-			if (names && sh[i].sh_name < ns->sh_size &&
-			    !strcmp(names + sh[i].sh_name, ".eh_frame_hdr") && !c->anchor)
-				eh_anchors(m, sz, sh, eh.e_shnum, &sh[i], sc, n, c);
-			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
-			    b <= sc->off || a >= sc->off + n || b > sz)
-				continue;
-			/* A section that begins before the mapping is decoded
-			 * from the mapping's start. */
-			c->r[2 * c->nr] = a > sc->off ? a - sc->off : 0;
-			c->r[2 * c->nr + 1] = b < sc->off + n ? b - sc->off : n;
-			c->nr++;
-		}
-		/* The file is the one mapped if its code is the code there
-		 * (replay's copy of an executable differs in its headers). */
-		uint8_t page[4096];
-		uint64_t at = c->nr ? c->r[0] : 0;
-		size_t cmp = n - at < sizeof page ? n - at : sizeof page;
-		if (cmp > sz - sc->off - at)
-			cmp = sz - sc->off - at;
-		if (pt_read(sc->p, sc->lo + at, page, cmp) != (ssize_t)cmp ||
-		    memcmp(m + sc->off + at, page, cmp)) {
-			code_free(c);
-			munmap(m, sz);
-			continue;
-		}
-		uint64_t id[6] = { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
-				   st.st_mtim.tv_nsec, sc->off };
-		*key = hash_final(hash_update(HASH_INIT, id, sizeof id), n);
-		*img = m;
-		*size = sz;
-		return 0;
-	}
-	return -1;
 }
 
 static ZydisDecoder dec;
@@ -366,34 +229,13 @@ static void patch_code(struct scan *sc)
 			die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
 		init = 1;
 	}
-	if (sc->hi <= sc->lo)
+	struct code c;
+	struct codebytes cb;
+	if (code_bytes(&sc->c, 0, &c, &cb) < 0)
 		return;
-	size_t n = sc->hi - sc->lo, size = 0;
-	struct code c = { 0 };
-	uint8_t *img = NULL, *buf = NULL;
-	const uint8_t *bytes;
-	uint64_t key;
-	/* A file's bytes are read from the file (the page cache), not
-	 * copied out of the tracee. */
-	if (elf_code(sc, n, &c, &img, &size, &key) == 0) {
-		if (n > size - sc->off)
-			n = size - sc->off;	/* no code past the file's end */
-		bytes = img + sc->off;
-	} else {
-		buf = malloc(n);
-		ssize_t got = buf ? pt_read(sc->p, sc->lo, buf, n) : -1;
-		if (got <= 0) {
-			free(buf);
-			return;
-		}
-		n = got;
-		bytes = buf;
-		c.r = xmalloc(2 * sizeof *c.r);
-		c.r[0] = 0;
-		c.r[1] = n;
-		c.nr = 1;
-		key = 0;
-	}
+	const uint8_t *bytes = cb.bytes;
+	size_t n = cb.n;
+	uint64_t key = cb.key;
 	uint64_t *found = NULL, *cand;
 	int nfound = 0;
 	/* Cheap first: most code holds neither byte pattern. */
@@ -420,43 +262,35 @@ static void patch_code(struct scan *sc)
 		}
 	}
 	free(cand);
-	code_free(&c);
-	if (img)
-		munmap(img, size);
-	free(buf);
-	if (nfound && sc->shared && in_rec)
+	code_done(&c, &cb);
+	if (nfound && sc->c.shared && in_rec)
 		warnx_("warning: %d rdtsc/rdtscp in a shared mapping at 0x%llx are not patched; "
-		       "their values are not recorded", nfound, (unsigned long long)sc->lo);
-	for (int i = 0; i < nfound && !sc->shared; i++) {
-		uint64_t addr = sc->lo + (found[i] >> 1);
+		       "their values are not recorded", nfound, (unsigned long long)sc->c.lo);
+	for (int i = 0; i < nfound && !sc->c.shared; i++) {
+		uint64_t addr = sc->c.lo + (found[i] >> 1);
 		int k = found[i] & 1;
 		uint8_t b[3];
 		/* The tracee's bytes, not the file's, are what runs. */
-		if (pt_read(sc->p, addr, b, insns[k].len) == insns[k].len &&
+		if (pt_read(sc->c.p, addr, b, insns[k].len) == insns[k].len &&
 		    !memcmp(b, insns[k].orig, insns[k].len) &&
-		    pt_write(sc->p, addr, insns[k].patch, insns[k].len) == 0)
+		    pt_write(sc->c.p, addr, insns[k].patch, insns[k].len) == 0)
 			add_site(sc->sp, addr, k);
 	}
 	free(found);
+}
+
+static void exec_one(struct codescan *c, void *sp)
+{
+	struct scan sc = { *c, sp };
+	B->code(&sc);
 }
 
 void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
 {
 	struct space *sp = space_of(key, 1);
 	sp->n = 0;
-	if (B->code == no_code)
-		return;
-	FILE *f = maps_open(p->pid);
-	struct maps_line m;
-	while (f && maps_next(f, &m)) {
-		/* The vDSO is hidden from the program (rec(1)). */
-		if (m.perm[2] != 'x' || m.name[0] != '/')
-			continue;
-		struct scan sc = { p, sp, m.lo, m.hi, m.off, { m.name, exe }, m.perm[3] == 's' };
-		B->code(&sc);
-	}
-	if (f)
-		fclose(f);
+	if (B->code != no_code)
+		code_each_exec(p, exe, exec_one, sp);
 }
 
 /* Patch the executable private parts of [lo, hi) as one stretch of code
@@ -464,19 +298,10 @@ void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
  * whole, not per mapping: replay's mappings are split differently. */
 static void code_in(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t hi)
 {
-	FILE *f = maps_open(p->pid);
-	struct maps_line m;
-	int exec = 0, shared = 0;
-	while (f && maps_next(f, &m))
-		if (m.hi > lo && m.lo < hi) {
-			exec |= m.perm[2] == 'x';
-			shared |= m.perm[3] == 's';
-		}
-	if (f)
-		fclose(f);
-	if (!exec)
+	int shared;
+	if (!code_exec_in(p, lo, hi, &shared))
 		return;
-	struct scan sc = { p, sp, lo, hi, 0, { NULL, NULL }, shared };
+	struct scan sc = { { p, lo, hi, 0, { NULL, NULL }, shared, NULL, 0 }, sp };
 	B->code(&sc);
 }
 
@@ -508,9 +333,9 @@ void tsc_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], 
 		if (!(a[2] & PROT_EXEC))
 			return;
 		int shared = (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE;
-		struct scan sc = { p, sp, ret, ret + len, a[5], { file, NULL }, shared };
+		struct scan sc = { { p, ret, ret + len, a[5], { file, NULL }, shared, NULL, 0 }, sp };
 		if (a[3] & MAP_ANONYMOUS)
-			sc.files[0] = NULL;
+			sc.c.files[0] = NULL;
 		B->code(&sc);
 		return;
 	}

@@ -4,6 +4,7 @@
 #include "bufdrain.h"
 #include "calls.h"
 #include "cap.h"
+#include "count.h"
 #include "emit.h"
 #include "emu.h"
 #include "events.h"
@@ -199,6 +200,7 @@ void syscall_exit(void)
 	char fdpath[64];
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
+	count_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	buf_after(&cur->p, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);

@@ -1,6 +1,7 @@
 /* events.c: the records rec writes into the trace's events file, in the
  * order replay meets them, and the end of recording. */
 #include "bufabi.h"
+#include "count.h"
 #include "cpu.h"
 #include "events.h"
 #include "rec.h"
@@ -110,6 +111,11 @@ void __attribute__((noreturn)) finish(int st)
 		die(EXIT_TRACE, "%s/events: write failed: %s", R.dir, strerror(errno));
 	for (int i = 0; i < R.ntasks; i++)	/* what the program left running */
 		kill(R.tasks[i]->p.pid, SIGKILL);
+	long patched, uncounted;
+	count_stats(&patched, &uncounted);
+	if (R.count && getenv("REWIND_COUNT_STATS"))
+		fprintf(stderr, "rec: counting: %ld edges patched, %ld found but left uncounted\n",
+			patched, uncounted);
 	exit(exit_code(st));
 }
 
@@ -132,6 +138,8 @@ void record_start(void)
 	tw_item(&R.w, IT_BUFABI, 0, &abi, 4, NULL, 0);
 	uint64_t sigs[2] = { R.sig_ign, R.sig_mask };
 	tw_item(&R.w, IT_SIGS, 0, sigs, 16, NULL, 0);
+	uint32_t counted = R.count;
+	tw_item(&R.w, IT_COUNT, 0, &counted, 4, NULL, 0);
 	if (R.chaos)
 		tw_item(&R.w, IT_CHAOS, 0, &R.seed, 8, NULL, 0);
 	tw_end(&R.w);

@@ -1,5 +1,6 @@
 /* exec.c: what an execve brings into the trace: the executable, its
  * interpreter, the initial stack, and the vDSO hidden then shown again. */
+#include "count.h"
 #include "dirty.h"
 #include "events.h"
 #include "exec.h"
@@ -109,6 +110,7 @@ void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
 	tsc_exec(&cur->p, cur->tgid, path);
+	count_exec(&cur->p, cur->tgid, cur->p.pid, path);
 }
 
 /* At the first syscall after an exec, the dynamic loader (or a static

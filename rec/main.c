@@ -3,6 +3,7 @@
 #include "bufabi.h"
 #include "bufdrain.h"
 #include "calls.h"
+#include "count.h"
 #include "events.h"
 #include "outs.h"
 #include "probe.h"
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 	outs_init();
 	own_signals();
 	R.tsc_way = tsc_choose(-1);
+	R.count = count_choose(-1);
 	struct task *root = add_task(0, 0);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */

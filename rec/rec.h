@@ -27,6 +27,7 @@ struct recorder {
 	int chaos;
 	uint64_t seed, rng;
 	uint64_t sig_ign, sig_mask;	/* what rec was started with (IT_SIGS) */
+	int count;		/* counting progress (count.h) */
 	int tsc_way;		/* how rdtsc is made to stop (enum tsc_way) */
 	/* Files already in files/, by identity, with their hash. */
 	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];

@@ -1,5 +1,6 @@
 /* records.c: the records of a signal delivered (TR_SIGNAL) and of a
  * thread's whole state (TR_PREEMPT), written for sig.c and ptemu.c. */
+#include "count.h"
 #include "dirty.h"
 #include "events.h"
 #include "pos.h"
@@ -62,6 +63,9 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+	uint64_t count;
+	if (count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
+		tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
 	for (int i = 0; i < ps.nb; i++) {
 		const struct pos_block *b = &ps.b[i];
 		if (!ps.data[i])

@@ -2,6 +2,7 @@
  * counted in ticks of the interval timer), and when it gives way. */
 #include "bufdrain.h"
 #include "calls.h"
+#include "count.h"
 #include "rec.h"
 #include "schedule.h"
 #include "stop.h"
@@ -114,6 +115,7 @@ void schedule(void)
 	R.run_tid = t->p.pid;
 	int sig = t->sig;
 	t->sig = 0;
+	count_switch(&t->p, t->tgid, t->p.pid);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
 
@@ -213,6 +215,7 @@ void await_quick_return(void)
 	R.run_tid = tid;
 	int sig = t->sig;
 	t->sig = 0;
+	count_switch(&t->p, t->tgid, tid);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
 

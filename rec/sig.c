@@ -1,6 +1,7 @@
 /* sig.c: signals delivered to the program, rdtsc stops, and preemption
  * (its state record, TR_PREEMPT, is written by records.c). */
 #include "bufdrain.h"
+#include "count.h"
 #include "dirty.h"
 #include "events.h"
 #include "ptemu.h"
@@ -114,6 +115,12 @@ static void preempted(struct user_regs_struct *regs)
 	 * still on its way is passed over when it comes (do_signal). */
 	if (moved && R.preempting == cur->p.pid)
 		R.preempting = 0;
+	/* The place recorded is in the program's code, not a trampoline. */
+	siginfo_t si;
+	if (count_step_out(&cur->p, cur->tgid, regs, &si) &&
+	    !(si.si_signo == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) &&
+	    cur->nstash < 64)
+		cur->stash[cur->nstash++] = si;
 	if (record_state(regs, TRP_RAN) < 0) {
 		ready(cur);	/* it dies when resumed */
 		return;

@@ -1,5 +1,6 @@
 /* tasks.c: the table of the recorded threads, waiting for their stops,
  * and the recorder's state (rec.h). */
+#include "count.h"
 #include "events.h"
 #include "rec.h"
 #include "task.h"
@@ -184,8 +185,10 @@ void new_task(pid_t tid, struct task *parent, int thread)
 	if (!t)
 		t = add_task(tid, thread ? parent->tgid : tid);
 	t->tgid = thread ? parent->tgid : tid;
-	if (!thread)
+	if (!thread) {
 		tsc_fork(parent->tgid, tid);
+		count_fork(parent->tgid, tid);
+	}
 	t->own = parent->own;
 	t->parent = thread ? parent->parent : parent;
 	pt_reopen_mem(&t->p);

@@ -65,7 +65,9 @@ test_expect_success 'reverse-continue said so too' '
 # (How often the loop is passed in preempted stretches depends on where
 # rec stopped the spinner: t8050 checks the stops themselves.)
 test_expect_success 'by default the stretches are run: no gap, no fewer stops' '
-	gdb_section fwd gdb.out | grep -c "hit Breakpoint 1, spinner" >n.set &&
+	# (none at all where rec stopped the spinner only at the first
+	# instruction of the loop, as with REWIND_COUNT=1: grep -c fails)
+	{ gdb_section fwd gdb.out | grep -c "hit Breakpoint 1, spinner" || :; } >n.set &&
 	gdb_run "$T/spin" a.gdb
 	not_signalled $? &&
 	grep -q "^@@ end" gdb.out &&

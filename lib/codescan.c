@@ -1,0 +1,219 @@
+/* codescan.c: finds a mapping's code for the code patchers (tsc.c,
+ * count.c): the ELF file it maps, its executable sections and function
+ * starts, or the tracee's bytes; and the executable mappings of a process. */
+#include "codescan.h"
+#include "maps.h"
+#include "trace.h"
+#include "util.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void code_free(struct code *c)
+{
+	free(c->r);
+	free(c->anchor);
+	memset(c, 0, sizeof *c);
+}
+
+int code_cmp64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The function starts .eh_frame_hdr (section h) lists, as offsets into
+ * the mapping, when its table has the usual encoding (sdata4 relative to
+ * the section); else none, and decoding starts at sections' starts. */
+static void eh_anchors(const uint8_t *img, size_t size, const Elf64_Shdr *sh, int nsh,
+		       const Elf64_Shdr *h, const struct codescan *sc, size_t n, struct code *c)
+{
+	if (h->sh_offset > size || h->sh_size > size - h->sh_offset || h->sh_size < 12)
+		return;
+	const uint8_t *b = img + h->sh_offset;
+	if (b[0] != 1 || (b[1] & 0x0f) != 0x0b || b[2] != 0x03 || b[3] != 0x3b)
+		return;
+	uint64_t count = get32(b + 8);
+	if (count > (h->sh_size - 12) / 8)
+		count = (h->sh_size - 12) / 8;
+	c->anchor = xmalloc(count * sizeof *c->anchor + 1);
+	const Elf64_Shdr *x = NULL;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t va = h->sh_addr + (int64_t)(int32_t)get32(b + 12 + 8 * i);
+		/* Sorted by address: the section of the last one mostly fits. */
+		if (!x || va < x->sh_addr || va >= x->sh_addr + x->sh_size) {
+			x = NULL;
+			for (int k = 0; k < nsh && !x; k++)
+				if (sh[k].sh_type == SHT_PROGBITS && (sh[k].sh_flags & SHF_EXECINSTR) &&
+				    va >= sh[k].sh_addr && va < sh[k].sh_addr + sh[k].sh_size)
+					x = &sh[k];
+			if (!x)
+				continue;
+		}
+		uint64_t fo = x->sh_offset + (va - x->sh_addr);
+		if (fo >= sc->off && fo - sc->off < n)
+			c->anchor[c->nanchor++] = fo - sc->off;
+	}
+	qsort(c->anchor, c->nanchor, sizeof *c->anchor, code_cmp64);
+}
+
+/* The code of a mapping of n bytes that maps a file: the first candidate
+ * file that is an x86-64 ELF file whose code at the mapping's offset is
+ * the mapping's (its first executable page compared). Fills c from its section headers and maps
+ * the file for reading (*img, *size: unmap after; the mapping's bytes are
+ * at *img + sc->off). Returns 0, or -1 when no file fits (then the
+ * tracee's memory is swept from the mapping's start). */
+static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t **img, size_t *size,
+		    uint64_t *key)
+{
+	for (int f = 0; f < 2 && sc->files[f]; f++) {
+		int fd = open(sc->files[f], O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		uint8_t *m = MAP_FAILED;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= sizeof(Elf64_Ehdr) &&
+		    sc->off < (uint64_t)st.st_size)
+			m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			continue;
+		size_t sz = st.st_size;
+		Elf64_Ehdr eh;
+		memcpy(&eh, m, sizeof eh);
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh.e_shoff);
+		if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+		    eh.e_machine != EM_X86_64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
+		    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > sz ||
+		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7)) {
+			munmap(m, sz);
+			continue;
+		}
+		const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
+		const char *names = ns->sh_offset < sz && ns->sh_size <= sz - ns->sh_offset &&
+				    ns->sh_size && !m[ns->sh_offset + ns->sh_size - 1]
+				    ? (const char *)m + ns->sh_offset : NULL;
+		c->r = xmalloc(2 * eh.e_shnum * sizeof *c->r);
+		for (int i = 0; i < eh.e_shnum; i++) {
+			uint64_t a = sh[i].sh_offset, b = a + sh[i].sh_size;
+			if (names && sh[i].sh_name < ns->sh_size &&
+			    !strcmp(names + sh[i].sh_name, ".eh_frame_hdr") && !c->anchor)
+				eh_anchors(m, sz, sh, eh.e_shnum, &sh[i], sc, n, c);
+			if (names && sh[i].sh_name < ns->sh_size &&
+			    !strcmp(names + sh[i].sh_name, ".gcc_except_table"))
+				c->landing = 1;
+			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
+			    b <= sc->off || a >= sc->off + n || b > sz)
+				continue;
+			/* A section that begins before the mapping is decoded
+			 * from the mapping's start. */
+			c->r[2 * c->nr] = a > sc->off ? a - sc->off : 0;
+			c->r[2 * c->nr + 1] = b < sc->off + n ? b - sc->off : n;
+			c->nr++;
+		}
+		/* The file is the one mapped if its code is the code there
+		 * (replay's copy of an executable differs in its headers). */
+		uint8_t page[4096];
+		uint64_t at = c->nr ? c->r[0] : 0;
+		size_t cmp = n - at < sizeof page ? n - at : sizeof page;
+		if (cmp > sz - sc->off - at)
+			cmp = sz - sc->off - at;
+		ssize_t got = pt_read(sc->p, sc->lo + at, page, cmp);
+		if (got == (ssize_t)cmp && sc->unpatch)
+			sc->unpatch(sc->key, sc->lo + at, page, cmp);
+		if (got != (ssize_t)cmp || memcmp(m + sc->off + at, page, cmp)) {
+			code_free(c);
+			munmap(m, sz);
+			continue;
+		}
+		uint64_t id[6] = { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+				   st.st_mtim.tv_nsec, sc->off };
+		*key = hash_final(hash_update(HASH_INIT, id, sizeof id), n);
+		*img = m;
+		*size = sz;
+		return 0;
+	}
+	return -1;
+}
+
+int code_bytes(const struct codescan *sc, int files_only, struct code *c, struct codebytes *cb)
+{
+	memset(c, 0, sizeof *c);
+	memset(cb, 0, sizeof *cb);
+	if (sc->hi <= sc->lo)
+		return -1;
+	size_t n = sc->hi - sc->lo;
+	/* A file's bytes are read from the file (the page cache), not
+	 * copied out of the tracee. */
+	if (elf_code(sc, n, c, &cb->img, &cb->size, &cb->key) == 0) {
+		if (n > cb->size - sc->off)
+			n = cb->size - sc->off;	/* no code past the file's end */
+		cb->bytes = cb->img + sc->off;
+		cb->n = n;
+		cb->file = 1;
+		return 0;
+	}
+	if (files_only)
+		return -1;
+	cb->buf = malloc(n);
+	ssize_t got = cb->buf ? pt_read(sc->p, sc->lo, cb->buf, n) : -1;
+	if (got <= 0) {
+		free(cb->buf);
+		cb->buf = NULL;
+		return -1;
+	}
+	cb->n = got;
+	cb->bytes = cb->buf;
+	c->r = xmalloc(2 * sizeof *c->r);
+	c->r[0] = 0;
+	c->r[1] = got;
+	c->nr = 1;
+	return 0;
+}
+
+void code_done(struct code *c, struct codebytes *cb)
+{
+	code_free(c);
+	if (cb->img)
+		munmap(cb->img, cb->size);
+	free(cb->buf);
+	memset(cb, 0, sizeof *cb);
+}
+
+void code_each_exec(struct pt_proc *p, const char *exe, void (*fn)(struct codescan *, void *),
+		    void *arg)
+{
+	FILE *f = maps_open(p->pid);
+	struct maps_line m;
+	while (f && maps_next(f, &m)) {
+		/* The vDSO is hidden from the program (rec(1)). */
+		if (m.perm[2] != 'x' || m.name[0] != '/')
+			continue;
+		struct codescan sc = { p, m.lo, m.hi, m.off, { m.name, exe }, m.perm[3] == 's', NULL, 0 };
+		fn(&sc, arg);
+	}
+	if (f)
+		fclose(f);
+}
+
+int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared)
+{
+	FILE *f = maps_open(p->pid);
+	struct maps_line m;
+	int exec = 0;
+	*shared = 0;
+	while (f && maps_next(f, &m))
+		if (m.hi > lo && m.lo < hi) {
+			exec |= m.perm[2] == 'x';
+			*shared |= m.perm[3] == 's';
+		}
+	if (f)
+		fclose(f);
+	return exec;
+}

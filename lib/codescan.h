@@ -1,0 +1,67 @@
+/* codescan.h: what the code patchers (tsc.c, count.c) share: where a
+ * mapping's code is and where decoding may start (ELF section headers,
+ * .eh_frame_hdr), and the tracee's executable file mappings. */
+#ifndef REWIND_CODESCAN_H
+#define REWIND_CODESCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "pt.h"
+
+/* A mapping being scanned, and the files its bytes may come from. */
+struct codescan {
+	struct pt_proc *p;
+	uint64_t lo, hi;	/* the range, in the tracee */
+	uint64_t off;		/* its file offset, when it maps a file */
+	const char *files[2];	/* candidates for that file (NULL: none) */
+	int shared;		/* a MAP_SHARED mapping: never written */
+	/* Puts back the bytes another patcher changed in what was read of
+	 * process key's memory, before it is compared with the file (NULL:
+	 * none). */
+	void (*unpatch)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+	uint32_t key;
+};
+
+/* Where decoding may start in a mapping of n bytes: the executable
+ * sections (offsets [from, to) into the mapping), and known instruction
+ * starts in them (sorted), which are the functions' first instructions
+ * that .eh_frame_hdr lists for unwinding. */
+struct code {
+	uint64_t *r;		/* from, to pairs */
+	int nr;
+	uint64_t *anchor;
+	size_t nanchor;
+	int landing;		/* the file has exception landing pads
+				   (.gcc_except_table): targets no branch names */
+};
+
+/* A mapping's bytes, as code_bytes() found them. */
+struct codebytes {
+	const uint8_t *bytes;	/* the mapping's n bytes */
+	size_t n;
+	uint64_t key;		/* the file's identity and offset, or 0 (no file) */
+	int file;		/* 1: bytes come from a file that fits */
+	uint8_t *img, *buf;	/* what to free */
+	size_t size;
+};
+
+/* The bytes of sc's mapping and its code: from the first candidate file
+ * that is an x86-64 ELF file whose code at the mapping's offset is the
+ * mapping's, else (when files_only is 0) read from the tracee, decoded
+ * from its start. Returns 0, or -1 (nothing to decode). Free both with
+ * code_done(). */
+int code_bytes(const struct codescan *sc, int files_only, struct code *c, struct codebytes *cb);
+void code_done(struct code *c, struct codebytes *cb);
+
+/* Call fn(sc, arg) for each executable file mapping of p (after an
+ * execve; exe is the file executed, used when the path /proc shows cannot
+ * be opened). The vDSO and anonymous code are left out. */
+void code_each_exec(struct pt_proc *p, const char *exe, void (*fn)(struct codescan *, void *),
+		    void *arg);
+
+/* Whether any of [lo, hi) is executable in p; *shared: any is shared. */
+int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared);
+
+int code_cmp64(const void *a, const void *b);
+
+#endif

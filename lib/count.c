@@ -1,0 +1,912 @@
+/* count.c: counts taken backward jumps and indirect jumps with patched
+ * code (see count.h): finds them with Zydis, builds their trampolines in
+ * pages injected near the code, and keeps each thread's slot. */
+#include "count.h"
+#include "codescan.h"
+#include "inject.h"
+#include "maps.h"
+#include "tsc.h"
+#include "util.h"
+
+#include <Zydis/Zydis.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define SAVE (COUNT_DATA + 8)	/* rax while the flags are in it */
+#define MAXMOVE 4		/* instructions moved with a short edge */
+#define MAXTRAMP 160		/* bytes of one trampoline, at most */
+#define REACH 0x7ff00000ll	/* what a rel32 reaches, with room to spare */
+
+struct csite {
+	uint64_t at;		/* first patched byte (first moved instruction) */
+	uint64_t tramp;		/* its trampoline */
+	uint16_t tlen;		/* the trampoline's length */
+	uint16_t zero;		/* offset of the count trap's int3 in it */
+	uint8_t len;		/* bytes patched */
+	uint8_t live;		/* the flags are saved around the count */
+	uint8_t orig[31];	/* what they were */
+};
+
+struct cthread {
+	uint32_t tid;
+	uint64_t slot;		/* its slot value while another holds the slot */
+};
+
+/* One process (its id as recorded). */
+struct cproc {
+	uint32_t key;
+	int ok;			/* its data page is mapped */
+	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
+	struct csite *s;
+	int n, cap;
+	struct cthread *t;
+	int nt;
+};
+
+static int on = -1;
+static struct cproc *procs;
+static int nprocs;
+static long npatched, nuncounted;
+static ZydisDecoder dec, fast;	/* fast: minimal mode, for the sweep */
+
+int count_choose(int recorded)
+{
+	if (recorded >= 0)
+		on = recorded != 0;
+	else
+		on = getenv("REWIND_COUNT") && !strcmp(getenv("REWIND_COUNT"), "1") &&
+		     !(getenv("REWIND_NO_COUNT") && !strcmp(getenv("REWIND_NO_COUNT"), "1"));
+	if (on && (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+		   !ZYAN_SUCCESS(ZydisDecoderInit(&fast, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+		   !ZYAN_SUCCESS(ZydisDecoderEnableMode(&fast, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE))))
+		die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
+	return on;
+}
+
+int count_on(void)
+{
+	return on > 0;
+}
+
+static struct cproc *proc_of(uint32_t key, int make)
+{
+	for (int i = 0; i < nprocs; i++)
+		if (procs[i].key == key)
+			return &procs[i];
+	if (!make)
+		return NULL;
+	procs = xrealloc(procs, (nprocs + 1) * sizeof *procs);
+	procs[nprocs] = (struct cproc){ .key = key };
+	return &procs[nprocs++];
+}
+
+static struct cthread *thread_of(struct cproc *c, uint32_t tid)
+{
+	for (int i = 0; i < c->nt; i++)
+		if (c->t[i].tid == tid)
+			return &c->t[i];
+	c->t = xrealloc(c->t, (c->nt + 1) * sizeof *c->t);
+	c->t[c->nt] = (struct cthread){ tid, COUNT_BASE };
+	return &c->t[c->nt++];
+}
+
+static void push_site(struct cproc *c, const struct csite *s)
+{
+	if (c->n == c->cap)
+		c->s = xrealloc(c->s, (c->cap = c->cap * 2 + 64) * sizeof *c->s);
+	c->s[c->n++] = *s;
+}
+
+/* ---- finding the edges ---- */
+
+struct insn {
+	uint32_t off;		/* into the mapping */
+	uint8_t len;
+	uint8_t kind;		/* K_* */
+	int64_t target;		/* of a direct branch, as an offset; else -1 */
+};
+
+enum { K_PLAIN, K_EDGE_JCC, K_EDGE_JMP, K_EDGE_IND, K_BRANCH, K_ODD };
+
+static int is_branch_cat(int cat)
+{
+	return cat == ZYDIS_CATEGORY_COND_BR || cat == ZYDIS_CATEGORY_UNCOND_BR ||
+	       cat == ZYDIS_CATEGORY_CALL || cat == ZYDIS_CATEGORY_RET ||
+	       cat == ZYDIS_CATEGORY_SYSCALL || cat == ZYDIS_CATEGORY_INTERRUPT ||
+	       cat == ZYDIS_CATEGORY_SYSTEM;
+}
+
+/* What instruction in at offset off is for counting. */
+static void classify(const ZydisDecodedInstruction *in, size_t off, struct insn *o)
+{
+	o->off = off;
+	o->len = in->length;
+	o->target = -1;
+	int cat = in->meta.category, m = in->mnemonic;
+	int rel = in->raw.imm[0].is_relative;
+	if (rel && (cat == ZYDIS_CATEGORY_COND_BR || cat == ZYDIS_CATEGORY_UNCOND_BR ||
+		    cat == ZYDIS_CATEGORY_CALL))
+		o->target = (int64_t)off + in->length + in->raw.imm[0].value.s;
+	if (m == ZYDIS_MNEMONIC_RDTSC || m == ZYDIS_MNEMONIC_RDTSCP || m == ZYDIS_MNEMONIC_CPUID ||
+	    m == ZYDIS_MNEMONIC_XBEGIN || m == ZYDIS_MNEMONIC_XABORT || m == ZYDIS_MNEMONIC_XEND)
+		o->kind = K_ODD;
+	else if (m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
+		 m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ)
+		o->kind = K_BRANCH;
+	else if (cat == ZYDIS_CATEGORY_COND_BR && rel && o->target <= (int64_t)off)
+		o->kind = K_EDGE_JCC;
+	else if (cat == ZYDIS_CATEGORY_UNCOND_BR && m == ZYDIS_MNEMONIC_JMP && rel &&
+		 o->target <= (int64_t)off)
+		o->kind = K_EDGE_JMP;
+	else if (cat == ZYDIS_CATEGORY_UNCOND_BR && m == ZYDIS_MNEMONIC_JMP && !rel &&
+		 in->raw.imm[0].size == 0 && (in->attributes & ZYDIS_ATTRIB_HAS_MODRM) &&
+		 in->operand_width == 64)
+		o->kind = K_EDGE_IND;
+	else if (is_branch_cat(cat))
+		o->kind = K_BRANCH;
+	else
+		o->kind = K_PLAIN;
+}
+
+/* Decode bytes[from, to) linearly, going back to the next function start
+ * (anchor) where decoding ran past it, into *ins (appended). */
+static void sweep(const uint8_t *bytes, size_t from, size_t to, const struct code *c,
+		  struct insn **ins, size_t *n, size_t *cap)
+{
+	size_t at = from, ai = 0;
+	while (ai < c->nanchor && c->anchor[ai] < from)
+		ai++;
+	ZydisDecodedInstruction in;
+	while (at < to) {
+		if (ai < c->nanchor && c->anchor[ai] <= at) {
+			if (c->anchor[ai] < at) {	/* out of step: start again there */
+				at = c->anchor[ai];
+				while (*n && (*ins)[*n - 1].off >= at)
+					(*n)--;
+			}
+			ai++;
+			continue;
+		}
+		size_t lim = to - at;
+		if (ai < c->nanchor && c->anchor[ai] - at < lim)
+			lim = c->anchor[ai] - at + 15 < to - at ? c->anchor[ai] - at + 15 : to - at;
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&fast, NULL, bytes + at, lim, &in))) {
+			at++;
+			continue;
+		}
+		if (*n == *cap)
+			*ins = xrealloc(*ins, (*cap = *cap * 2 + 4096) * sizeof **ins);
+		classify(&in, at, &(*ins)[(*n)++]);
+		at += in.length;
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Is any of tg[0..nt) (sorted) in (lo, hi)? */
+static int target_inside(const int64_t *tg, size_t nt, int64_t lo, int64_t hi)
+{
+	size_t a = 0, b = nt;
+	while (a < b) {
+		size_t m = (a + b) / 2;
+		if (tg[m] <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < nt && tg[a] < hi;
+}
+
+#define STATUS_FLAGS (ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF | ZYDIS_CPUFLAG_AF | ZYDIS_CPUFLAG_ZF | \
+		      ZYDIS_CPUFLAG_SF | ZYDIS_CPUFLAG_OF)
+
+/* Whether the status flags may be read at offset t before all of them
+ * are written, along the straight-line code from there. */
+static int flags_live(const uint8_t *bytes, size_t n, int64_t t)
+{
+	uint32_t written = 0;
+	ZydisDecodedInstruction in;
+	for (int i = 0; i < 32 && t >= 0 && (size_t)t < n; i++) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, bytes + t, n - t, &in)))
+			return 1;
+		if (!in.cpu_flags)
+			return 1;
+		if (in.cpu_flags->tested & STATUS_FLAGS & ~written)
+			return 1;
+		written |= (in.cpu_flags->modified | in.cpu_flags->set_0 | in.cpu_flags->set_1 |
+			    in.cpu_flags->undefined) & STATUS_FLAGS;
+		if ((written & STATUS_FLAGS) == STATUS_FLAGS)
+			return 0;
+		if (is_branch_cat(in.meta.category))
+			return 1;
+		t += in.length;
+	}
+	return 1;
+}
+
+/* May instruction in (at offset off, decoded in full) move into a
+ * trampoline: no branch, nothing odd, no write to memory (a watchpoint
+ * would stop inside the trampoline), rip-relative only in memory. */
+static int movable(const uint8_t *bytes, size_t n, const struct insn *x)
+{
+	if (x->kind != K_PLAIN)
+		return 0;
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, bytes + x->off, n - x->off, &in, op)))
+		return 0;
+	for (int i = 0; i < in.operand_count; i++)
+		if (op[i].type == ZYDIS_OPERAND_TYPE_MEMORY && (op[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+			return 0;
+	if (in.mnemonic == ZYDIS_MNEMONIC_PUSH || in.mnemonic == ZYDIS_MNEMONIC_POP ||
+	    (in.attributes & ZYDIS_ATTRIB_HAS_LOCK))
+		return 0;
+	if ((in.attributes & ZYDIS_ATTRIB_IS_RELATIVE) &&
+	    !((in.attributes & ZYDIS_ATTRIB_HAS_MODRM) && in.raw.modrm.mod == 0 && in.raw.modrm.rm == 5))
+		return 0;
+	return 1;
+}
+
+/* Copy instruction bytes src (len, at tracee address from) to dst, which
+ * will be at tracee address to, fixing a rip-relative displacement.
+ * Returns 0, or -1 when it does not reach. */
+static int relocate(uint8_t *dst, const uint8_t *src, int len, uint64_t from, uint64_t to)
+{
+	ZydisDecodedInstruction in;
+	memcpy(dst, src, len);
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, src, len, &in)))
+		return -1;
+	if (!((in.attributes & ZYDIS_ATTRIB_HAS_MODRM) && in.raw.modrm.mod == 0 && in.raw.modrm.rm == 5))
+		return 0;
+	if (in.raw.disp.size != 32)
+		return -1;
+	int64_t d = in.raw.disp.value + (int64_t)from - (int64_t)to;
+	if (d != (int32_t)d)
+		return -1;
+	int32_t d32 = d;
+	memcpy(dst + in.raw.disp.offset, &d32, 4);
+	return 0;
+}
+
+static int put_rel32(uint8_t *b, uint64_t next, uint64_t target)
+{
+	int64_t d = (int64_t)(target - next);
+	if (d != (int32_t)d)
+		return -1;
+	int32_t d32 = d;
+	memcpy(b, &d32, 4);
+	return 0;
+}
+
+static void put_abs(uint8_t *b, uint64_t a)
+{
+	uint32_t v = a;
+	memcpy(b, &v, 4);
+}
+
+/* A planned site: its instructions ins[first..last], the last the edge. */
+struct plan {
+	size_t first, last;
+	int live;
+};
+
+/* Build the trampoline of plan pl at tracee address ta into t; returns
+ * its length (and *zero), or -1. lo: the mapping's tracee address. */
+static int build(const uint8_t *bytes, const struct insn *ins, const struct plan *pl, uint64_t lo,
+		 uint64_t ta, uint8_t *t, uint16_t *zero)
+{
+	int k = 0;
+	const struct insn *e = &ins[pl->last];
+	uint64_t F = lo + e->off + e->len, T = lo + e->target;
+	for (size_t i = pl->first; i < pl->last; i++) {
+		if (relocate(t + k, bytes + ins[i].off, ins[i].len, lo + ins[i].off + ins[i].len,
+			     ta + k + ins[i].len) < 0)
+			return -1;
+		k += ins[i].len;
+	}
+	if (e->kind == K_EDGE_JCC) {
+		const uint8_t *b = bytes + e->off;
+		int cc;
+		while (*b == 0x2e || *b == 0x3e)	/* branch hints */
+			b++;
+		if (*b >= 0x70 && *b <= 0x7f)
+			cc = *b & 15;
+		else if (*b == 0x0f && (b[1] & 0xf0) == 0x80)
+			cc = b[1] & 15;
+		else
+			return -1;
+		t[k++] = 0x0f;
+		t[k++] = 0x80 | (cc ^ 1);
+		if (put_rel32(t + k, ta + k + 4, F) < 0)
+			return -1;
+		k += 4;
+	}
+	int tail[2] = { 0, 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0) {
+			if (pl->live) {	/* mov [SAVE],rax; seto al; lahf */
+				memcpy(t + k, "\x48\x89\x04\x25", 4);
+				put_abs(t + k + 4, SAVE);
+				memcpy(t + k + 8, "\x0f\x90\xc0\x9f", 4);
+				k += 12;
+			}
+			/* sub qword [COUNT_DATA], 1; jz zero */
+			memcpy(t + k, "\x48\x83\x2c\x25", 4);
+			put_abs(t + k + 4, COUNT_DATA);
+			t[k + 8] = 1;
+			k += 9;
+			t[k++] = 0x0f;
+			t[k++] = 0x84;
+			tail[0] = k;
+			k += 4;
+		}
+		if (pl->live) {	/* add al,0x7f; sahf; mov rax,[SAVE] */
+			memcpy(t + k, "\x04\x7f\x9e\x48\x8b\x04\x25", 7);
+			put_abs(t + k + 7, SAVE);
+			k += 11;
+		}
+		if (pass == 1)
+			t[k++] = 0xcc;	/* the count trap */
+		if (e->kind == K_EDGE_IND) {
+			if (relocate(t + k, bytes + e->off, e->len, F, ta + k + e->len) < 0)
+				return -1;
+			k += e->len;
+		} else {
+			t[k] = 0xe9;
+			if (put_rel32(t + k + 1, ta + k + 5, T) < 0)
+				return -1;
+			k += 5;
+		}
+		if (pass == 0) {
+			tail[1] = k;	/* the zero path starts here */
+			put_rel32(t + tail[0], ta + tail[0] + 4, ta + k);
+		}
+	}
+	*zero = tail[1] + (pl->live ? 11 : 0);
+	return k;
+}
+
+/* Choose the places of the mapping's edges: ins[0..n) in order, targets
+ * tg (sorted). Fills *pl; returns how many. */
+/* Which function (the index of the last known function start at or
+ * before off, 0 before the first) offset off is in. */
+static size_t func_of(const struct code *c, uint64_t off)
+{
+	size_t a = 0, b = c->nanchor;
+	while (a < b) {
+		size_t m = (a + b) / 2;
+		if (c->anchor[m] <= off)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn *ins, size_t n,
+			 const int64_t *tg, size_t nt, const struct code *c, struct plan **pl)
+{
+	/* Instructions are moved only in functions without an indirect
+	 * jump: a jump table's or computed goto's targets are unknown, and
+	 * one may be a moved instruction (whose bytes the jmp covers); and
+	 * in no file with exception landing pads (collect2 hit one). */
+	uint8_t *ind = xmalloc(c->nanchor + 1);
+	memset(ind, 0, c->nanchor + 1);
+	for (size_t i = 0; i < n; i++)
+		if (ins[i].kind == K_EDGE_IND)
+			ind[func_of(c, ins[i].off)] = 1;
+	size_t np = 0, cap = 0;
+	int64_t done = 0;	/* bytes below this are taken by a site */
+	*pl = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct insn *e = &ins[i];
+		if (e->kind != K_EDGE_JCC && e->kind != K_EDGE_JMP && e->kind != K_EDGE_IND)
+			continue;
+		size_t first = i;
+		int len = e->len;
+		int ok = 1;
+		while (len < 5 && ok) {
+			if (first == 0 || i - first >= MAXMOVE ||
+			    ins[first - 1].off + ins[first - 1].len != ins[first].off ||
+			    !movable(bytes, nbytes, &ins[first - 1])) {
+				ok = 0;
+				break;
+			}
+			first--;
+			len += ins[first].len;
+		}
+		int64_t s0 = ins[first].off, end = e->off + e->len;
+		/* The edge's own target may be the first moved instruction. */
+		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end) ||
+		    (first < i && (c->landing || ind[func_of(c, e->off)]))) {
+			nuncounted++;
+			continue;
+		}
+		if (np == cap)
+			*pl = xrealloc(*pl, (cap = cap * 2 + 256) * sizeof **pl);
+		(*pl)[np++] = (struct plan){ first, i,
+			e->kind == K_EDGE_IND ? 1 : flags_live(bytes, nbytes, e->target) };
+		done = end;
+	}
+	free(ind);
+	return np;
+}
+
+/* A free stretch of size bytes within reach of [lo, hi), found the same
+ * way in rec and replay from the process's mappings: below the code
+ * first, then above it, in 64 KiB steps. Returns 0 if none. */
+static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
+{
+	uint64_t (*m)[2] = NULL;
+	int nm = 0;
+	FILE *f = maps_open(pid);
+	struct maps_line ml;
+	while (f && maps_next(f, &ml)) {
+		m = xrealloc(m, (nm + 1) * sizeof *m);
+		m[nm][0] = ml.lo;
+		m[nm++][1] = ml.hi;
+	}
+	if (f)
+		fclose(f);
+	uint64_t found = 0;
+	for (int dir = 0; dir < 2 && !found; dir++)
+		for (uint64_t step = 1; step < 32768 && !found; step++) {
+			uint64_t a = dir == 0 ? (lo & ~0xffffull) - step * 0x10000 - size
+					      : ((hi + 0xffff) & ~0xffffull) + step * 0x10000;
+			a &= ~0xffffull;
+			if (a < 0x10000ull || a + size > 0x7fffffff0000ull)
+				continue;
+			if ((int64_t)(hi - a) > REACH || (int64_t)(a + size - lo) > REACH)
+				break;
+			int clash = 0;
+			for (int i = 0; i < nm && !clash; i++)
+				clash = m[i][0] < a + size + 0x10000 && m[i][1] + 0x10000 > a;
+			if (!clash)
+				found = a;
+		}
+	free(m);
+	return found;
+}
+
+/* Map len bytes at a in the stopped process p (MAP_FIXED_NOREPLACE). */
+static int map_at(struct pt_proc *p, uint64_t a, uint64_t len, int prot)
+{
+	struct user_regs_struct r;
+	pt_getregs(p, &r);
+	uint64_t args[6] = { a, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			     (uint64_t)-1, 0 }, ret = 0;
+	if (eng_inject(p, &r, r.rip, SYS_mmap, args, &ret, NULL) < 0 || ret != a)
+		return -1;
+	return 0;
+}
+
+/* What decoding and planning found in code seen before: every process
+ * maps the same loader and libc, so each is decoded once. Keyed by the
+ * file's identity and offset, and the length. */
+static struct known {
+	uint64_t key;
+	size_t n;
+	struct insn *ins;
+	struct plan *pl;
+	size_t np;
+	long uncounted;
+} known[16];
+static int nknown;
+
+/* The planned sites of the mapping's code (cb, code): *ins, *pl (owned
+ * by the cache); returns how many. */
+static size_t plan_cached(const struct code *code, const struct codebytes *cb, struct insn **ins,
+			  struct plan **pl)
+{
+	for (int i = 0; i < nknown && i < 16; i++)
+		if (known[i].key == cb->key && known[i].n == cb->n) {
+			*ins = known[i].ins;
+			*pl = known[i].pl;
+			nuncounted += known[i].uncounted;
+			return known[i].np;
+		}
+	size_t n = 0, cap = 0;
+	long unc = nuncounted;
+	*ins = NULL;
+	for (int i = 0; i < code->nr; i++)
+		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, ins, &n, &cap);
+	int64_t *tg = xmalloc(n * sizeof *tg + 1);
+	size_t nt = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((*ins)[i].target >= 0 && (size_t)(*ins)[i].target < cb->n)
+			tg[nt++] = (*ins)[i].target;
+	qsort(tg, nt, sizeof *tg, cmp_i64);
+	size_t np = plan_sites(cb->bytes, cb->n, *ins, n, tg, nt, code, pl);
+	free(tg);
+	struct known *k = &known[nknown++ % 16];
+	free(k->ins);
+	free(k->pl);
+	*k = (struct known){ cb->key, cb->n, *ins, *pl, np, nuncounted - unc };
+	return np;
+}
+
+/* Count the edges of the file mapping sc of process c. */
+static void patch_mapping(struct codescan *sc, void *arg)
+{
+	struct cproc *c = arg;
+	struct code code;
+	struct codebytes cb;
+	/* rdtsc patched already (tsc.c) is the file's code all the same. */
+	sc->unpatch = tsc_unpatch;
+	sc->key = c->key;
+	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
+		return;
+	/* Never rewind's own preloaded library (its symbol names it). */
+	if (memmem(cb.img, cb.size, "rwbuf_init", 11)) {
+		code_done(&code, &cb);
+		return;
+	}
+	struct insn *ins;
+	struct plan *pl;
+	size_t np = plan_cached(&code, &cb, &ins, &pl);
+	uint64_t size = (np * MAXTRAMP + 4095) & ~4095ull, ta = 0;
+	if (np)
+		ta = find_hole(sc->p->pid, sc->lo, sc->hi, size);
+	if (np && (!ta || map_at(sc->p, ta, size, PROT_READ | PROT_EXEC) < 0)) {
+		nuncounted += np;
+		np = 0;
+	}
+	uint8_t *tr = np ? xmalloc(size) : NULL, *cur = NULL;
+	memset(tr, 0xcc, np ? size : 0);
+	uint64_t used = 0, span = 0, lo = 0;
+	/* The tracee's bytes, not the file's, are what runs: read once,
+	 * patched in a copy, written once. */
+	if (np) {
+		lo = ins[pl[0].first].off;
+		span = ins[pl[np - 1].last].off + ins[pl[np - 1].last].len - lo;
+		cur = xmalloc(span);
+		if (pt_read(sc->p, sc->lo + lo, cur, span) != (ssize_t)span) {
+			nuncounted += np;
+			np = 0;
+		}
+	}
+	int any = 0, n0 = c->n;
+	for (size_t i = 0; i < np; i++) {
+		const struct insn *a = &ins[pl[i].first], *e = &ins[pl[i].last];
+		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
+				   .len = e->off + e->len - a->off, .live = pl[i].live };
+		uint8_t *here = cur + (a->off - lo);
+		int k = build(cb.bytes, ins, &pl[i], sc->lo, ta + used, tr + used, &s.zero);
+		if (k < 0 || memcmp(here, cb.bytes + a->off, s.len)) {
+			nuncounted++;
+			continue;
+		}
+		s.tlen = k;
+		memcpy(s.orig, here, s.len);
+		memset(here, 0xcc, s.len);
+		here[0] = 0xe9;
+		put_rel32(here + 1, s.at + 5, s.tramp);
+		used += k;
+		push_site(c, &s);
+		npatched++;
+		any = 1;
+	}
+	/* Trampolines first: the code jumps to them once it is written. A
+	 * process that cannot be written (it was killed) stays uncounted. */
+	if (any && (pt_write(sc->p, ta, tr, used) < 0 || pt_write(sc->p, sc->lo + lo, cur, span) < 0)) {
+		nuncounted += c->n - n0;
+		npatched -= c->n - n0;
+		c->n = n0;
+	}
+	free(cur);
+	free(tr);
+	code_done(&code, &cb);
+}
+
+void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
+{
+	if (!count_on())
+		return;
+	struct cproc *c = proc_of(key, 1);
+	c->n = c->nt = 0;
+	c->ok = map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
+	c->owner = 0;
+	if (!c->ok)
+		return;
+	uint64_t v = COUNT_BASE;
+	pt_write(p, COUNT_DATA, &v, 8);
+	c->owner = tid;
+	thread_of(c, tid)->slot = COUNT_BASE;
+	code_each_exec(p, exe, patch_mapping, c);
+}
+
+static void drop(struct cproc *c, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; c && i < c->n; i++)
+		if (c->s[i].at < hi && c->s[i].at + c->s[i].len > lo)
+			c->s[i--] = c->s[--c->n];
+}
+
+/* Whether [lo, hi) touches the data page or a trampoline of c. */
+static int overlaps_ours(const struct cproc *c, uint64_t lo, uint64_t hi)
+{
+	if (!c->ok)
+		return 0;
+	if (lo < COUNT_DATA + 4096 && hi > COUNT_DATA)
+		return 1;
+	for (int i = 0; i < c->n; i++)
+		if (lo < c->s[i].tramp + c->s[i].tlen && hi > c->s[i].tramp)
+			return 1;
+	return 0;
+}
+
+/* The program changed rewind's own pages (a MAP_FIXED over them, say):
+ * its code gets its own bytes back and is counted no more. */
+static void disable(struct pt_proc *p, struct cproc *c)
+{
+	for (int i = 0; i < c->n; i++)
+		pt_write(p, c->s[i].at, c->s[i].orig, c->s[i].len);
+	nuncounted += c->n;
+	npatched -= c->n;
+	c->n = 0;
+	c->ok = 0;
+}
+
+void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
+		   const char *file)
+{
+	if (!count_on() || (ret < 0 && ret > -4096))
+		return;
+	struct cproc *c = proc_of(key, 0);
+	if (!c)
+		return;
+	uint64_t len = (a[1] + 4095) & ~4095ull;
+	uint64_t at = nr == SYS_mmap ? (uint64_t)ret : a[0];
+	if ((nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mremap || nr == SYS_mprotect) &&
+	    overlaps_ours(c, at, at + len)) {
+		disable(p, c);
+		return;
+	}
+	switch (nr) {
+	case SYS_mmap:
+		drop(c, ret, ret + len);
+		if ((a[2] & PROT_EXEC) && !(a[3] & MAP_ANONYMOUS) && file &&
+		    (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE) {
+			struct codescan sc = { p, ret, ret + len, a[5], { file, NULL }, 0, NULL, 0 };
+			patch_mapping(&sc, c);
+		}
+		return;
+	case SYS_munmap:
+		drop(c, a[0], a[0] + len);
+		return;
+	case SYS_mremap:
+		/* Moved code is no longer counted; its old places are gone. */
+		drop(c, a[0], a[0] + len);
+		return;
+	}
+}
+
+void count_fork(uint32_t parent, uint32_t child)
+{
+	if (!count_on())
+		return;
+	struct cproc *pa = proc_of(parent, 0);
+	struct cproc *c = proc_of(child, 1);
+	pa = proc_of(parent, 0);	/* procs may have moved */
+	c->n = c->nt = 0;
+	c->owner = 0;
+	c->ok = pa && pa->ok;
+	for (int i = 0; pa && i < pa->n; i++)
+		push_site(c, &pa->s[i]);
+}
+
+void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!c || !c->ok || c->owner == tid)
+		return;
+	uint64_t v;
+	if (c->owner && pt_read(p, COUNT_DATA, &v, 8) == 8)
+		thread_of(c, c->owner)->slot = v;
+	v = thread_of(c, tid)->slot;
+	pt_write(p, COUNT_DATA, &v, 8);
+	c->owner = tid;
+}
+
+int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	uint64_t v;
+	if (!c || !c->ok)
+		return -1;
+	if (c->owner != tid)
+		v = thread_of(c, tid)->slot;
+	else if (pt_read(p, COUNT_DATA, &v, 8) != 8)
+		return -1;
+	*count = COUNT_BASE - v;
+	return 0;
+}
+
+void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t cnt)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!c || !c->ok)
+		return;
+	uint64_t v = COUNT_BASE - cnt;
+	if (c->owner == tid)
+		pt_write(p, COUNT_DATA, &v, 8);
+	else
+		thread_of(c, tid)->slot = v;
+}
+
+int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
+{
+	uint64_t now;
+	count_switch(p, key, tid);
+	if (count_get(p, key, tid, &now) < 0 || now > want)
+		return -1;
+	if (now == want)
+		return 0;
+	uint64_t v = want - now;
+	return pt_write(p, COUNT_DATA, &v, 8) < 0 ? -1 : 1;
+}
+
+static const struct csite *site_at(const struct cproc *c, uint64_t rip)
+{
+	for (int i = 0; c && i < c->n; i++)
+		if (rip >= c->s[i].tramp && rip < c->s[i].tramp + c->s[i].tlen)
+			return &c->s[i];
+	return NULL;
+}
+
+/* Wait for p's stop after a step (rec's timer interrupts waits). */
+static int step_wait(struct pt_proc *p, int *st)
+{
+	while (waitpid(p->pid, st, __WALL) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/* The status flags `sub qword [slot], 1` leaves when the slot held x. */
+static uint64_t sub_flags(uint64_t x)
+{
+	uint64_t r = x - 1, f = 0;
+	f |= x == 0 ? 0x001 : 0;				/* CF */
+	f |= __builtin_parityll(r & 0xff) ? 0 : 0x004;		/* PF: even */
+	f |= ((x ^ 1 ^ r) & 0x10) ? 0x010 : 0;			/* AF */
+	f |= r == 0 ? 0x040 : 0;				/* ZF */
+	f |= (r >> 63) ? 0x080 : 0;				/* SF */
+	f |= x == 1ull << 63 ? 0x800 : 0;			/* OF */
+	return f;
+}
+
+int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	const struct csite *s = site_at(c, rip - 1);
+	uint64_t v;
+	if (!s || rip - 1 != s->tramp + s->zero || c->owner != tid ||
+	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v != 0)
+		return 0;
+	/* As rec left them: the slot, and the flags of its sub where the
+	 * program's were dead (they are part of the state compared). */
+	v = COUNT_BASE - want;
+	pt_write(p, COUNT_DATA, &v, 8);
+	if (!s->live) {
+		struct user_regs_struct r;
+		pt_getregs(p, &r);
+		r.eflags = (r.eflags & ~0x8d5ull) | sub_flags(v + 1);
+		pt_setregs(p, &r);
+	}
+	/* Out through the edge's jump, into the program's code. */
+	for (int i = 0; i < 4; i++) {
+		struct user_regs_struct r;
+		pt_getregs(p, &r);
+		if (!site_at(c, r.rip))
+			break;
+		int st;
+		pt_resume(p, RESUME_STEP, 0);
+		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
+			return 0;
+	}
+	return 1;
+}
+
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si)
+{
+	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	for (int i = 0; i < 256 && site_at(c, r->rip); i++) {
+		int st;
+		pt_resume(p, RESUME_STEP, 0);
+		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st))
+			return 0;
+		if (WSTOPSIG(st) != SIGTRAP) {
+			ptrace(PTRACE_GETSIGINFO, p->pid, 0, si);
+			pt_getregs(p, r);
+			return 1;
+		}
+		pt_getregs(p, r);
+	}
+	return 0;
+}
+
+int count_in_tramp(uint32_t key, uint64_t rip)
+{
+	return on > 0 && site_at(proc_of(key, 0), rip) != NULL;
+}
+
+int count_moved(uint32_t key, uint64_t addr)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	for (int i = 0; c && i < c->n; i++)
+		if (addr > c->s[i].at && addr < c->s[i].at + c->s[i].len)
+			return 1;
+	return 0;
+}
+
+void count_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	for (int i = 0; c && i < c->n; i++) {
+		const struct csite *s = &c->s[i];
+		for (int j = 0; j < s->len; j++)
+			if (s->at + j >= addr && s->at + j - addr < len)
+				buf[s->at + j - addr] = s->orig[j];
+	}
+}
+
+/* Export: u32 ok, u32 owner, u32 nsites, u32 nthreads, the sites as
+ * struct csite, the threads as struct cthread (same program reads). */
+size_t count_export(uint32_t key, uint8_t **buf)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	uint32_t h[4] = { c && c->ok, c ? c->owner : 0, c ? c->n : 0, c ? c->nt : 0 };
+	size_t len = sizeof h + h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread);
+	*buf = xmalloc(len);
+	memcpy(*buf, h, sizeof h);
+	if (h[2])
+		memcpy(*buf + sizeof h, c->s, h[2] * sizeof(struct csite));
+	if (h[3])
+		memcpy(*buf + sizeof h + h[2] * sizeof(struct csite), c->t, h[3] * sizeof(struct cthread));
+	return len;
+}
+
+void count_import(uint32_t key, const uint8_t *p, size_t len)
+{
+	uint32_t h[4];
+	if (on <= 0 || len < sizeof h)
+		return;
+	memcpy(h, p, sizeof h);
+	if (len < sizeof h + h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread))
+		return;
+	struct cproc *c = proc_of(key, 1);
+	c->ok = h[0];
+	c->owner = h[1];
+	c->n = c->nt = 0;
+	const uint8_t *q = p + sizeof h;
+	for (uint32_t i = 0; i < h[2]; i++, q += sizeof(struct csite)) {
+		struct csite s;
+		memcpy(&s, q, sizeof s);
+		push_site(c, &s);
+	}
+	c->t = xrealloc(c->t, (h[3] + 1) * sizeof *c->t);
+	memcpy(c->t, q, h[3] * sizeof *c->t);
+	c->nt = h[3];
+}
+
+void count_stats(long *patched, long *uncounted)
+{
+	*patched = npatched;
+	*uncounted = nuncounted;
+}

@@ -1,0 +1,98 @@
+/* count.h: a thread's progress counted in software by patched code, so
+ * that a debugger's re-execution can run straight to the count at which
+ * rec preempted a thread (an accelerator: the recorded state stays in
+ * the trace, and the place is still confirmed by comparing state).
+ *
+ * Counted edges: taken backward jumps (conditional or not, rel8 and
+ * rel32) and indirect jumps in executable file mappings. Each is replaced
+ * by a jmp to a trampoline (a short one with the whole instructions just
+ * before it, moved into the trampoline) that counts DOWN a slot in a
+ * data page at COUNT_DATA, one per process; the tracer keeps each thread's
+ * value and swaps it in when another thread of the process runs. At zero
+ * the trampoline stops at an int3 with the program's own registers.
+ * A thread's count is COUNT_BASE minus its slot value. */
+#ifndef REWIND_COUNT_H
+#define REWIND_COUNT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/user.h>
+#include "pt.h"
+
+#define COUNT_DATA 0x7ffe0000ull	/* the data page: u64 slot, u64 saved rax */
+#define COUNT_BASE (1ull << 62)		/* a new thread's slot value */
+
+/* Turn counting on or off, once per process. rec passes -1: on when
+ * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not. Replay passes what
+ * the trace says (0 or 1), because the program must see the same code.
+ * Returns whether counting is on. */
+int count_choose(int recorded);
+int count_on(void);
+
+/* Process key, thread tid is at the end of a successful execve: map its
+ * data page, patch the new image's executable file mappings; tid runs. */
+void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe);
+
+/* After syscall nr (recorded arguments a, result ret) of process key, p
+ * stopped at its end: an mmap of a file with PROT_EXEC is patched; munmap
+ * and mremap forget the places they remove. file as for tsc_syscall(). */
+void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
+		   const char *file);
+
+/* Process child was forked from process parent: same code, same places. */
+void count_fork(uint32_t parent, uint32_t child);
+
+/* Thread tid of process key (p: any of its threads, stopped) runs next:
+ * its slot value goes into the data page, the one there before back to
+ * the thread that had it. */
+void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid);
+
+/* Thread tid's count (it holds the slot: count_switch() first). Returns
+ * 0, or -1 when its process is not counted. */
+int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count);
+
+/* Make thread tid's count c (a recorded state set). */
+void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t c);
+
+/* Arm thread tid (holding the slot) to trap when its count reaches want.
+ * Returns 1 armed, 0 when the count is want already, -1 when it is past
+ * want or not counted. */
+int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
+
+/* p (thread tid of process key) stopped with SIGTRAP at rip: if it is a
+ * trampoline's count trap, take it: make its count want (what it was
+ * armed for) and its flags what rec's run had there, step it back into
+ * the program's code (to the counted edge's target) and return 1; else 0. */
+int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
+
+/* Thread p of process key, stopped, is made to leave the trampoline it
+ * may be in, one step at a time, so that a recorded place is always in
+ * the program's own code (r: its registers, updated). A signal that stops
+ * it on the way ends the steps: returns 1 with it in *si (the thread is
+ * in its signal-delivery-stop; the caller keeps it for later); else 0. */
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si);
+
+/* Whether rip of process key is inside a trampoline (stop there is moved
+ * out by stepping, before anyone sees it). */
+int count_in_tramp(uint32_t key, uint64_t rip);
+
+/* Whether addr is inside a patched place of process key but not at its
+ * first byte: an instruction moved into a trampoline, where an int3 in
+ * the original code would never be reached. */
+int count_moved(uint32_t key, uint64_t addr);
+
+/* buf holds len bytes of key's memory read from addr: put back the
+ * original bytes of every patched place in it (what gdb is shown). */
+void count_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+
+/* Process key's places, trampolines and threads' slots as bytes in a
+ * malloc'd *buf, for checkpoints; returns the length. count_import() makes
+ * them key's (memory already holds the patches). */
+size_t count_export(uint32_t key, uint8_t **buf);
+void count_import(uint32_t key, const uint8_t *p, size_t len);
+
+/* Edges patched and edges found but left uncounted, since the start. */
+void count_stats(long *patched, long *uncounted);
+
+#endif
