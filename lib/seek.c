@@ -401,15 +401,17 @@ static uint64_t next_data(int pm, int ffd, const struct map *x, uint64_t a)
  * processes, which separate copies would not share). Dies when the
  * process cannot be read. */
 static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, int nprocs,
-		    struct sb *b)
+		    struct sb *b, const char **why)
 {
 	struct pt_proc *p = &k->p;
 	pid_t pid = p->pid;
 	uint64_t mm[11], spend = 0;
 	if (pt_status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
 		die(EXIT_TRACE, "/proc/%d: cannot read the replayed process's state", pid);
-	if (spend)
-		return 1;	/* a signal the kernel holds: not in a checkpoint */
+	if (spend) {
+		*why = "a signal the kernel holds for a process";
+		return 1;	/* not in a checkpoint */
+	}
 	struct map *m;
 	int n = read_maps(pid, &m);
 	if (n < 0)
@@ -429,6 +431,9 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		}
 		if (!m[i].special && (m[i].memfd ? !file[i] || !(m[i].flags & MAPF_SHARED)
 						 : nprocs > 1 && (m[i].flags & MAPF_SHARED))) {
+			*why = !m[i].memfd ? "memory mapped shared between processes"
+			       : file[i] ? "a private mapping of a file the program maps shared"
+					 : "a mapping of a copy of a file replay no longer keeps";
 			free(file);
 			free_maps(m, n);
 			return 1;
@@ -526,9 +531,9 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	return 0;
 }
 
-int seek_capture(struct seek_store *s, struct engine *e)
+int seek_capture(struct seek_store *s, struct engine *e, const char **why)
 {
-	if (!eng_can_copy(e))
+	if ((*why = eng_copy_blocker(e)))
 		return 1;	/* a thread where no copy can be made */
 	eng_task_of(e, e->tasks[e->ti].rtid);	/* its p up to date */
 	int n = e->ntasks, nprocs = 0;
@@ -544,8 +549,10 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		nprocs += k->rtid == k->rtgid;
 		if (pt_status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
 			die(EXIT_TRACE, "/proc/%d: cannot read the replayed thread's state", k->p.pid);
-		if (pend)
-			goto out;	/* a signal the kernel holds for it */
+		if (pend) {
+			*why = "a signal the kernel holds for a thread";
+			goto out;
+		}
 	}
 	file_hdr(&b, SEEK_CP_MAGIC);
 	sb_64(&b, e->cur.event);
@@ -592,7 +599,7 @@ int seek_capture(struct seek_store *s, struct engine *e)
 	}
 	for (int i = 0; i < n; i++) {
 		struct eng_task *k = &e->tasks[i];
-		if (k->state != ET_GONE && k->rtid == k->rtgid && put_proc(s, e, k, nprocs, &b))
+		if (k->state != ET_GONE && k->rtid == k->rtgid && put_proc(s, e, k, nprocs, &b, why))
 			goto out;
 	}
 	/* Replay's copies of the files mapped shared, by page. */

@@ -1,6 +1,7 @@
 /* tseek: replays a trace once and leaves persistent checkpoints and an
  * index in TRACE/seek, so replay --to and gdbstub -g start near any event
  * (tseek(1)); --list prints the index. */
+#include "account.h"
 #include "engine.h"
 #include "cpu.h"
 #include "seek.h"
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 static const char usage_line[] =
-	"usage: tseek [--every N | --interval SECONDS] [--force] [TRACE] | tseek --list [TRACE]\n";
+	"usage: tseek [--every N | --interval SECONDS] [--quiet] [--force] [TRACE] | tseek --list [TRACE]\n";
 static const char help[] =
 	"Replay the trace once and store checkpoints plus an index in TRACE/seek/,\n"
 	"so that replay --to and gdbstub -g reach any event fast. TRACE defaults to\n"
@@ -27,6 +28,7 @@ static const char help[] =
 	"                      since the last one (default 1; fractions allowed)\n"
 	"  --every N         take a checkpoint every N events instead\n"
 	"  --list            print the index (event, file, size) and exit\n"
+	"  -q, --quiet       no progress and no summary on stderr (errors still)\n"
 	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
 	"                    had, or a trace without a cpu file (warn instead\n"
 	"                    of refusing)\n"
@@ -103,17 +105,18 @@ int main(int argc, char **argv)
 	progname = "tseek";
 	long long every = -1;
 	double interval = 1.0;
-	int do_list = 0;
+	int do_list = 0, quiet = 0;
 	static const struct option lo[] = {
 		{ "every", required_argument, 0, 'e' },
 		{ "interval", required_argument, 0, 'i' },
 		{ "list", no_argument, 0, 'l' },
 		{ "force", no_argument, 0, 'f' },
+		{ "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hq", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if ((every = parse_num(optarg)) <= 0) {
@@ -136,6 +139,9 @@ int main(int argc, char **argv)
 		case 'f':
 			cpu_force = 1;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -151,7 +157,6 @@ int main(int argc, char **argv)
 	snprintf(tmp, sizeof tmp, "%s/%s.new", dir, SEEK_DIR);
 	exit_on_sigint(tmp);
 	signal(SIGQUIT, SIG_IGN);
-	int tty = isatty(2);
 	struct engine e;
 	eng_open(&e, dir);
 	/* Runs of buffered calls are answered inside the process, as replay
@@ -161,27 +166,30 @@ int main(int argc, char **argv)
 	store_pid = getpid();
 	atexit(drop_store);
 	struct seek_store *s = seek_create(dir);
-	double t0 = now(), last = t0;
-	uint64_t since = 0, taken = 0;
+	struct account *a = acct_start(dir, quiet, every, interval);
+	double last = now();
+	uint64_t since = 0;
 	while (eng_step(&e)) {
 		since++;
+		struct trace_pos pos;
+		trace_tell(&e.r, &pos);
+		acct_event(a, e.cur.event, pos.off);
 		int due = every > 0 ? since >= (uint64_t)every : now() - last >= interval;
-		if ((due || last_chance(&e)) && e.cur.event > 1 && seek_capture(s, &e) == 0) {
+		if (!(due || last_chance(&e)) || e.cur.event <= 1)
+			continue;
+		const char *why;
+		if (seek_capture(s, &e, &why) == 0) {
 			since = 0;
 			last = now();
-			taken++;
-			if (tty)
-				fprintf(stderr, "\rtseek: event %llu, %llu checkpoints",
-					(unsigned long long)e.cur.event, (unsigned long long)taken);
 		}
+		acct_try(a, e.cur.event, why);
 	}
+	uint64_t end = e.cur.event;	/* the trace's last event (TR_EXIT) */
 	eng_close(&e);
 	signal(SIGINT, SIG_IGN);	/* the renames that put seek.new in place */
 	uint64_t bytes;
-	int n = seek_finish(s, &bytes);
+	seek_finish(s, &bytes);
 	store_dir = NULL;
-	if (tty)
-		fprintf(stderr, "\rtseek: %d checkpoints, %.1f MiB, in %.1f s\n", n, bytes / 1048576.0,
-			now() - t0);
+	acct_end(a, end, bytes);
 	return 0;
 }
