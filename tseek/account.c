@@ -187,8 +187,8 @@ void acct_end(struct account *a, uint64_t end, uint64_t bytes)
 		if (a->tty && a->width)
 			fprintf(stderr, "\r%*s\r", a->width, "");
 		if (a->taken)
-			fprintf(stderr, "tseek: %llu checkpoints, events %llu..%llu of %llu, index %llu bytes, %.1f s\n",
-				(unsigned long long)a->taken, (unsigned long long)a->first,
+			fprintf(stderr, "tseek: %llu checkpoint%s, events %llu..%llu of %llu, index %llu bytes, %.1f s\n",
+				(unsigned long long)a->taken, a->taken == 1 ? "" : "s", (unsigned long long)a->first,
 				(unsigned long long)a->last, (unsigned long long)a->ev,
 				(unsigned long long)bytes, now() - a->t0);
 		else

@@ -88,16 +88,59 @@ static void drop_store(void)
 		seek_abandon(store_dir);
 }
 
-/* The next event ends the program: the last place for a checkpoint. */
+/* Whether r is an exit or exit_group call. */
+static int exit_call(const struct trace_rec *r)
+{
+	if (r->kind != TR_SYSCALL || r->size < 4)
+		return 0;
+	int nr = (int32_t)get32(r->p);
+	return nr == SYS_exit_group || nr == SYS_exit;
+}
+
+/* Whether record r, the next, ends the program: the trace's end, or an
+ * exit of its last thread or exit_group of its last process. The end of
+ * one thread or process among others is not: threads and processes
+ * never force a checkpoint, only --every and --interval do. */
+static int ends_program(const struct engine *e, const struct trace_rec *r)
+{
+	if (!r || r->kind == TR_EXIT)
+		return 1;
+	if (!exit_call(r))
+		return 0;
+	const struct eng_task *me = NULL;
+	for (int i = 0; i < e->ntasks && !me; i++)
+		if (e->tasks[i].rtid == r->tid && e->tasks[i].state != ET_GONE)
+			me = &e->tasks[i];
+	if (!me)
+		return 0;
+	int group = (int32_t)get32(r->p) == SYS_exit_group;
+	for (int i = 0; i < e->ntasks; i++) {
+		const struct eng_task *k = &e->tasks[i];
+		/* One on its way out already ends with it or before. */
+		if (k == me || k->state == ET_GONE || k->state == ET_EXITING)
+			continue;
+		if (!group || k->rtgid != me->rtgid)
+			return 0;
+	}
+	return 1;
+}
+
+/* The event of the call or signal that ends the program: the one
+ * before the trace's exit record (from the chunk headers, cheap); 0 when
+ * that cannot be told (the replay then says why). */
+static uint64_t final_event(const char *dir)
+{
+	struct trace_reader r;
+	uint64_t last;
+	return trace_last_event(&r, dir, &last) == 0 && last > 0 ? last - 1 : 0;
+}
+
+/* The next event ends the program: the last place for a checkpoint
+ * (none while the current event is itself an exit: its thread is on its
+ * way out, and was given its chance before). */
 static int last_chance(struct engine *e)
 {
-	const struct trace_rec *nx = eng_peek(e);
-	if (!nx || nx->kind == TR_EXIT)
-		return 1;
-	if (nx->kind != TR_SYSCALL || nx->size < 2)
-		return 0;
-	int nr = (int32_t)get32(nx->p);
-	return nr == SYS_exit_group || nr == SYS_exit;
+	return !exit_call(&e->cur) && ends_program(e, eng_peek(e));
 }
 
 int main(int argc, char **argv)
@@ -160,26 +203,32 @@ int main(int argc, char **argv)
 	struct engine e;
 	eng_open(&e, dir);
 	/* Runs of buffered calls are answered inside the process, as replay
-	 * does: checkpoints fall between them. */
-	eng_set_opts(&e, &(struct eng_opts){ .batch = !env_flag("REWIND_NO_BUFFER") });
+	 * does: checkpoints fall between them. The event before the
+	 * program's end is replayed on its own, not inside a run with the
+	 * end, so that the checkpoint just before the exit has its place. */
+	uint64_t fin = final_event(dir);
+	eng_set_opts(&e, &(struct eng_opts){ .batch = !env_flag("REWIND_NO_BUFFER"),
+					     .limit = fin > 2 ? fin - 1 : 0 });
 	store_dir = dir;
 	store_pid = getpid();
 	atexit(drop_store);
 	struct seek_store *s = seek_create(dir);
 	struct account *a = acct_start(dir, quiet, every, interval);
 	double last = now();
-	uint64_t since = 0;
+	uint64_t since = 0;	/* the event of the last checkpoint */
 	while (eng_step(&e)) {
-		since++;
 		struct trace_pos pos;
 		trace_tell(&e.r, &pos);
 		acct_event(a, e.cur.event, pos.off);
-		int due = every > 0 ? since >= (uint64_t)every : now() - last >= interval;
-		if (!(due || last_chance(&e)) || e.cur.event <= 1)
-			continue;
+		/* Events, not steps: a step may answer a run of buffered
+		 * calls. */
+		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : now() - last >= interval;
+		const struct trace_rec *nx = eng_peek(&e);
+		if (!(due || last_chance(&e)) || e.cur.event <= 1 || !nx || nx->kind == TR_EXIT)
+			continue;	/* (nothing left to replay after the last) */
 		const char *why;
 		if (seek_capture(s, &e, &why) == 0) {
-			since = 0;
+			since = e.cur.event;
 			last = now();
 		}
 		acct_try(a, e.cur.event, why);
