@@ -395,6 +395,31 @@ static uint64_t next_data(int pm, int ffd, const struct map *x, uint64_t a)
 	return next < a ? a : next;
 }
 
+/* Whether the signals pend (a SigPnd or ShdPnd mask) that the kernel
+ * holds for thread tid (shared: for its process) keep a checkpoint from
+ * being made. Not those the run's own children and timers sent: the
+ * engine lets none of them in (eng_wait_stop), so a copy without them
+ * replays the same, as gdbstub's forked copies, which lose them, do.
+ * Those the engine sent, a fault, or any that cannot be read do. */
+static int holds_replayed(pid_t tid, uint64_t pend, int shared)
+{
+	siginfo_t si[64];
+	struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 64 };
+	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+	if (n < 0)
+		return 1;
+	uint64_t seen = 0;
+	for (long i = 0; i < n; i++) {
+		int sig = si[i].si_signo;
+		if (sig < 1 || sig > 64 || si[i].si_pid == getpid() || si[i].si_code == SI_KERNEL ||
+		    (si[i].si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+					   sig == SIGFPE || sig == SIGTRAP || sig == SIGSYS)))
+			return 1;
+		seen |= 1ull << (sig - 1);
+	}
+	return (pend & ~seen) != 0;	/* pending with no siginfo to tell */
+}
+
 /* Save one process (its first thread k) into b: the memory map and
  * every non-zero page, the mm fields, brk and the signal handlers. Returns
  * 0, or 1 when this is no place for a checkpoint (shared memory between
@@ -408,8 +433,8 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	uint64_t mm[11], spend = 0;
 	if (pt_status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
 		die(EXIT_TRACE, "/proc/%d: cannot read the replayed process's state", pid);
-	if (spend) {
-		*why = "a signal the kernel holds for a process";
+	if (spend && holds_replayed(pid, spend, 1)) {
+		*why = "a signal the engine sent, held by the kernel for a process";
 		return 1;	/* not in a checkpoint */
 	}
 	struct map *m;
@@ -453,6 +478,12 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	uint64_t a[6] = { 0 }, ret;
 	uint64_t act[64][4];
 	memset(act, 0, sizeof act);
+	/* A signal of the run's own children held for it (holds_replayed)
+	 * must not stop the injected calls: every one is blocked meanwhile,
+	 * and stays pending, for the engine to let go by as ever. */
+	uint64_t mask, all = ~0ull;
+	int masked = ptrace(PTRACE_GETSIGMASK, pid, 8, &mask) == 0 &&
+		     ptrace(PTRACE_SETSIGMASK, pid, 8, &all) == 0;
 	int bad = eng_inject(p, &r, at, SYS_brk, a, &mm[5], NULL) < 0 || !scratch;
 	uint8_t save[32];
 	if (!bad && pt_read(p, scratch, save, 32) != 32)
@@ -468,6 +499,8 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	if (scratch)
 		pt_write(p, scratch, save, 32);
 	eng_injected(e, k, &r);	/* where an injected call leaves the thread */
+	if (masked && ptrace(PTRACE_SETSIGMASK, pid, 8, &mask) < 0)
+		bad = 1;
 	if (bad) {
 		free_maps(m, n);
 		die(EXIT_TRACE, "event %llu: cannot read brk and the signal handlers of the replayed process",
@@ -549,8 +582,8 @@ int seek_capture(struct seek_store *s, struct engine *e, const char **why)
 		nprocs += k->rtid == k->rtgid;
 		if (pt_status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
 			die(EXIT_TRACE, "/proc/%d: cannot read the replayed thread's state", k->p.pid);
-		if (pend) {
-			*why = "a signal the kernel holds for a thread";
+		if (pend && holds_replayed(k->p.pid, pend, 0)) {
+			*why = "a signal the engine sent, held by the kernel for a thread";
 			goto out;
 		}
 	}

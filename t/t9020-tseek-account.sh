@@ -1,15 +1,15 @@
 #!/bin/bash
 # t9020-tseek-account.sh: tseek's closing summary on stderr: its figures
 # (checkpoints, first..last of the trace's events, index bytes) are those
-# of --list, tdump and the files; a stretch where the kernel held a signal
-# is named with its events and why; --quiet prints nothing; on a terminal
+# of --list, tdump and the files; the stretch where a vfork child runs
+# (no copy can be made) is named with its events and why; --quiet prints nothing; on a terminal
 # the progress line is rewritten in place.
 . "$(dirname "$0")/test-lib.sh"
-require_tprog sigheld
+require_tprog vforkcalls
 [ -x "$REWIND_BIN/tseek" ] || { echo "Bail out! no tseek in $REWIND_BIN (run make)"; exit 1; }
 
-test_expect_success 'record sigheld (a SIGCHLD held while it makes calls)' '
-	rec_replay_cmp "$T/sigheld" &&
+test_expect_success 'record vforkcalls (a vfork child making calls)' '
+	rec_replay_cmp "$T/vforkcalls" &&
 	run_tool tdump "$trace" >dump
 '
 test_expect_success 'the summary line says what --list, tdump and the files say' '
@@ -25,19 +25,19 @@ test_expect_success 'the summary line says what --list, tdump and the files say'
 	head -n 1 err >line &&
 	grep -qF "$want" line || { echo "want: $want"; cat err; return 1; }
 '
-# The child's SIGCHLD is pending, blocked, from its exit until the
-# parent unblocks it: no checkpoint in between, and the line says so.
-test_expect_success 'the stretch where the kernel held SIGCHLD, with its events and why' '
-	gone=$(grep -m 1 " task-exit " dump | cut -d" " -f1) &&
-	unblock=$(grep " rt_sigprocmask(SIG_UNBLOCK" dump | cut -d" " -f1) &&
-	test -n "$gone" && test -n "$unblock" &&
-	grep "^tseek: no checkpoint between events " err >gap &&
+# From the vfork until its result (the child ran and ended): no
+# checkpoint, and the line says so.
+test_expect_success 'the stretch of the vfork child, with its events and why' '
+	vf=$(grep " syscall vfork() \.\.\.$" dump | cut -d" " -f1) &&
+	ret=$(grep " sysret vfork() = " dump | cut -d" " -f1) &&
+	test -n "$vf" && test -n "$ret" &&
+	grep "^tseek: no checkpoint between events $((vf - 1)) and " err >gap &&
 	test $(wc -l <gap) = 1 &&
 	read -r _ _ _ _ _ a _ b _ _ _ from rest <gap &&
-	from=${from%%)*} && b=${b%%,*} &&
-	echo "after $a, due from $from, until $b; task-exit $gone, unblock $unblock" &&
-	test $a -lt $gone && test $from -le $gone && test $b -gt $unblock &&
-	grep -q "): a signal the kernel holds for a process (at [0-9]* events)" gap &&
+	from=${from%%)*} &&
+	echo "after $a, due from $from, until $b; vfork $vf, its result $ret" &&
+	test $from = $vf && test $b -ge $ret &&
+	grep -q "): a clone, fork or vfork under way (at [0-9]* events)" gap &&
 	! awk -v a=$a -v b=$b "NR > 1 && \$1 > a && \$1 < b" list | grep -q .
 '
 test_expect_success '--quiet: nothing on stderr, the same index' '
