@@ -224,8 +224,12 @@ int main(int argc, char **argv)
 		 * calls. */
 		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : now() - last >= interval;
 		const struct trace_rec *nx = eng_peek(&e);
-		if (!(due || last_chance(&e)) || e.cur.event <= 1 || !nx || nx->kind == TR_EXIT)
-			continue;	/* (nothing left to replay after the last) */
+		/* None at the call or signal that ends the program: nothing
+		 * is left to replay after it. (A trace whose recorder was
+		 * killed ends on another event, and gets one there.) */
+		if (!(due || last_chance(&e)) || e.cur.event <= 1 ||
+		    (nx ? nx->kind == TR_EXIT : exit_call(&e.cur)))
+			continue;
 		const char *why;
 		if (seek_capture(s, &e, &why) == 0) {
 			since = e.cur.event;
