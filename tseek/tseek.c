@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,43 +87,6 @@ static void drop_store(void)
 		seek_abandon(store_dir);
 }
 
-/* Whether r is an exit or exit_group call. */
-static int exit_call(const struct trace_rec *r)
-{
-	if (r->kind != TR_SYSCALL || r->size < 4)
-		return 0;
-	int nr = (int32_t)get32(r->p);
-	return nr == SYS_exit_group || nr == SYS_exit;
-}
-
-/* Whether record r, the next, ends the program: the trace's end, or an
- * exit of its last thread or exit_group of its last process. The end of
- * one thread or process among others is not: threads and processes
- * never force a checkpoint, only --every and --interval do. */
-static int ends_program(const struct engine *e, const struct trace_rec *r)
-{
-	if (!r || r->kind == TR_EXIT)
-		return 1;
-	if (!exit_call(r))
-		return 0;
-	const struct eng_task *me = NULL;
-	for (int i = 0; i < e->ntasks && !me; i++)
-		if (e->tasks[i].rtid == r->tid && e->tasks[i].state != ET_GONE)
-			me = &e->tasks[i];
-	if (!me)
-		return 0;
-	int group = (int32_t)get32(r->p) == SYS_exit_group;
-	for (int i = 0; i < e->ntasks; i++) {
-		const struct eng_task *k = &e->tasks[i];
-		/* One on its way out already ends with it or before. */
-		if (k == me || k->state == ET_GONE || k->state == ET_EXITING)
-			continue;
-		if (!group || k->rtgid != me->rtgid)
-			return 0;
-	}
-	return 1;
-}
-
 /* The event of the call or signal that ends the program: the one
  * before the trace's exit record (from the chunk headers, cheap); 0 when
  * that cannot be told (the replay then says why). */
@@ -135,12 +97,12 @@ static uint64_t final_event(const char *dir)
 	return trace_last_event(&r, dir, &last) == 0 && last > 0 ? last - 1 : 0;
 }
 
-/* The next event ends the program: the last place for a checkpoint
- * (none while the current event is itself an exit: its thread is on its
- * way out, and was given its chance before). */
-static int last_chance(struct engine *e)
+/* The next event (nx) is fin, the one that ends the program: the last
+ * place for a checkpoint. The end of a thread, or of a process among
+ * others, is not: only --every and --interval space checkpoints. */
+static int last_chance(const struct trace_rec *nx, uint64_t fin)
 {
-	return !exit_call(&e->cur) && ends_program(e, eng_peek(e));
+	return fin && nx && nx->event == fin;
 }
 
 int main(int argc, char **argv)
@@ -223,12 +185,10 @@ int main(int argc, char **argv)
 		/* Events, not steps: a step may answer a run of buffered
 		 * calls. */
 		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : now() - last >= interval;
-		const struct trace_rec *nx = eng_peek(&e);
-		/* None at the call or signal that ends the program: nothing
-		 * is left to replay after it. (A trace whose recorder was
-		 * killed ends on another event, and gets one there.) */
-		if (!(due || last_chance(&e)) || e.cur.event <= 1 ||
-		    (nx ? nx->kind == TR_EXIT : exit_call(&e.cur)))
+		/* None at or after the call or signal that ends the program:
+		 * nothing but the end is left to replay. */
+		if (!(due || last_chance(eng_peek(&e), fin)) || e.cur.event <= 1 ||
+		    (fin && e.cur.event >= fin))
 			continue;
 		const char *why;
 		if (seek_capture(s, &e, &why) == 0) {
