@@ -52,6 +52,7 @@ $(O)/lib/%.o: lib/%.c lib/*.h | deps-ok
 
 $(O)/bin/gdbstub: gdbstub/*.h gdbstub/gdbstub.gdb
 $(O)/bin/rec: rec/*.h
+$(O)/bin/tseek: tseek/*.h
 
 # Made afresh, also when a file leaves lib/ (the folder changes), so
 # that no object of a file gone stays in it.

@@ -232,6 +232,10 @@ void eng_snap_free(struct eng_snap *s);
 /* Whether every thread and process of the replay is at a place where it
  * can be copied (see eng_snap()). */
 int eng_can_copy(struct engine *e);
+/* Why not: NULL when eng_can_copy() would say yes, else the first thing
+ * found that stops a copy, a phrase for a message ("a signal on its way
+ * to a thread", "a clone, fork or vfork under way"...). */
+const char *eng_copy_blocker(struct engine *e);
 /* After calls were injected into thread k (registers r before them,
  * eng_inject()), put it back where the engine expects it: one inside a
  * call enters the call again. Dies if it cannot. */

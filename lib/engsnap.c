@@ -84,47 +84,64 @@ void eng_snap_undo(struct engine *e, const struct eng_snap *s)
 	}
 }
 
-/* Can thread k, at its stop (registers r), be copied? */
-static int copyable(struct engine *e, const struct eng_task *k, const struct user_regs_struct *r)
+/* Why live thread k cannot be copied; NULL when it can. */
+static const char *not_copyable(struct engine *e, const struct eng_task *k)
 {
-	if (k->pending_sig || k->raised || k->doomed)
-		return 0;	/* a signal on its way, or an execve's victim */
+	if (k->pending_sig || k->raised)
+		return "a signal on its way to a thread";
+	if (k->doomed)
+		return "a thread ended by another's execve";
 	if (find_task(e, k->rtgid) < 0)
-		return 0;	/* its process's first thread has ended */
-	if (k->state == ET_INCALL) {
-		const struct sys_entry *c = k->entrylen >= 4 ? sys_lookup((int32_t)get32(k->entry)) : NULL;
-		return k->stop == PS_SECCOMP && (int64_t)r->orig_rax >= 0 && c && c->class != C_EXECVE;
-	}
+		return "a process whose first thread has ended while others run";
+	if (k->state == ET_KERNEL)
+		return "a clone, fork or vfork under way";
+	if (k->state != ET_INCALL && k->state != ET_STOPPED)
+		return "a thread on its way out";
+	const struct sys_entry *c = k->entrylen >= 4 ? sys_lookup((int32_t)get32(k->entry)) : NULL;
+	if (k->state == ET_INCALL && c && c->class == C_EXECVE)
+		return "an execve under way";
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, k->p.pid, 0, &r) < 0)
+		return "a thread whose registers cannot be read";
+	if (k->state == ET_INCALL)
+		return k->stop == PS_SECCOMP && (int64_t)r.orig_rax >= 0 && c
+			       ? NULL : "a thread inside a call, at a stop where it cannot be copied";
 	/* At a seccomp stop a pending call is about to run (an exit). */
-	return k->state == ET_STOPPED && !(k->stop == PS_SECCOMP && (int64_t)r->orig_rax != -1);
+	if (k->stop == PS_SECCOMP && (int64_t)r.orig_rax != -1)
+		return "a thread on its way out";
+	return NULL;
 }
 
-int eng_can_copy(struct engine *e)
+const char *eng_copy_blocker(struct engine *e)
 {
 	if (!e->started || e->done || e->stopping)
-		return 0;
+		return "the program not running";
 	eng_save_cur(e);
-	int ok = 1;
-	for (int i = 0; i < e->ntasks && ok; i++) {
+	const char *why = NULL;
+	for (int i = 0; i < e->ntasks && !why; i++) {
 		struct eng_task *k = &e->tasks[i];
-		struct user_regs_struct r;
-		if (k->state == ET_GONE)
-			ok = !k->doomed;	/* its end is still to be checked */
-		else
-			ok = ptrace(PTRACE_GETREGS, k->p.pid, 0, &r) == 0 && copyable(e, k, &r);
+		if (k->state != ET_GONE)
+			why = not_copyable(e, k);
+		else if (k->doomed)	/* its end is still to be checked */
+			why = "a thread ended by another's execve";
 	}
 	/* Two processes that share their memory (a clone with CLONE_VM and
 	 * no CLONE_THREAD) would not share it in the copies. */
-	for (int a = 0; a < e->ntasks && ok; a++)
-		for (int b = a + 1; b < e->ntasks && ok; b++) {
+	for (int a = 0; a < e->ntasks && !why; a++)
+		for (int b = a + 1; b < e->ntasks && !why; b++) {
 			struct eng_task *x = &e->tasks[a], *y = &e->tasks[b];
 			if (x->state != ET_GONE && y->state != ET_GONE && x->rtid == x->rtgid &&
 			    y->rtid == y->rtgid &&
 			    syscall(SYS_kcmp, x->p.pid, y->p.pid, KCMP_VM, 0, 0) == 0)
-				ok = 0;
+				why = "two processes sharing their memory (a vfork or CLONE_VM child)";
 		}
 	eng_load_cur(e);
-	return ok;
+	return why;
+}
+
+int eng_can_copy(struct engine *e)
+{
+	return !eng_copy_blocker(e);
 }
 
 int eng_snap(struct engine *e, struct eng_snap *s)

@@ -395,21 +395,48 @@ static uint64_t next_data(int pm, int ffd, const struct map *x, uint64_t a)
 	return next < a ? a : next;
 }
 
+/* Whether the signals pend (a SigPnd or ShdPnd mask) that the kernel
+ * holds for thread tid (shared: for its process) keep a checkpoint from
+ * being made. Not those the run's own children and timers sent: the
+ * engine lets none of them in (eng_wait_stop), so a copy without them
+ * replays the same, as gdbstub's forked copies, which lose them, do.
+ * Those the engine sent, a fault, or any that cannot be read do. */
+static int holds_replayed(pid_t tid, uint64_t pend, int shared)
+{
+	siginfo_t si[64];
+	struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 64 };
+	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+	if (n < 0)
+		return 1;
+	uint64_t seen = 0;
+	for (long i = 0; i < n; i++) {
+		int sig = si[i].si_signo;
+		if (sig < 1 || sig > 64 || si[i].si_pid == getpid() || si[i].si_code == SI_KERNEL ||
+		    (si[i].si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+					   sig == SIGFPE || sig == SIGTRAP || sig == SIGSYS)))
+			return 1;
+		seen |= 1ull << (sig - 1);
+	}
+	return (pend & ~seen) != 0;	/* pending with no siginfo to tell */
+}
+
 /* Save one process (its first thread k) into b: the memory map and
  * every non-zero page, the mm fields, brk and the signal handlers. Returns
  * 0, or 1 when this is no place for a checkpoint (shared memory between
  * processes, which separate copies would not share). Dies when the
  * process cannot be read. */
 static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, int nprocs,
-		    struct sb *b)
+		    struct sb *b, const char **why)
 {
 	struct pt_proc *p = &k->p;
 	pid_t pid = p->pid;
 	uint64_t mm[11], spend = 0;
 	if (pt_status_hex(pid, "ShdPnd:", &spend) < 0 || mm_fields(pid, mm) < 0)
 		die(EXIT_TRACE, "/proc/%d: cannot read the replayed process's state", pid);
-	if (spend)
-		return 1;	/* a signal the kernel holds: not in a checkpoint */
+	if (spend && holds_replayed(pid, spend, 1)) {
+		*why = "a signal the engine sent, held by the kernel for a process";
+		return 1;	/* not in a checkpoint */
+	}
 	struct map *m;
 	int n = read_maps(pid, &m);
 	if (n < 0)
@@ -429,6 +456,9 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		}
 		if (!m[i].special && (m[i].memfd ? !file[i] || !(m[i].flags & MAPF_SHARED)
 						 : nprocs > 1 && (m[i].flags & MAPF_SHARED))) {
+			*why = !m[i].memfd ? "memory mapped shared between processes"
+			       : file[i] ? "a private mapping of a file the program maps shared"
+					 : "a mapping of a copy of a file replay no longer keeps";
 			free(file);
 			free_maps(m, n);
 			return 1;
@@ -448,6 +478,12 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	uint64_t a[6] = { 0 }, ret;
 	uint64_t act[64][4];
 	memset(act, 0, sizeof act);
+	/* A signal of the run's own children held for it (holds_replayed)
+	 * must not stop the injected calls: every one is blocked meanwhile,
+	 * and stays pending, for the engine to let go by as ever. */
+	uint64_t mask, all = ~0ull;
+	int masked = ptrace(PTRACE_GETSIGMASK, pid, 8, &mask) == 0 &&
+		     ptrace(PTRACE_SETSIGMASK, pid, 8, &all) == 0;
 	int bad = eng_inject(p, &r, at, SYS_brk, a, &mm[5], NULL) < 0 || !scratch;
 	uint8_t save[32];
 	if (!bad && pt_read(p, scratch, save, 32) != 32)
@@ -463,6 +499,8 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	if (scratch)
 		pt_write(p, scratch, save, 32);
 	eng_injected(e, k, &r);	/* where an injected call leaves the thread */
+	if (masked && ptrace(PTRACE_SETSIGMASK, pid, 8, &mask) < 0)
+		bad = 1;
 	if (bad) {
 		free_maps(m, n);
 		die(EXIT_TRACE, "event %llu: cannot read brk and the signal handlers of the replayed process",
@@ -526,9 +564,9 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	return 0;
 }
 
-int seek_capture(struct seek_store *s, struct engine *e)
+int seek_capture(struct seek_store *s, struct engine *e, const char **why)
 {
-	if (!eng_can_copy(e))
+	if ((*why = eng_copy_blocker(e)))
 		return 1;	/* a thread where no copy can be made */
 	eng_task_of(e, e->tasks[e->ti].rtid);	/* its p up to date */
 	int n = e->ntasks, nprocs = 0;
@@ -544,8 +582,10 @@ int seek_capture(struct seek_store *s, struct engine *e)
 		nprocs += k->rtid == k->rtgid;
 		if (pt_status_hex(k->p.pid, "SigPnd:", &pend) < 0 || eng_thread_state(&k->p, &th[i]) < 0)
 			die(EXIT_TRACE, "/proc/%d: cannot read the replayed thread's state", k->p.pid);
-		if (pend)
-			goto out;	/* a signal the kernel holds for it */
+		if (pend && holds_replayed(k->p.pid, pend, 0)) {
+			*why = "a signal the engine sent, held by the kernel for a thread";
+			goto out;
+		}
 	}
 	file_hdr(&b, SEEK_CP_MAGIC);
 	sb_64(&b, e->cur.event);
@@ -592,7 +632,7 @@ int seek_capture(struct seek_store *s, struct engine *e)
 	}
 	for (int i = 0; i < n; i++) {
 		struct eng_task *k = &e->tasks[i];
-		if (k->state != ET_GONE && k->rtid == k->rtgid && put_proc(s, e, k, nprocs, &b))
+		if (k->state != ET_GONE && k->rtid == k->rtgid && put_proc(s, e, k, nprocs, &b, why))
 			goto out;
 	}
 	/* Replay's copies of the files mapped shared, by page. */

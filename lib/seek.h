@@ -29,9 +29,10 @@ struct seek_store *seek_create(const char *dir);
 void seek_abandon(const char *dir);
 /* Save the state of e's tracee after e->cur as a checkpoint. Returns 0,
  * 1 when this is no place for one (a signal being delivered; the caller
- * tries again later), or dies on an I/O failure. The tracee is left at a
- * syscall-exit stop with its registers as they were. */
-int seek_capture(struct seek_store *s, struct engine *e);
+ * tries again later) with *why saying what stopped it (a static phrase,
+ * as eng_copy_blocker()'s), or dies on an I/O failure. The tracee is
+ * left at a syscall-exit stop with its registers as they were. */
+int seek_capture(struct seek_store *s, struct engine *e, const char **why);
 /* Write the index and put the store in place of DIR/seek. Returns the
  * number of checkpoints; *bytes gets the size of the files. */
 int seek_finish(struct seek_store *s, uint64_t *bytes);

@@ -90,7 +90,7 @@ static void on_term(int sig, siginfo_t *si, void *uc)
 }
 
 static const char usage_line[] =
-	"usage: rec [-o DIR] [--chaos[=SEED]] [--] PROG [ARGS...] | rec --probe\n";
+	"usage: rec [-o DIR] [--chaos[=SEED]] [--keep-failed] [--] PROG [ARGS...] | rec --probe\n";
 static const char help[] =
 	"Run PROG under ptrace and record everything that makes it nondeterministic\n"
 	"(syscall results, signals, rdtsc, the schedule of its threads) into a trace\n"
@@ -101,6 +101,8 @@ static const char help[] =
 	"  --chaos[=SEED]    shake the schedule (random next thread, random\n"
 	"                    timeslices, yields after syscalls) to bring out rare\n"
 	"                    races; SEED (0 to 2^64-1) is kept in the trace\n"
+	"  --keep-failed     remove the trace when PROG exits 0 (and rec did not\n"
+	"                    fail); keep it otherwise: for CI, a trace per failure\n"
 	"  --probe           print which machine features rec can use (rdtsc trap,\n"
 	"                    debug registers, perf breakpoints...) and exit\n"
 	"  --                end of options: what follows is PROG, even \"-x\"\n"
@@ -154,12 +156,13 @@ static void own_signals(void)
 	sigaction(SIGALRM, &sa, NULL);
 }
 
-/* rec's options (argv up to PROG) into R and *outdir. */
-static void parse_options(int argc, char **argv, const char **outdir)
+/* rec's options (argv up to PROG) into R, *outdir and *keep. */
+static void parse_options(int argc, char **argv, const char **outdir, int *keep)
 {
 	static const struct option lo[] = { { "help", no_argument, 0, 'h' },
 					    { "chaos", optional_argument, 0, 'c' },
 					    { "probe", no_argument, 0, 'p' },
+					    { "keep-failed", no_argument, 0, 'k' },
 					    { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
@@ -175,6 +178,8 @@ static void parse_options(int argc, char **argv, const char **outdir)
 				die(EXIT_USAGE, "--chaos needs a number (0 to 2^64-1), not '%s'", optarg);
 			if (!optarg && getrandom(&R.seed, sizeof R.seed, 0) != sizeof R.seed)
 				R.seed = time(NULL) ^ getpid();
+		} else if (c == 'k') {
+			*keep = 1;
 		} else if (c == 'p') {
 			probe_print(stdout);
 			buf_probe_print(stdout);
@@ -192,7 +197,8 @@ int main(int argc, char **argv)
 	progname = "rec";
 	R.on_stop = handle;	/* for the files below stop.c (handle_other) */
 	const char *outdir = NULL;
-	parse_options(argc, argv, &outdir);
+	int keep = 0;
+	parse_options(argc, argv, &outdir, &keep);
 	if (optind >= argc)
 		usage(EXIT_USAGE);
 	const char *prog = find_prog(argv[optind]);
@@ -205,6 +211,8 @@ int main(int argc, char **argv)
 	struct stat st;
 	if (stat(prog, &st) == 0 && !S_ISREG(st.st_mode))
 		die(126, "%s: %s", prog, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	if (keep)
+		keep_failed(&R, outdir != NULL);
 	make_dir(&R, outdir, argv[optind]);
 	fprintf(stderr, "rec: recording to %s\n", R.dir);
 	if (R.chaos) {

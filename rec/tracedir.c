@@ -8,7 +8,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,6 +85,59 @@ void make_dir(struct recorder *r, const char *opt, const char *prog)
 	cpu_read(&cpu);
 	if (cpu_save(r->dir, &cpu) < 0)
 		die(EXIT_TRACE, "%s/cpu: %s", r->dir, strerror(errno));
+}
+
+/* rec --keep-failed: where latest-trace pointed before this rec moved it
+ * (nothing: "", no link), and the process whose exit may remove the
+ * trace (not a child forked before its execve). */
+static char old_latest[4200];
+static int moves_latest;
+static pid_t keeper;
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* At rec's exit: status 0 is a program that exited 0, recorded to its
+ * end (rec exits with another status on any failure of its own). Its
+ * trace goes, and latest-trace, if this rec moved it and no other rec
+ * did since, points where it pointed before. */
+static void drop_passed(int status, void *arg)
+{
+	struct recorder *r = arg;
+	if (status != 0 || getpid() != keeper || !r->dir[0])
+		return;
+	if (nftw(r->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		warnx_("%s: cannot remove the trace of a run that passed: %s", r->dir, strerror(errno));
+		return;
+	}
+	if (!moves_latest)
+		return;
+	char link[4200], tmp[4200], now[4200];
+	snprintf(link, sizeof link, "%s/latest-trace", trace_home());
+	ssize_t n = readlink(link, now, sizeof now - 1);
+	if (n < 0 || (now[n] = 0, strcmp(now, strrchr(r->dir, '/') + 1)))
+		return;
+	snprintf(tmp, sizeof tmp, "%s/.latest-trace.%d", trace_home(), getpid());
+	unlink(tmp);
+	if (!old_latest[0])
+		unlink(link);
+	else if (symlink(old_latest, tmp) < 0 || rename(tmp, link) < 0)
+		unlink(tmp);
+}
+
+void keep_failed(struct recorder *r, int own_dir)
+{
+	keeper = getpid();
+	moves_latest = !own_dir;
+	char link[4200];
+	snprintf(link, sizeof link, "%s/latest-trace", trace_home());
+	ssize_t n = readlink(link, old_latest, sizeof old_latest - 1);
+	old_latest[n > 0 ? n : 0] = 0;
+	on_exit(drop_passed, r);
 }
 
 static int copy_file(const char *src, const char *dst)

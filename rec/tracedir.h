@@ -10,6 +10,13 @@
  * r->w writes its events file. */
 void make_dir(struct recorder *r, const char *opt, const char *prog);
 
+/* rec --keep-failed, called before make_dir(): when rec exits 0 (the
+ * program exited 0 and was recorded to its end), the trace directory
+ * r->dir is removed, and latest-trace, if make_dir() moved it (own_dir
+ * 0: no -o) and no other rec moved it since, points where it pointed
+ * before (or is removed when there was none). */
+void keep_failed(struct recorder *r, int own_dir);
+
 /* Put the file open at src (a /proc path that reaches it even if deleted)
  * into files/ as cheaply as the file allows, and add an IT_FILE item for
  * it. A file reachable by its path is hardlinked into files/, or, when

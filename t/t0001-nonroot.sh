@@ -88,7 +88,7 @@ test_expect_success 'tseek as nobody; replay --to starts from its checkpoint' '
 	nb rec -o "$nr/ln" "$T/lines" 20 >/dev/null 2>&1 &&
 	last=$(nb tdump "$nr/ln" | awk "\$3 == \"syscall\" { e = \$1 } END { print e }") &&
 	nb replay --to $last "$nr/ln" >before 2>before.err &&
-	nb tseek --every 2 "$nr/ln" >ts.out 2>ts.err &&
+	nb tseek --quiet --every 2 "$nr/ln" >ts.out 2>ts.err &&
 	test ! -s ts.err &&
 	nb tseek --list "$nr/ln" >list &&
 	test $(grep -c " seek/cp-[0-9]* " list) -gt 1 &&

@@ -25,7 +25,7 @@ test_expect_success 'record tsc patched; pick the events of main' '
 	test -z "$bad"
 '
 test_expect_success 'tseek makes checkpoints among them' '
-	run_tool tseek --every 2 "$trace" >ts.out 2>ts.err &&
+	run_tool tseek --quiet --every 2 "$trace" >ts.out 2>ts.err &&
 	test ! -s ts.err &&
 	run_tool tseek --list "$trace" >list &&
 	first=$(head -n 1 evs) &&

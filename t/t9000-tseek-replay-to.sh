@@ -27,7 +27,7 @@ test_expect_success 'record lines 30 and pick events' '
 	done
 '
 test_expect_success 'tseek --every 4 makes checkpoints; --list shows them' '
-	run_tool tseek --every 4 "$trace" >ts.out 2>ts.err &&
+	run_tool tseek --quiet --every 4 "$trace" >ts.out 2>ts.err &&
 	test ! -s ts.out && test ! -s ts.err &&
 	test -f "$trace/seek/index" &&
 	run_tool tseek --list "$trace" >list &&
@@ -58,7 +58,7 @@ test_expect_success 'a plain replay still writes every byte' '
 	replay_cmp "$trace"
 '
 test_expect_success 'tseek again replaces the index; default interval works' '
-	run_tool tseek "$trace" 2>ts2.err &&
+	run_tool tseek --quiet "$trace" 2>ts2.err &&
 	test ! -s ts2.err &&
 	run_tool tseek --list "$trace" >list2 &&
 	test $(grep -c " seek/cp-" list2) -ge 1 &&

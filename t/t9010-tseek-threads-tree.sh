@@ -32,7 +32,7 @@ pick () {
 }
 # index NAME: tseek --every 3; checkpoints after the first clone.
 index () {
-	run_tool tseek --every 3 "$trace" >$1.ts.out 2>$1.ts.err &&
+	run_tool tseek --quiet --every 3 "$trace" >$1.ts.out 2>$1.ts.err &&
 	test ! -s $1.ts.out && test ! -s $1.ts.err &&
 	run_tool tseek --list "$trace" >$1.list &&
 	test $(awk -v c=$(cat $1.clone) "NR > 1 && \$1 > c" $1.list | wc -l) -ge 3

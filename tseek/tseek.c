@@ -1,6 +1,7 @@
 /* tseek: replays a trace once and leaves persistent checkpoints and an
  * index in TRACE/seek, so replay --to and gdbstub -g start near any event
  * (tseek(1)); --list prints the index. */
+#include "account.h"
 #include "engine.h"
 #include "cpu.h"
 #include "seek.h"
@@ -12,12 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char usage_line[] =
-	"usage: tseek [--every N | --interval SECONDS] [--force] [TRACE] | tseek --list [TRACE]\n";
+	"usage: tseek [--every N | --interval SECONDS] [--quiet] [--force] [TRACE] | tseek --list [TRACE]\n";
 static const char help[] =
 	"Replay the trace once and store checkpoints plus an index in TRACE/seek/,\n"
 	"so that replay --to and gdbstub -g reach any event fast. TRACE defaults to\n"
@@ -27,6 +27,7 @@ static const char help[] =
 	"                      since the last one (default 1; fractions allowed)\n"
 	"  --every N         take a checkpoint every N events instead\n"
 	"  --list            print the index (event, file, size) and exit\n"
+	"  -q, --quiet       no progress and no summary on stderr (errors still)\n"
 	"  --force           replay on a CPU that lacks a feature the recording CPU\n"
 	"                    had, or a trace without a cpu file (warn instead\n"
 	"                    of refusing)\n"
@@ -86,16 +87,22 @@ static void drop_store(void)
 		seek_abandon(store_dir);
 }
 
-/* The next event ends the program: the last place for a checkpoint. */
-static int last_chance(struct engine *e)
+/* The event of the call or signal that ends the program: the one
+ * before the trace's exit record (from the chunk headers, cheap); 0 when
+ * that cannot be told (the replay then says why). */
+static uint64_t final_event(const char *dir)
 {
-	const struct trace_rec *nx = eng_peek(e);
-	if (!nx || nx->kind == TR_EXIT)
-		return 1;
-	if (nx->kind != TR_SYSCALL || nx->size < 2)
-		return 0;
-	int nr = (int32_t)get32(nx->p);
-	return nr == SYS_exit_group || nr == SYS_exit;
+	struct trace_reader r;
+	uint64_t last;
+	return trace_last_event(&r, dir, &last) == 0 && last > 0 ? last - 1 : 0;
+}
+
+/* The next event (nx) is fin, the one that ends the program: the last
+ * place for a checkpoint. The end of a thread, or of a process among
+ * others, is not: only --every and --interval space checkpoints. */
+static int last_chance(const struct trace_rec *nx, uint64_t fin)
+{
+	return fin && nx && nx->event == fin;
 }
 
 int main(int argc, char **argv)
@@ -103,17 +110,18 @@ int main(int argc, char **argv)
 	progname = "tseek";
 	long long every = -1;
 	double interval = 1.0;
-	int do_list = 0;
+	int do_list = 0, quiet = 0;
 	static const struct option lo[] = {
 		{ "every", required_argument, 0, 'e' },
 		{ "interval", required_argument, 0, 'i' },
 		{ "list", no_argument, 0, 'l' },
 		{ "force", no_argument, 0, 'f' },
+		{ "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hq", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if ((every = parse_num(optarg)) <= 0) {
@@ -136,6 +144,9 @@ int main(int argc, char **argv)
 		case 'f':
 			cpu_force = 1;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -151,37 +162,47 @@ int main(int argc, char **argv)
 	snprintf(tmp, sizeof tmp, "%s/%s.new", dir, SEEK_DIR);
 	exit_on_sigint(tmp);
 	signal(SIGQUIT, SIG_IGN);
-	int tty = isatty(2);
 	struct engine e;
 	eng_open(&e, dir);
 	/* Runs of buffered calls are answered inside the process, as replay
-	 * does: checkpoints fall between them. */
-	eng_set_opts(&e, &(struct eng_opts){ .batch = !env_flag("REWIND_NO_BUFFER") });
+	 * does: checkpoints fall between them. The event before the
+	 * program's end is replayed on its own, not inside a run with the
+	 * end, so that the checkpoint just before the exit has its place. */
+	uint64_t fin = final_event(dir);
+	eng_set_opts(&e, &(struct eng_opts){ .batch = !env_flag("REWIND_NO_BUFFER"),
+					     .limit = fin > 2 ? fin - 1 : 0 });
 	store_dir = dir;
 	store_pid = getpid();
 	atexit(drop_store);
 	struct seek_store *s = seek_create(dir);
-	double t0 = now(), last = t0;
-	uint64_t since = 0, taken = 0;
+	struct account *a = acct_start(dir, quiet, every, interval);
+	double last = now();
+	uint64_t since = 0;	/* the event of the last checkpoint */
 	while (eng_step(&e)) {
-		since++;
-		int due = every > 0 ? since >= (uint64_t)every : now() - last >= interval;
-		if ((due || last_chance(&e)) && e.cur.event > 1 && seek_capture(s, &e) == 0) {
-			since = 0;
+		struct trace_pos pos;
+		trace_tell(&e.r, &pos);
+		acct_event(a, e.cur.event, pos.off);
+		/* Events, not steps: a step may answer a run of buffered
+		 * calls. */
+		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : now() - last >= interval;
+		/* None at or after the call or signal that ends the program:
+		 * nothing but the end is left to replay. */
+		if (!(due || last_chance(eng_peek(&e), fin)) || e.cur.event <= 1 ||
+		    (fin && e.cur.event >= fin))
+			continue;
+		const char *why;
+		if (seek_capture(s, &e, &why) == 0) {
+			since = e.cur.event;
 			last = now();
-			taken++;
-			if (tty)
-				fprintf(stderr, "\rtseek: event %llu, %llu checkpoints",
-					(unsigned long long)e.cur.event, (unsigned long long)taken);
 		}
+		acct_try(a, e.cur.event, why);
 	}
+	uint64_t end = e.cur.event;	/* the trace's last event (TR_EXIT) */
 	eng_close(&e);
 	signal(SIGINT, SIG_IGN);	/* the renames that put seek.new in place */
 	uint64_t bytes;
-	int n = seek_finish(s, &bytes);
+	seek_finish(s, &bytes);
 	store_dir = NULL;
-	if (tty)
-		fprintf(stderr, "\rtseek: %d checkpoints, %.1f MiB, in %.1f s\n", n, bytes / 1048576.0,
-			now() - t0);
+	acct_end(a, end, bytes);
 	return 0;
 }
