@@ -113,31 +113,14 @@ static struct {
  * none); 0 when it cannot be read. Async-signal-safe. */
 static char proc_state(pid_t pid, long *nr)
 {
-	char path[48], buf[512];
+	char buf[512];
 	*nr = -1;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	const char *st = pt_stat(pid, buf, sizeof buf);
+	if (!st)
 		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
-		return 0;
-	char state = p[2];
-	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
-			buf[n] = 0;
-			*nr = strtol(buf, NULL, 10);
-		}
-	}
+	char state = *st;
+	if (pt_proc_read(pid, "syscall", buf, sizeof buf) > 0 && buf[0] >= '0' && buf[0] <= '9')
+		*nr = strtol(buf, NULL, 10);
 	return state;
 }
 

@@ -360,16 +360,34 @@ int pt_write(struct pt_proc *p, uint64_t addr, const void *buf, size_t n)
 	return 0;
 }
 
+ssize_t pt_proc_read(pid_t pid, const char *file, char *buf, size_t len)
+{
+	char path[64] = "/proc/", digits[16];
+	size_t at = 6, fl = strlen(file);
+	int nd = 0;
+	for (unsigned v = (unsigned)pid; v; v /= 10)
+		digits[nd++] = '0' + v % 10;
+	if (nd == 0 || fl > sizeof path - at - nd - 2 || len == 0)
+		return -1;
+	while (nd)
+		path[at++] = digits[--nd];
+	path[at++] = '/';
+	memcpy(path + at, file, fl + 1);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
 char *pt_stat(pid_t pid, char *buf, size_t len)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	if (pt_proc_read(pid, "stat", buf, len) < 0)
 		return NULL;
-	size_t n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	/* The command name may hold spaces and parentheses: it ends at the
 	 * last ')'. */
 	char *p = strrchr(buf, ')');

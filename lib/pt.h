@@ -107,6 +107,10 @@ void pt_wait_zombie(pid_t tid);
  * third field (the state letter) on, past the command name, or NULL when
  * unreadable. */
 char *pt_stat(pid_t pid, char *buf, size_t len);
+/* /proc/PID/FILE ("status", "syscall") read into buf (len - 1 bytes at
+ * most, NUL-terminated): its length, or -1. Async-signal-safe (no stdio),
+ * as pt_stat is: signal handlers use both. */
+ssize_t pt_proc_read(pid_t pid, const char *file, char *buf, size_t len);
 /* The line of /proc/PID/status that starts with field ("NSpid:") read
  * into line (len bytes at most): a pointer to what follows field in it,
  * or NULL when there is none or it is unreadable. */

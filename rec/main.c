@@ -39,22 +39,9 @@ static int from_program(const siginfo_t *si)
 {
 	if (si->si_code > 0 || si->si_code == SI_KERNEL || si->si_pid <= 0)
 		return 0;
-	char path[40] = "/proc/", digits[16], buf[1024];
-	int nd = 0;
-	for (unsigned v = (unsigned)si->si_pid; v; v /= 10)
-		digits[nd++] = '0' + v % 10;
-	size_t at = 6;
-	while (nd)
-		path[at++] = digits[--nd];
-	memcpy(path + at, "/status", 8);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char buf[1024];
+	if (pt_proc_read(si->si_pid, "status", buf, sizeof buf) <= 0)
 		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	const char *t = strstr(buf, "\nTracerPid:");
 	if (!t)
 		return 0;
