@@ -115,7 +115,8 @@ demo: all
 	@./demo.sh
 
 bench: all
-	@REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_BPROG=$(CURDIR)/$(O)/bench bench/run.sh
+	@REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_BPROG=$(CURDIR)/$(O)/bench REWIND_TPROG=$(CURDIR)/$(O)/t \
+	  bench/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5

@@ -6,6 +6,7 @@
 set -u
 : "${REWIND_BIN:?set REWIND_BIN to the directory holding rec and replay}"
 : "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
+: "${REWIND_TPROG:?set REWIND_TPROG to the directory of the test programs}"
 RUNS=${BENCH_RUNS:-3}
 bsrc=$(cd "$(dirname "$0")" && pwd)	# the bench sources (the run cds away)
 export LC_ALL=C
@@ -165,21 +166,21 @@ printf '%-38s %9ss\n' "tseek" "$ts"
 printf '%-38s %9ss\n' "replay --to the last event, index" "$seek"
 rm -rf "$tmp/tr.build" build-src
 
-# Signal timing: sigtimer.c's 2 ms interval timer while it computes about
-# 0.5 s with no syscall: how often its handler runs natively, under rec
+# Signal timing: t/prog/profsig.c's 2 ms interval timer (ITIMER_REAL)
+# while it computes about 0.5 s with no syscall: how often its handler runs natively, under rec
 # (signals preempt where they come) and with REWIND_HOLD_SIGNALS=1, and
 # whether replay prints the same bytes (the handler ran at the same
 # places).
 hits () { sed -n 's/^hits \([0-9]*\) .*/\1/p' "$1"; }
-"$REWIND_BPROG/sigtimer" >sig.nat 2>/dev/null
+"$REWIND_TPROG/profsig" 2000 real >sig.nat 2>/dev/null
 rm -rf "$tmp/tr.sig" "$tmp/tr.sigh"
-"$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_BPROG/sigtimer" >sig.rec 2>/dev/null
-REWIND_HOLD_SIGNALS=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigh" -- "$REWIND_BPROG/sigtimer" >sig.hold 2>/dev/null
+"$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_TPROG/profsig" 2000 real >sig.rec 2>/dev/null
+REWIND_HOLD_SIGNALS=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigh" -- "$REWIND_TPROG/profsig" 2000 real >sig.hold 2>/dev/null
 "$REWIND_BIN/replay" "$tmp/tr.sig" >sig.rep 2>/dev/null
 same=no
 cmp -s sig.rec sig.rep && same=yes
 echo
-printf 'signal timing (sigtimer.c: a 2 ms timer, about 0.5 s of compute)\n'
+printf 'signal timing (profsig.c real: a 2 ms timer, about 0.5 s of compute)\n'
 printf '%-38s %9s\n' what value
 printf '%-38s %9s\n' "handler runs natively" "$(hits sig.nat)"
 printf '%-38s %9s\n' "under rec" "$(hits sig.rec)"
