@@ -279,34 +279,48 @@ done
 # computing between writes) and tcompute.c (two threads computing, state
 # never repeating), each continued to its last line with a breakpoint
 # there and back: with the stretches re-executed to find the preemptions'
-# places (the default) and with their states set (REWIND_NO_REEXEC=1).
+# places (the default), with their states set (REWIND_NO_REEXEC=1), and
+# re-executed to the software count of a trace recorded with REWIND_COUNT=1.
 echo
 printf 'preempted stretches in gdb (continue to the end with a breakpoint set, and back)\n'
-printf '%-30s %9s %9s %12s %12s\n' workload preempts "set s" "re-exec s" "given up"
-for p in spin tcompute; do
-	rm -rf "$tmp/tr.pre.$p"
-	"$REWIND_BIN/rec" -o "$tmp/tr.pre.$p" -- "$REWIND_BPROG/$p" >/dev/null 2>&1
-	npre=$("$REWIND_BIN/tdump" "$tmp/tr.pre.$p" | grep -c ' preempt ')
-	line=$(grep -n 'printf("%llu' "$bsrc/prog/$p.c" | cut -d: -f1)
-	for mode in 1 0; do
-		cat >pre.$mode.gdb <<GDB
+printf '%-16s %9s %9s %10s %9s %10s %9s\n' workload preempts "set s" "re-exec s" "given up" \
+	"counted s" "given up"
+# pre_gdb TRACE MODE OUT: the session on TRACE with REWIND_NO_REEXEC=MODE.
+pre_gdb () {
+	cat >pre.gdb <<GDB
 set pagination off
 python import time
 python t0 = time.time()
-target remote | env REWIND_NO_REEXEC=$mode $REWIND_BIN/gdbstub $tmp/tr.pre.$p
+target remote | env REWIND_NO_REEXEC=$2 $REWIND_BIN/gdbstub $1
 break $p.c:$line
 continue
 reverse-continue
 python print("T %.3f" % (time.time() - t0))
 GDB
-		timeout 900 gdb -batch -nx -x pre.$mode.gdb "$REWIND_BPROG/$p" >pre.$mode.out 2>&1
-	done
-	set_s=$(sed -n 's/^T //p' pre.1.out)
-	re_s=$(sed -n 's/^T //p' pre.0.out)
-	# The forward line names the first stretch given up, and how many more.
-	gave=$(grep -m 1 'not found again' pre.0.out | sed 's/.*(and \([0-9]*\) more such.*/\1/')
-	case $gave in "") gave=0 ;; *[!0-9]*) gave=1 ;; *) gave=$((gave + 1)) ;; esac
-	printf '%-30s %9s %9s %12s %12s\n' "$p.c" "$npre" "${set_s:-fail}" "${re_s:-fail}" "$gave"
+	timeout 900 gdb -batch -nx -x pre.gdb "$REWIND_BPROG/$p" >"$3" 2>&1
+}
+# given_up OUT: how many stretches the session gave up (the forward line
+# names the first and how many more).
+given_up () {
+	local gave
+	gave=$(grep -m 1 'not found again' "$1" | sed 's/.*(and \([0-9]*\) more such.*/\1/')
+	case $gave in "") echo 0 ;; *[!0-9]*) echo 1 ;; *) echo $((gave + 1)) ;; esac
+}
+for p in spin tcompute; do
+	rm -rf "$tmp/tr.pre.$p" "$tmp/tr.cnt.$p"
+	"$REWIND_BIN/rec" -o "$tmp/tr.pre.$p" -- "$REWIND_BPROG/$p" >/dev/null 2>&1
+	# The same recorded with the software count (opt-in): gdbstub runs
+	# each preempted thread to its count before searching.
+	REWIND_COUNT=1 REWIND_NO_COUNT= "$REWIND_BIN/rec" -o "$tmp/tr.cnt.$p" -- "$REWIND_BPROG/$p" \
+		>/dev/null 2>&1
+	npre=$("$REWIND_BIN/tdump" "$tmp/tr.pre.$p" | grep -c ' preempt ')
+	line=$(grep -n 'printf("%llu' "$bsrc/prog/$p.c" | cut -d: -f1)
+	pre_gdb "$tmp/tr.pre.$p" 1 pre.1.out
+	pre_gdb "$tmp/tr.pre.$p" 0 pre.0.out
+	pre_gdb "$tmp/tr.cnt.$p" 0 pre.c.out
+	printf '%-16s %9s %9s %10s %9s %10s %9s\n' "$p.c" "$npre" "$(sed -n 's/^T //p' pre.1.out)" \
+		"$(sed -n 's/^T //p' pre.0.out)" "$(given_up pre.0.out)" \
+		"$(sed -n 's/^T //p' pre.c.out)" "$(given_up pre.c.out)"
 done
 # Why a preemption in a counting loop is not found by counting: a
 # hardware breakpoint that counts the loop's turns without stopping still
