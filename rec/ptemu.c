@@ -27,9 +27,9 @@
  * new threads it traces from their start. */
 #define OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | \
 	      PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
-	      PTRACE_O_TRACEVFORKDONE)
-#define OPTS_NAMES "TRACESYSGOOD, EXITKILL, TRACEEXEC, TRACEFORK, TRACEVFORK, TRACECLONE " \
-	"and TRACEVFORKDONE"
+	      PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT)
+#define OPTS_NAMES "TRACESYSGOOD, EXITKILL, TRACEEXEC, TRACEFORK, TRACEVFORK, TRACECLONE, " \
+	"TRACEVFORKDONE and TRACEEXIT"
 /* The kernel's struct ptrace_syscall_info, and its op values. */
 struct syscall_info {
 	uint8_t op, pad[3];
@@ -580,6 +580,10 @@ static void wake_one(struct task *tr, int gone)
 void ptemu_exited(int st)
 {
 	struct task *tr = cur->tracer, *p = cur->parent;
+	if (tr && (cur->popts & PTRACE_O_TRACEEXIT) && !cur->pexitev)
+		stop_recording(EXIT_TRACE, "a thread traced with PTRACE_O_TRACEEXIT ended other than "
+			       "by exit or exit_group, whose PTRACE_EVENT_EXIT stop rewind cannot "
+			       "make yet; the trace %s ends here", rec_dir());
 	if (!tr || (p && p->tgid == tr->tgid && cur->p.pid == cur->tgid))
 		return;	/* the kernel reports a process's end to its parent */
 	uint64_t cgt = 0;
@@ -737,13 +741,31 @@ static void after_stops(void)
 
 int ptemu_entry_stop(void)
 {
-	if (cur->pcall == P_GO) {
+	int go = cur->pcall == P_GO;
+	struct user_regs_struct r;
+	if (go)
 		cur->pcall = 0;
+	if (!cur->tracer)
 		return 0;
+	if (!go && cur->psys) {
+		call_stop(P_ENTRY);
+		return 1;
 	}
-	if (!cur->tracer || !cur->psys)
-		return 0;
-	call_stop(P_ENTRY);
+	if (!(cur->popts & PTRACE_O_TRACEEXIT) || cur->pexitev || pt_getregs_alive(&cur->p, &r) < 0 ||
+	    (r.orig_rax != SYS_exit && r.orig_rax != SYS_exit_group))
+		return 0;	/* (pexitev stays: its thread ends now) */
+	/* PTRACE_EVENT_EXIT, before the thread ends: the other threads an
+	 * exit_group ends would stop there too, which rec cannot make them
+	 * do. */
+	struct task *o;
+	for (int i = 0; r.orig_rax == SYS_exit_group && (o = task_nth(i)); i++)
+		if (o != cur && o->tgid == cur->tgid && o->tracer &&
+		    (o->popts & PTRACE_O_TRACEEXIT))
+			ptrace_refuse(PTRACE_SETOPTIONS, " with TRACEEXIT for a thread that another "
+				      "thread's exit_group ends");
+	cur->pexitev = 1;
+	event_stop(PTRACE_EVENT_EXIT, (r.rdi & 0xff) << 8, 1);
+	cur->pcall = P_ENTRY;	/* the call begins when let go */
 	return 1;
 }
 

@@ -68,6 +68,7 @@ struct task {
 	int pexit;		/* its call's exit stop (if PTRACE_SYSCALL) comes next */
 	int pinside;		/* stopped at an event inside its call (rax -ENOSYS) */
 	int ptinfo;		/* psi is the siginfo of a syscall or event stop */
+	int pexitev;		/* its PTRACE_EVENT_EXIT stop was shown */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode,

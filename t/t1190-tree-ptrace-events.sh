@@ -1,6 +1,6 @@
 #!/bin/bash
 # t1190-tree-ptrace-events.sh: a tracer inside the program with the event
-# options (exec, fork, vfork, clone, vfork-done, seize) and
+# options (exec, exit, fork, vfork, clone, vfork-done, seize) and
 # PTRACE_GET_SYSCALL_INFO sees what it sees natively, and the trace replays.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptevent
@@ -30,6 +30,17 @@ test_expect_success 'TRACEEXEC with PTRACE_SYSCALL: entry, event, exit' '
 '
 test_expect_success 'without TRACEEXEC, PTRACE_SYSCALL: entry, exit, SIGTRAP' '
 	native_cmp "$T/ptevent" execoldsys
+'
+test_expect_success 'PTRACE_O_TRACEEXIT: the stop before the end, its status as the message' '
+	native_cmp "$T/ptevent" exit &&
+	grep -q "stopped by 0x5 event 6 msg other, siginfo 0 signo 5 code 0x605" rec.out &&
+	grep -qx "  message 0x700" rec.out &&
+	grep -qx "stop: child exited 7" rec.out
+'
+test_expect_success 'TRACEEXIT with PTRACE_SYSCALL: the entry stop, then the exit event' '
+	native_cmp "$T/ptevent" exitsys &&
+	grep -qx "  message 0x1" rec.out &&
+	grep -qx "  message 0x700" rec.out
 '
 test_expect_success 'TRACEFORK, TRACEVFORK, TRACECLONE, TRACEVFORKDONE: events and new tracees' '
 	native_cmp "$T/ptevent" fork &&

@@ -1,5 +1,5 @@
 /* ptevent.c: a tracer inside the program with the event options (exec,
- * fork, vfork, clone, vfork-done, seize) and PTRACE_GET_SYSCALL_INFO; the
+ * exit, fork, vfork, clone, vfork-done, seize) and PTRACE_GET_SYSCALL_INFO; the
  * mode (argv[1]) picks one. Prints what the tracer sees, ids as "child". */
 #include <errno.h>
 #include <stdint.h>
@@ -229,6 +229,21 @@ static void do_info(int sysgood)
 	waitshow("end", child, 0);
 }
 
+/* PTRACE_O_TRACEEXIT: the stop before the end, with the exit status. */
+static void do_exit(int sys)
+{
+	if (traced_child())
+		syscall(SYS_exit_group, 7);
+	ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD);
+	for (int i = 0; i < 4; i++) {
+		ptrace(sys ? PTRACE_SYSCALL : PTRACE_CONT, child, 0, 0);
+		if (waitshow("stop", child, 0) < 0 || !WIFSTOPPED(last))
+			break;
+		printf("  message 0x%lx\n", eventmsg(child));
+		fflush(stdout);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -244,6 +259,10 @@ int main(int argc, char **argv)
 		do_fork(0);
 	else if (!strcmp(m, "seize"))
 		do_fork(1);
+	else if (!strcmp(m, "exit"))
+		do_exit(0);
+	else if (!strcmp(m, "exitsys"))
+		do_exit(1);
 	else if (!strcmp(m, "info"))
 		do_info(1);
 	else if (!strcmp(m, "infonone"))
