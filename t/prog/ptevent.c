@@ -54,7 +54,7 @@ static int waitshow(const char *what, pid_t pid, long newpid)
 		       msg < 4 ? (msg == 0 ? "0" : msg == 1 ? "1" : msg == 2 ? "2" : "3")
 			       : who(msg, newpid), g, si.si_signo, si.si_code,
 		       si.si_pid ? who(si.si_pid, newpid) : "0", (long long)regs.orig_rax,
-		       (long long)regs.rax < -4095 || (long long)regs.rax > 4095 ? 4096LL : (long long)regs.rax);
+		       (long long)regs.rax < -4095 || (long long)regs.rax > 255 ? 4096LL : (long long)regs.rax);
 	}
 	fflush(stdout);
 	return r;
