@@ -220,6 +220,7 @@ static siginfo_t exec_trap(void)
 
 static void notify(struct task *t);
 static void after_stops(void);
+static void trap_info(int code);
 
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
@@ -245,6 +246,19 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		if (t->state == T_STOPPED) {
+			/* In a group-stop, it traps at once into it (the
+			 * kernel's JOBCTL_TRAP_STOP): seized, a
+			 * PTRACE_EVENT_STOP with the group-stop's signal. */
+			t->pstop = t->pgroup = 1;
+			t->report = (t->seized ? PTRACE_EVENT_STOP << 16 : 0) | SIGSTOP << 8 | 0x7f;
+			if (t->seized) {
+				struct task *me = cur;
+				cur = t;
+				trap_info(PTRACE_EVENT_STOP << 8 | SIGSTOP);
+				cur = me;
+			}
+		}
 		notify(t);
 		return 0;
 	}
@@ -288,6 +302,15 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return -ESRCH;
 	struct user_regs_struct r;
 	switch (req) {
+	case PTRACE_LISTEN:
+		if (!t->seized || ((t->report >> 16) != PTRACE_EVENT_STOP && !t->pgroup))
+			return -EIO;
+		/* Listening, it traps again when a SIGCONT ends its group-stop,
+		 * and then stops for that SIGCONT at once; rec delivers a
+		 * traced thread's SIGCONT at its next syscall instead, so its
+		 * tracer would see the call before the signal. */
+		ptrace_refuse(req, ": the SIGCONT that ends the group-stop would reach the tracer "
+			      "after the tracee's next syscall, not at once");
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
@@ -298,8 +321,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	case 0x420e:	/* PTRACE_GET_SYSCALL_INFO */
 		return syscall_info(t, addr, data);
 	case PTRACE_GETSIGINFO:
-		if (t->pgroup)
-			return -EINVAL;	/* a group-stop has none */
+		if (t->pgroup && !t->seized)
+			return -EINVAL;	/* a group-stop has none (seized: a trap's) */
 		if (!t->psig && !t->ptinfo)
 			ptrace_refuse(req, " at a stop other than a signal's");
 		return emu_put(data, &t->psi, sizeof t->psi);
@@ -663,6 +686,8 @@ void ptemu_group_stop(int sig)
 	cur->pgroup = 1;
 	/* A seized tracee's group-stop is a PTRACE_EVENT_STOP. */
 	cur->report = (cur->seized ? PTRACE_EVENT_STOP << 16 : 0) | sig << 8 | 0x7f;
+	if (cur->seized)
+		trap_info(PTRACE_EVENT_STOP << 8 | sig);
 	stopped();
 }
 
@@ -671,7 +696,9 @@ void ptemu_group_stop(int sig)
  * ptrace_do_notify fills it. */
 static void trap_info(int code)
 {
-	siginfo_t si = { .si_signo = SIGTRAP, .si_code = code };
+	/* (A seized group-stop's: the stop signal's number.) */
+	siginfo_t si = { .si_signo = code >> 8 == PTRACE_EVENT_STOP ? code & 0x7f : SIGTRAP,
+			 .si_code = code };
 	char line[256];
 	si.si_pid = self_id(cur->p.pid, cur->p.pid);
 	const char *u = pt_status(cur->p.pid, "Uid:", line, sizeof line);

@@ -54,4 +54,13 @@ test_expect_success 'PTRACE_SEIZE with them: the new ones stop at PTRACE_EVENT_S
 	native_cmp "$T/ptevent" seize &&
 	test $(grep -c "new one: new stopped by 0x5 event 128 msg 0" rec.out) = 3
 '
+test_expect_success 'PTRACE_SEIZE of a child in a group-stop: its PTRACE_EVENT_STOP at once' '
+	native_cmp "$T/ptevent" seizestopped &&
+	grep -qx "trapped: child stopped by 0x13 event 128 msg 0, siginfo 0 signo 19 code 0x8013 pid child, orig_rax 234 rax 0" rec.out &&
+	grep -qx "end: child exited 4" rec.out
+'
+test_expect_success 'PTRACE_ATTACH of a child in a group-stop: stopped at once' '
+	native_cmp "$T/ptevent" attachstopped &&
+	grep -q "trapped: child stopped by 0x13 event 0 msg 0, siginfo -1" rec.out
+'
 test_done

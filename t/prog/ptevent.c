@@ -1,5 +1,5 @@
 /* ptevent.c: a tracer inside the program with the event options (exec,
- * exit, fork, vfork, clone, vfork-done, seize) and PTRACE_GET_SYSCALL_INFO; the
+ * exit, fork, vfork, clone, vfork-done, seize, of a stopped child) and PTRACE_GET_SYSCALL_INFO; the
  * mode (argv[1]) picks one. Prints what the tracer sees, ids as "child". */
 #include <errno.h>
 #include <stdint.h>
@@ -244,6 +244,26 @@ static void do_exit(int sys)
 	}
 }
 
+/* PTRACE_SEIZE (or ATTACH) of a child in a group-stop: it traps into
+ * it at once; detached, it stays stopped till a SIGCONT. */
+static void do_stopped(int seize)
+{
+	child = fork();
+	if (!child) {
+		raise(SIGSTOP);
+		_exit(4);
+	}
+	int st;
+	waitpid(child, &st, WUNTRACED);
+	printf("seen stopped: %d\n", WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP);
+	printf("attach %ld\n", seize ? ptrace(PTRACE_SEIZE, child, 0, 0)
+				      : ptrace(PTRACE_ATTACH, child, 0, 0));
+	waitshow("trapped", child, 0);
+	printf("detach %ld\n", ptrace(PTRACE_DETACH, child, 0, 0));
+	kill(child, SIGCONT);
+	waitshow("end", child, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -263,6 +283,10 @@ int main(int argc, char **argv)
 		do_exit(0);
 	else if (!strcmp(m, "exitsys"))
 		do_exit(1);
+	else if (!strcmp(m, "seizestopped"))
+		do_stopped(1);
+	else if (!strcmp(m, "attachstopped"))
+		do_stopped(0);
 	else if (!strcmp(m, "info"))
 		do_info(1);
 	else if (!strcmp(m, "infonone"))
