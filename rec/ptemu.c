@@ -56,7 +56,9 @@ struct syscall_info {
  * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
  * child's TRACEME with its signal stops (and its execve's SIGTRAP),
  * CONT, SYSCALL (stops at calls' entries and exits), KILL, GET/SETSIGINFO,
- * SETOPTIONS (OPTS), POKE* and SETREGS (the changes recorded as the
+ * SETOPTIONS (OPTS: the event stops of exec, exit, fork, vfork, clone
+ * and vfork-done, with new threads traced from their start), GETEVENTMSG,
+ * GET_SYSCALL_INFO, POKE* and SETREGS (the changes recorded as the
  * tracee's state); the rest is refused by name. */
 
 /* What t's tracer changed in it (registers, memory), recorded as its
@@ -609,11 +611,12 @@ void ptemu_exited(int st)
 			       "make yet; the trace %s ends here", rec_dir());
 	if (!tr || (p && p->tgid == tr->tgid && cur->p.pid == cur->tgid))
 		return;	/* the kernel reports a process's end to its parent */
-	uint64_t cgt = 0;
-	if (pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 || ((cgt >> (SIGCHLD - 1)) & 1))
+	uint64_t cgt = 0, blk = 0;
+	if (pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 ||
+	    pt_status_hex(tr->p.pid, "SigBlk:", &blk) < 0 || (((cgt | blk) >> (SIGCHLD - 1)) & 1))
 		stop_recording(EXIT_TRACE, "a thread ended that a thread other than its parent traces, "
-			       "which catches SIGCHLD: rewind cannot send that SIGCHLD yet; the "
-			       "trace %s ends before it", rec_dir());
+			       "which catches or blocks SIGCHLD: rewind cannot send that SIGCHLD "
+			       "yet; the trace %s ends before it", rec_dir());
 	if (ndead == 64)
 		stop_recording(EXIT_TRACE, "over 64 ends of traced threads wait for their tracer, "
 			       "which rewind cannot record yet; the trace %s ends before it",
@@ -788,8 +791,10 @@ int ptemu_entry_stop(void)
 	for (int i = 0; r.orig_rax == SYS_exit_group && (o = task_nth(i)); i++)
 		if (o != cur && o->tgid == cur->tgid && o->tracer &&
 		    (o->popts & PTRACE_O_TRACEEXIT))
-			ptrace_refuse(PTRACE_SETOPTIONS, " with TRACEEXIT for a thread that another "
-				      "thread's exit_group ends");
+			stop_recording(EXIT_TRACE, "the program made exit_group in a thread whose "
+				       "sibling %d is traced with PTRACE_O_TRACEEXIT, which would "
+				       "stop at PTRACE_EVENT_EXIT: rewind cannot make it stop there "
+				       "yet; the trace %s ends before it", o->p.pid, rec_dir());
 	cur->pexitev = 1;
 	event_stop(PTRACE_EVENT_EXIT, (r.rdi & 0xff) << 8, 1);
 	cur->pcall = P_ENTRY;	/* the call begins when let go */
