@@ -198,6 +198,8 @@ static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
 		/* The FP state of a thread blocked in a call cannot be read
 		 * without stopping it for real. */
 		struct iovec kiov = { buf, len };
+		if (t->state == T_KERNEL && t->pinside)
+			ptrace_refuse(PTRACE_GETREGSET, " of FP state at a vfork event");
 		if (t->state == T_KERNEL)
 			return -EIO;
 		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
@@ -396,6 +398,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return emu_put(data, &r, sizeof r);
 	case PTRACE_GETFPREGS: {
 		struct user_fpregs_struct fp;
+		if (t->state == T_KERNEL && t->pinside)
+			ptrace_refuse(req, " at a vfork event");
 		if (t->state == T_KERNEL)
 			return -EIO;
 		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
