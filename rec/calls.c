@@ -208,7 +208,7 @@ void syscall_exit(void)
 	cur->exit_regs = regs;
 	pending_now(&cur->p, cur->exit_pend);
 	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof cur->mask, &cur->mask);
-	ptemu_exit_stop(nr, ret);
+	ptemu_exit_stop(nr, ret, tid);
 }
 
 /* Why the call nr of cur (registers r, at its entry) cannot be recorded,

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -22,8 +23,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The options emulated: they change only what the tracer sees. */
-#define OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
+/* The options emulated: they change what the tracer sees, and which
+ * new threads it traces from their start. */
+#define OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | \
+	      PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+	      PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT)
+#define OPTS_NAMES "TRACESYSGOOD, EXITKILL, TRACEEXEC, TRACEFORK, TRACEVFORK, TRACECLONE, " \
+	"TRACEVFORKDONE and TRACEEXIT"
+/* The kernel's struct ptrace_syscall_info, and its op values. */
+struct syscall_info {
+	uint8_t op, pad[3];
+	uint32_t arch;
+	uint64_t ip, sp;
+	union {
+		struct { uint64_t nr, args[6]; } entry;
+		struct { int64_t rval; uint8_t is_error; } exit;
+	};
+};
+#define INFO_NONE 0
+#define INFO_ENTRY 1
+#define INFO_EXIT 2
+#define AUDIT_ARCH_X86_64 0xc000003eu
 /* The size of the kernel's struct user, past which PEEKUSER and
  * POKEUSER fail (glibc's is 16 bytes shorter). */
 #define KUSER_SIZE 928
@@ -36,7 +56,9 @@
  * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
  * child's TRACEME with its signal stops (and its execve's SIGTRAP),
  * CONT, SYSCALL (stops at calls' entries and exits), KILL, GET/SETSIGINFO,
- * SETOPTIONS (OPTS), POKE* and SETREGS (the changes recorded as the
+ * SETOPTIONS (OPTS: the event stops of exec, exit, fork, vfork, clone
+ * and vfork-done, with new threads traced from their start), GETEVENTMSG,
+ * GET_SYSCALL_INFO, POKE* and SETREGS (the changes recorded as the
  * tracee's state); the rest is refused by name. */
 
 /* What t's tracer changed in it (registers, memory), recorded as its
@@ -64,7 +86,7 @@ static int emulated(uint64_t req)
 		PTRACE_SETFPREGS, PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SYSCALL,
 		PTRACE_SETOPTIONS, PTRACE_GETEVENTMSG, PTRACE_GETSIGINFO, PTRACE_SETSIGINFO,
 		PTRACE_GETREGSET, PTRACE_SETREGSET, PTRACE_SEIZE, PTRACE_INTERRUPT,
-		PTRACE_LISTEN, PTRACE_PEEKSIGINFO,
+		PTRACE_LISTEN, PTRACE_PEEKSIGINFO, 0x420e /* PTRACE_GET_SYSCALL_INFO */,
 	};
 	for (size_t i = 0; i < sizeof reqs / sizeof *reqs; i++)
 		if (reqs[i] == req)
@@ -120,10 +142,44 @@ static void tracee_regs(struct task *t, struct user_regs_struct *r)
 {
 	if (t->state == T_KERNEL) {
 		*r = t->entry_regs;
-		r->rax = -512;
+		r->rax = t->pinside ? -ENOSYS : -512;	/* at its vfork event, or blocked */
 	} else {
 		pt_getregs(&t->p, r);
+		if (t->pinside)	/* at an event inside its call, not yet ended */
+			r->rax = -ENOSYS;
 	}
+}
+
+/* PTRACE_GET_SYSCALL_INFO of t (size bytes to data), as the kernel fills
+ * it: entry and exit only at the syscall stops of PTRACE_O_TRACESYSGOOD
+ * (the siginfo's code SIGTRAP | 0x80), none elsewhere. */
+static int64_t syscall_info(struct task *t, uint64_t size, uint64_t data)
+{
+	struct user_regs_struct r;
+	struct syscall_info si;
+	memset(&si, 0, sizeof si);
+	tracee_regs(t, &r);
+	si.op = INFO_NONE;
+	si.arch = AUDIT_ARCH_X86_64;
+	si.ip = r.rip;
+	si.sp = r.rsp;
+	size_t n = offsetof(struct syscall_info, entry);
+	int sysgood = t->ptinfo && t->psi.si_code == (SIGTRAP | 0x80);
+	if (t->pcall == P_ENTRY && sysgood) {
+		si.op = INFO_ENTRY;
+		si.entry.nr = r.orig_rax;
+		uint64_t a[6] = { r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9 };
+		memcpy(si.entry.args, a, sizeof a);
+		n = offsetof(struct syscall_info, entry.args) + sizeof si.entry.args;
+	} else if (t->pcall == P_EXIT && sysgood) {
+		si.op = INFO_EXIT;
+		si.exit.rval = r.rax;
+		si.exit.is_error = r.rax >= (uint64_t)-4095;
+		n = offsetof(struct syscall_info, exit.is_error) + 1;
+	}
+	if (size && emu_put(data, &si, size < n ? size : n) < 0)
+		return -EFAULT;
+	return n;
 }
 
 static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
@@ -142,6 +198,8 @@ static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
 		/* The FP state of a thread blocked in a call cannot be read
 		 * without stopping it for real. */
 		struct iovec kiov = { buf, len };
+		if (t->state == T_KERNEL && t->pinside)
+			ptrace_refuse(PTRACE_GETREGSET, " of FP state at a vfork event");
 		if (t->state == T_KERNEL)
 			return -EIO;
 		if (ptrace(PTRACE_GETREGSET, t->p.pid, type, &kiov) < 0)
@@ -165,6 +223,8 @@ static siginfo_t exec_trap(void)
 }
 
 static void notify(struct task *t);
+static void after_stops(void);
+static void trap_info(int code);
 
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
@@ -180,7 +240,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (t->tgid == cur->tgid || t->tracer)
 			return -EPERM;
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
-			ptrace_refuse(req, " with options other than TRACESYSGOOD and EXITKILL");
+			ptrace_refuse(req, " with options other than " OPTS_NAMES);
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
@@ -190,6 +250,19 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		if (t->state == T_STOPPED) {
+			/* In a group-stop, it traps at once into it (the
+			 * kernel's JOBCTL_TRAP_STOP): seized, a
+			 * PTRACE_EVENT_STOP with the group-stop's signal. */
+			t->pstop = t->pgroup = 1;
+			t->report = (t->seized ? PTRACE_EVENT_STOP << 16 : 0) | SIGSTOP << 8 | 0x7f;
+			if (t->seized) {
+				struct task *me = cur;
+				cur = t;
+				trap_info(PTRACE_EVENT_STOP << 8 | SIGSTOP);
+				cur = me;
+			}
+		}
 		notify(t);
 		return 0;
 	}
@@ -221,8 +294,10 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
-		if (!t->pstop)	/* a PTRACE_EVENT_STOP stop */
+		if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
 			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+			t->pmsg = 0;
+		}
 		t->pstop = 1;
 		notify(t);
 		return 0;
@@ -231,15 +306,28 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return -ESRCH;
 	struct user_regs_struct r;
 	switch (req) {
+	case PTRACE_LISTEN:
+		if (!t->seized || ((t->report >> 16) != PTRACE_EVENT_STOP && !t->pgroup))
+			return -EIO;
+		/* Listening, it traps again when a SIGCONT ends its group-stop,
+		 * and then stops for that SIGCONT at once; rec delivers a
+		 * traced thread's SIGCONT at its next syscall instead, so its
+		 * tracer would see the call before the signal. */
+		ptrace_refuse(req, ": the SIGCONT that ends the group-stop would reach the tracer "
+			      "after the tracee's next syscall, not at once");
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
-			ptrace_refuse(req, " with options other than TRACESYSGOOD and EXITKILL");
+			ptrace_refuse(req, " with options other than " OPTS_NAMES);
 		t->popts = data;
 		return 0;
+	case PTRACE_GETEVENTMSG:
+		return emu_put(data, &t->pmsg, 8);
+	case 0x420e:	/* PTRACE_GET_SYSCALL_INFO */
+		return syscall_info(t, addr, data);
 	case PTRACE_GETSIGINFO:
-		if (t->pgroup)
-			return -EINVAL;	/* a group-stop has none */
-		if (!t->psig)
+		if (t->pgroup && !t->seized)
+			return -EINVAL;	/* a group-stop has none (seized: a trap's) */
+		if (!t->psig && !t->ptinfo)
 			ptrace_refuse(req, " at a stop other than a signal's");
 		return emu_put(data, &t->psi, sizeof t->psi);
 	case PTRACE_SETSIGINFO: {
@@ -277,7 +365,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		}
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
-						  : " with a signal");
+						  : " with a signal at a stop other than a signal's");
 		ptemu_record_dirty(t);
 		if (data) {
 			/* Delivered now: recorded where replay raises it. */
@@ -287,27 +375,18 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			cur = me;
 			t->sig = data;
 		}
-		t->pstop = t->report = t->psig = 0;
+		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
 		t->psys = req == PTRACE_SYSCALL;
 		if (t->psys)	/* its next call stops, buffered or not */
 			buf_want_traced(&t->p);
 		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
 		if (req == PTRACE_DETACH)
 			t->tracer = NULL, t->seized = 0, t->popts = 0;
-		if (t->ptrap) {
-			/* The SIGTRAP of an execve, pending since its exit
-			 * stop: it stops the tracee at once, or once
-			 * detached is delivered (it kills by default). */
+		if (t->pvfdone || t->pexit || t->ptrap) {
+			/* The stops that come after this one in its call. */
 			struct task *me = cur;
 			cur = t;
-			siginfo_t si = exec_trap();
-			t->ptrap = 0;
-			if (t->tracer) {
-				ptemu_signal_stop(SIGTRAP, 0, &si);
-			} else {
-				record_signal(SIGTRAP, 0, &si);
-				t->sig = SIGTRAP;
-			}
+			after_stops();
 			cur = me;
 		}
 		return 0;
@@ -319,6 +398,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return emu_put(data, &r, sizeof r);
 	case PTRACE_GETFPREGS: {
 		struct user_fpregs_struct fp;
+		if (t->state == T_KERNEL && t->pinside)
+			ptrace_refuse(req, " at a vfork event");
 		if (t->state == T_KERNEL)
 			return -EIO;
 		if (ptrace(PTRACE_GETFPREGS, t->p.pid, 0, &fp) < 0)
@@ -408,16 +489,52 @@ static int waits_for(const struct task *w, const uint64_t a[6], const struct tas
 	return g >= 0 && g == (pid ? -pid : getpgid(w->p.pid));
 }
 
+/* The ends of tracees whose tracer is not their parent (or that are
+ * threads), which only the tracer's wait4 reports (the kernel's does a
+ * process's to its parent). */
+static struct { struct task *tr; pid_t pid, pgid; int st; } dead[64];
+static int ndead;
+
+/* Whether a wait4 of w (arguments a) is for dead[i]. */
+static int waits_dead(const struct task *w, const uint64_t a[6], int i)
+{
+	struct task *tr = dead[i].tr;
+	int pid = a[0];
+	if (tr != w && (tr->tgid != w->tgid || (a[2] & __WNOTHREAD)))
+		return 0;
+	if (pid == -1 || pid == dead[i].pid)
+		return 1;
+	return pid <= 0 && dead[i].pgid >= 0 && dead[i].pgid == (pid ? -pid : getpgid(w->p.pid));
+}
+
 int ptemu_wait(const uint64_t a[6], int64_t *ret)
 {
 	struct task *t = NULL, *mine = NULL;
 	struct task *c;
+	int d = -1;
 	for (int i = 0; !t && (c = task_nth(i)); i++) {
 		if (!waits_for(cur, a, c))
 			continue;
 		mine = c;
 		if (c->report)
 			t = c;
+	}
+	for (int i = 0; !t && d < 0 && i < ndead; i++)
+		if (waits_dead(cur, a, i))
+			d = i;
+	if (d >= 0) {
+		if (a[3])
+			stop_recording(EXIT_TRACE, "the program waits for a thread it traces with "
+				       "wait4 and asks for its rusage, which rewind cannot record "
+				       "yet; the trace %s ends before it", rec_dir());
+		if (a[1] && emu_put(a[1], &dead[d].st, 4) < 0) {
+			*ret = -EFAULT;
+			return 1;
+		}
+		*ret = dead[d].pid;
+		if (!(a[2] & WNOWAIT))
+			dead[d] = dead[--ndead];
+		return 1;
 	}
 	if (!mine)
 		return 0;	/* a child of its own: the kernel answers */
@@ -489,6 +606,37 @@ static void wake_one(struct task *tr, int gone)
 	cur = me;
 }
 
+void ptemu_exited(int st)
+{
+	struct task *tr = cur->tracer, *p = cur->parent;
+	if (tr && (cur->popts & PTRACE_O_TRACEEXIT) && !cur->pexitev)
+		stop_recording(EXIT_TRACE, "a thread traced with PTRACE_O_TRACEEXIT ended other than "
+			       "by exit or exit_group, whose PTRACE_EVENT_EXIT stop rewind cannot "
+			       "make yet; the trace %s ends here", rec_dir());
+	if (!tr || (p && p->tgid == tr->tgid && cur->p.pid == cur->tgid))
+		return;	/* the kernel reports a process's end to its parent */
+	uint64_t cgt = 0, blk = 0;
+	if (pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 ||
+	    pt_status_hex(tr->p.pid, "SigBlk:", &blk) < 0 || (((cgt | blk) >> (SIGCHLD - 1)) & 1))
+		stop_recording(EXIT_TRACE, "a thread ended that a thread other than its parent traces, "
+			       "which catches or blocks SIGCHLD: rewind cannot send that SIGCHLD "
+			       "yet; the trace %s ends before it", rec_dir());
+	if (ndead == 64)
+		stop_recording(EXIT_TRACE, "over 64 ends of traced threads wait for their tracer, "
+			       "which rewind cannot record yet; the trace %s ends before it",
+			       rec_dir());
+	dead[ndead].tr = tr;
+	dead[ndead].pid = self_id(cur->p.pid, cur->p.pid);
+	dead[ndead].pgid = getpgid(cur->p.pid);
+	dead[ndead++].st = st & 0xffff;
+	/* Untraced now: the wait4s parked for it are answered from dead. */
+	cur->tracer = NULL;
+	struct task *w;
+	for (int i = 0; (w = task_nth(i)); i++)
+		if (w->pwait && waits_dead(w, w->a, ndead - 1))
+			wake_one(w, 0);
+}
+
 void ptemu_wake(struct task *t, int gone)
 {
 	struct task *w;
@@ -530,6 +678,8 @@ static void stopped(void)
 void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
 {
 	cur->psig = sig;
+	cur->ptinfo = cur->pinside = 0;
+	cur->pmsg = 0;	/* a signal's stop sets the message to 0 */
 	cur->pflags = flags;
 	cur->psi = *si;
 	cur->report = sig << 8 | 0x7f;
@@ -538,47 +688,218 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
 
 void ptemu_group_stop(int sig)
 {
-	cur->psig = cur->pcall = 0;
+	cur->psig = cur->pcall = cur->ptinfo = cur->pinside = 0;
+	cur->pmsg = 0;
 	cur->pgroup = 1;
 	/* A seized tracee's group-stop is a PTRACE_EVENT_STOP. */
 	cur->report = (cur->seized ? PTRACE_EVENT_STOP << 16 : 0) | sig << 8 | 0x7f;
+	if (cur->seized)
+		trap_info(PTRACE_EVENT_STOP << 8 | sig);
 	stopped();
+}
+
+/* The siginfo of cur's stop for its tracer that is not a signal's (a
+ * syscall or event stop, code: the stop's status >> 8), as
+ * ptrace_do_notify fills it. */
+static void trap_info(int code)
+{
+	/* (A seized group-stop's: the stop signal's number.) */
+	siginfo_t si = { .si_signo = code >> 8 == PTRACE_EVENT_STOP ? code & 0x7f : SIGTRAP,
+			 .si_code = code };
+	char line[256];
+	si.si_pid = self_id(cur->p.pid, cur->p.pid);
+	const char *u = pt_status(cur->p.pid, "Uid:", line, sizeof line);
+	si.si_uid = u ? strtoul(u, NULL, 10) : getuid();
+	cur->psi = si;
+	cur->ptinfo = 1;
 }
 
 /* cur stops at a call's entry or exit for PTRACE_SYSCALL. */
 static void call_stop(int where)
 {
+	int code = cur->popts & PTRACE_O_TRACESYSGOOD ? SIGTRAP | 0x80 : SIGTRAP;
 	cur->pcall = where;
 	cur->psys = cur->psig = 0;
-	cur->report = (cur->popts & PTRACE_O_TRACESYSGOOD ? SIGTRAP | 0x80 : SIGTRAP) << 8 | 0x7f;
+	cur->pmsg = where == P_ENTRY ? 1 : 2;	/* PTRACE_EVENTMSG_SYSCALL_ENTRY, _EXIT */
+	cur->report = code << 8 | 0x7f;
+	trap_info(code);
 	stopped();
+}
+
+/* cur stops at PTRACE_EVENT_ev with message msg, inside its call
+ * (inside: rax shows -ENOSYS, as before the call's end). */
+static void event_stop(int ev, uint64_t msg, int inside)
+{
+	int code = SIGTRAP | ev << 8;
+	cur->psig = 0;
+	cur->pcall = 0;
+	cur->pinside = inside;
+	cur->pmsg = msg;
+	cur->report = code << 8 | 0x7f;
+	trap_info(code);
+	stopped();
+}
+
+/* The stops that come after an event stop of cur's call, one at a time:
+ * PTRACE_EVENT_VFORK_DONE, the call's exit (if let go with
+ * PTRACE_SYSCALL), an execve's SIGTRAP. */
+static void after_stops(void)
+{
+	if (cur->pvfdone) {
+		cur->pvfdone = 0;
+		if (cur->tracer) {
+			event_stop(PTRACE_EVENT_VFORK_DONE, cur->pmsg, 1);
+			return;
+		}
+	}
+	if (cur->pexit) {
+		cur->pexit = 0;
+		if (cur->tracer && cur->psys) {
+			call_stop(P_EXIT);
+			return;	/* a SIGTRAP comes after this one */
+		}
+	}
+	if (cur->ptrap) {
+		/* The SIGTRAP of an execve: it stops the tracee, or once
+		 * detached is delivered (it kills by default). */
+		siginfo_t si = exec_trap();
+		cur->ptrap = 0;
+		if (cur->tracer) {
+			ptemu_signal_stop(SIGTRAP, 0, &si);
+		} else {
+			record_signal(SIGTRAP, 0, &si);
+			cur->sig = SIGTRAP;
+		}
+	}
 }
 
 int ptemu_entry_stop(void)
 {
-	if (cur->pcall == P_GO) {
+	int go = cur->pcall == P_GO;
+	struct user_regs_struct r;
+	if (go)
 		cur->pcall = 0;
+	if (!cur->tracer)
 		return 0;
+	if (!go && cur->psys) {
+		call_stop(P_ENTRY);
+		return 1;
 	}
-	if (!cur->tracer || !cur->psys)
-		return 0;
-	call_stop(P_ENTRY);
+	if (!(cur->popts & PTRACE_O_TRACEEXIT) || cur->pexitev || pt_getregs_alive(&cur->p, &r) < 0 ||
+	    (r.orig_rax != SYS_exit && r.orig_rax != SYS_exit_group))
+		return 0;	/* (pexitev stays: its thread ends now) */
+	/* PTRACE_EVENT_EXIT, before the thread ends: the other threads an
+	 * exit_group ends would stop there too, which rec cannot make them
+	 * do. */
+	struct task *o;
+	for (int i = 0; r.orig_rax == SYS_exit_group && (o = task_nth(i)); i++)
+		if (o != cur && o->tgid == cur->tgid && o->tracer &&
+		    (o->popts & PTRACE_O_TRACEEXIT))
+			stop_recording(EXIT_TRACE, "the program made exit_group in a thread whose "
+				       "sibling %d is traced with PTRACE_O_TRACEEXIT, which would "
+				       "stop at PTRACE_EVENT_EXIT: rewind cannot make it stop there "
+				       "yet; the trace %s ends before it", o->p.pid, rec_dir());
+	cur->pexitev = 1;
+	event_stop(PTRACE_EVENT_EXIT, (r.rdi & 0xff) << 8, 1);
+	cur->pcall = P_ENTRY;	/* the call begins when let go */
 	return 1;
 }
 
-void ptemu_exit_stop(long nr, int64_t ret)
+void ptemu_exit_stop(long nr, int64_t ret, pid_t tid)
 {
-	if (sys_row(nr)->class == C_EXECVE && ret == 0)
+	int exec = sys_row(nr)->class == C_EXECVE && ret == 0;
+	int ev = sys_row(nr)->class == C_CLONE && ret > 0 ? cur->pev : 0;
+	cur->pev = 0;
+	if (exec)
 		ptchld_exec();
 	if (!cur->tracer)
 		return;
-	int trap = sys_row(nr)->class == C_EXECVE && ret == 0 && !cur->seized;
-	if (cur->psys) {
-		call_stop(P_EXIT);
-		cur->ptrap = trap;	/* its stop comes after this one */
-	} else if (trap) {
-		siginfo_t si = exec_trap();
-		ptemu_signal_stop(SIGTRAP, 0, &si);
+	int traceexec = exec && (cur->popts & PTRACE_O_TRACEEXEC);
+	/* Without PTRACE_O_TRACEEXEC, a thread attached with PTRACE_ATTACH
+	 * or TRACEME gets a SIGTRAP after its execve; with it, none. */
+	cur->ptrap = exec && !cur->seized && !traceexec;
+	cur->pexit = 1;
+	cur->pvfdone = (clone_flags(cur) & CLONE_VFORK) && sys_row(nr)->class == C_CLONE &&
+		       ret > 0 && (cur->popts & PTRACE_O_TRACEVFORKDONE);
+	if (traceexec) {
+		/* Its message: the id the thread had (another thread's exec
+		 * gives it the leader's). */
+		event_stop(PTRACE_EVENT_EXEC, tid == cur->p.pid ? self_id(tid, tid) : (uint32_t)tid, 1);
+		return;
+	}
+	if (cur->pstop)
+		return;	/* at its vfork event still: the rest when let go */
+	if (ev) {
+		event_stop(ev, ret, 1);
+		if (cur->pvfdone)
+			cur->pmsg = ret;	/* VFORK_DONE's message, the same */
+		return;
+	}
+	if (cur->pvfdone)
+		cur->pmsg = ret;
+	after_stops();
+}
+
+void ptemu_clone(struct task *c)
+{
+	struct task *p = cur;
+	uint64_t f = clone_flags(p), sig = f & CSIGNAL;
+	c->pmsg = p->pmsg;	/* copied with the task */
+	p->pev = 0;
+	if (!p->tracer || (f & CLONE_UNTRACED))
+		return;
+	if (p->nr == SYS_clone3)
+		pt_read(&p->p, p->a[0] + 32, &sig, 8);	/* clone_args.exit_signal */
+	int ev = f & CLONE_VFORK ? PTRACE_EVENT_VFORK :
+		 sig != SIGCHLD ? PTRACE_EVENT_CLONE : PTRACE_EVENT_FORK;
+	if (!(p->popts & (1 << ev)))
+		ev = 0;
+	if (!ev && !(f & CLONE_PTRACE))
+		return;
+	p->pev = ev == PTRACE_EVENT_VFORK ? 0 : ev;
+	/* Its first stop (rec's SIGSTOP), so that its tracer finds it
+	 * stopped when told. */
+	pid_t tid = c->p.pid;
+	while (find_task(tid) == c && c->fresh) {
+		int st;
+		if (wait_any(tid, &st, 0) <= 0)
+			continue;
+		cur = c;
+		handle_other(st);
+	}
+	cur = p;
+	if (find_task(tid) != c)
+		return;	/* killed already */
+	c->tracer = p->tracer;
+	c->popts = p->popts;
+	c->seized = p->seized;
+	c->psys = c->pcall = c->ptrap = c->pexit = c->pvfdone = c->pinside = 0;
+	c->pgroup = c->psig = c->ptinfo = 0;
+	c->pstop = 1;
+	cur = c;
+	if (c->seized) {
+		/* A PTRACE_EVENT_STOP (the kernel's JOBCTL_TRAP_STOP). */
+		c->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+		trap_info(SIGTRAP | PTRACE_EVENT_STOP << 8);
+		c->pmsg = 0;
+		stopped();
+	} else {
+		/* The SIGSTOP the kernel queues it, from no one. */
+		siginfo_t si = { .si_signo = SIGSTOP, .si_code = SI_USER };
+		ptemu_signal_stop(SIGSTOP, 0, &si);
+	}
+	cur = p;
+	if (ev == PTRACE_EVENT_VFORK) {
+		/* The parent stops at its event now, inside the call that
+		 * ends only when the child execs or ends (so not after). */
+		int code = SIGTRAP | ev << 8;
+		p->psig = p->pcall = 0;
+		p->pinside = 1;
+		p->pmsg = self_id(tid, tid);
+		p->report = code << 8 | 0x7f;
+		trap_info(code);
+		p->pstop = 1;
+		notify(p);
 	}
 }
 
@@ -590,7 +911,7 @@ static void untrace(struct task *t)
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
 	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
-	t->psys = t->popts = t->ptrap = 0;
+	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pinside = t->ptinfo = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->pgroup)
@@ -605,6 +926,9 @@ void ptemu_tracer_gone(struct task *tr)
 {
 	struct task *t;
 	ptchld_gone(tr);
+	for (int i = 0; i < ndead; i++)
+		if (dead[i].tr == tr)
+			dead[i--] = dead[--ndead];
 	for (int i = 0; (t = task_nth(i)); i++)
 		if (t->tracer == tr)
 			untrace(t);

@@ -21,6 +21,10 @@ int ptemu_call(struct user_regs_struct *regs);
  * when no tracee has a report and the call would block. */
 int ptemu_wait(const uint64_t a[6], int64_t *ret);
 
+/* cur ended (wait status st): if its tracer is not its parent, only
+ * the tracer's wait4 reports it, answered here. */
+void ptemu_exited(int st);
+
 /* Tracee t stopped (or ended: gone): the wait4s parked for it (of
  * threads of its tracer's process) end now, answered here, or for an
  * end by the kernel (the tracee is their child). */
@@ -40,10 +44,19 @@ void ptemu_group_stop(int sig);
  * begun, until its tracer lets it go: it begins when scheduled). */
 int ptemu_entry_stop(void);
 
-/* At the end of syscall_exit() (call nr, result ret): cur stops for its
- * tracer at the call's exit (PTRACE_SYSCALL), or after an execve (the
- * SIGTRAP a traced thread gets there). */
-void ptemu_exit_stop(long nr, int64_t ret);
+/* At the end of syscall_exit() (call nr, result ret; tid, the id the
+ * call began under): cur stops for its tracer at the events of the call
+ * (PTRACE_EVENT_EXEC, _FORK, _VFORK, _CLONE, _VFORK_DONE), at its exit
+ * (PTRACE_SYSCALL), or after an execve (the SIGTRAP a traced thread
+ * gets there without PTRACE_O_TRACEEXEC), in the kernel's order. */
+void ptemu_exit_stop(long nr, int64_t ret, pid_t tid);
+
+/* cur's clone-like call made thread c (its first stop not necessarily
+ * seen yet): c inherits what the kernel copies (the event message), and
+ * if cur's tracer follows such calls (PTRACE_O_TRACE*, CLONE_PTRACE),
+ * c is its tracee from its start, stopped for it (SIGSTOP, or
+ * PTRACE_EVENT_STOP when seized). */
+void ptemu_clone(struct task *c);
 
 /* tr is gone (it ended, or an exec replaced it): each thread it traced
  * goes on untraced, with the changes tr made and the signal it stopped

@@ -25,6 +25,7 @@
 /* A task ended (exited or killed). */
 static void task_gone(int st)
 {
+	ptemu_exited(st);
 	ptemu_wake(cur, 1);
 	if (cur->open) {
 		/* Killed inside a call with nothing recorded since it began:
@@ -140,6 +141,7 @@ void handle(int st)
 			ptrace(PTRACE_GETEVENTMSG, cur->p.pid, 0, &child);
 			new_task(child, cur, (clone_flags(cur) & CLONE_THREAD) != 0);
 			cur->child = child;
+			ptemu_clone(find_task(child));
 			uint64_t ret = child;
 			memcpy(cur->stage.buf + 56, &ret, 8);
 		}

@@ -61,6 +61,14 @@ struct task {
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
 	int pgroup;		/* its stop for its tracer is a group-stop */
+	uint64_t pmsg;		/* what PTRACE_GETEVENTMSG reads (the kernel's
+				   ptrace_message: inherited, kept between) */
+	int pev;		/* the clone event its tracer sees at the call's end */
+	int pvfdone;		/* a PTRACE_EVENT_VFORK_DONE stop comes next */
+	int pexit;		/* its call's exit stop (if PTRACE_SYSCALL) comes next */
+	int pinside;		/* stopped at an event inside its call (rax -ENOSYS) */
+	int ptinfo;		/* psi is the siginfo of a syscall or event stop */
+	int pexitev;		/* its PTRACE_EVENT_EXIT stop was shown */
 	uint64_t since;		/* when it became ready (in a count of such) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode,

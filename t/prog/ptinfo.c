@@ -1,6 +1,6 @@
 /* ptinfo: asks for PTRACE_GET_SYSCALL_INFO (0x420e, 16910) as strace does
- * at its start, here of a process it does not trace (natively ESRCH);
- * rec does not emulate that request and stops, naming it. */
+ * at its start, here of a process it does not trace (natively ESRCH,
+ * and under rec too); tdump names the request. */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
