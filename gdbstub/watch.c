@@ -306,44 +306,60 @@ static int pp_mprotect(struct watch *w, uint64_t page, int prot, int reexec)
 
 /* The program's protection of the watched pages, from /proc/PID/maps
  * (read while none of ours is set). 0 (-1 with msg) when a page cannot
- * be protected: shared, or the kernel's. */
+ * be protected: shared, or the kernel's. The maps are read through a
+ * thread of the process that lives: one whose exit the engine has yet to
+ * see shows none, and read there every page looked unmapped, so that
+ * none was protected again (t8070: after a thread's exit the watchpoint
+ * missed a write). With no such thread nothing is known (w->valid stays
+ * 0), and nothing of the process runs either. */
 static int pp_read_maps(struct watch *w)
 {
-	FILE *f = maps_open(w->e->p.pid);
-	if (!f) {
-		snprintf(w->msg, sizeof w->msg, "/proc/%d/maps: %s", w->e->p.pid, strerror(errno));
-		return -1;
+	struct engine *e = w->e;
+	int prot[WATCH_PAGES], bad = 0, lines = 0, failed = 0;
+	FILE *f = NULL;
+	for (int k = -1; k < e->ntasks && !lines; k++) {
+		const struct eng_task *t = k < 0 ? &e->tasks[e->ti] : &e->tasks[k];
+		if ((k >= 0 && k == e->ti) || t->rtgid != w->pptgid || t->state == ET_GONE)
+			continue;
+		pid_t pid = k < 0 ? e->p.pid : t->p.pid;
+		if (!(f = maps_open(pid))) {
+			snprintf(w->msg, sizeof w->msg, "/proc/%d/maps: %s", pid, strerror(errno));
+			failed = 1;
+			continue;
+		}
+		for (int i = 0; i < w->npg; i++)
+			prot[i] = -1;
+		bad = 0;
+		struct maps_line m;
+		while (maps_next(f, &m)) {
+			lines++;
+			for (int i = 0; i < w->npg; i++) {
+				if (w->pg[i].page < m.lo || w->pg[i].page >= m.hi)
+					continue;
+				if (m.perm[3] == 's' || (m.name[0] == '[' && strncmp(m.name, "[heap]", 6) &&
+							 strncmp(m.name, "[stack]", 7) &&
+							 strncmp(m.name, "[anon", 5))) {
+					snprintf(w->msg, sizeof w->msg,
+						 "cannot watch 0x%llx without debug registers: its page is %s",
+						 (unsigned long long)w->pg[i].page,
+						 m.perm[3] == 's' ? "shared" : "the kernel's");
+					bad = 1;
+				}
+				prot[i] = (m.perm[0] == 'r' ? PROT_READ : 0) | (m.perm[1] == 'w' ? PROT_WRITE : 0) |
+					  (m.perm[2] == 'x' ? PROT_EXEC : 0);
+			}
+		}
+		fclose(f);
 	}
+	if (!lines)
+		return failed ? -1 : 0;
 	/* A page still protected by us shows our protection: keep what we
 	 * know of it. */
-	int keep[WATCH_PAGES];
-	for (int i = 0; i < w->npg; i++) {
-		keep[i] = w->valid_once && w->pg[i].prot >= 0 && w->pg[i].set != w->pg[i].prot;
-		if (!keep[i])
-			w->pg[i].prot = w->pg[i].set = -1;
-	}
-	int rc = 0;
-	struct maps_line m;
-	while (maps_next(f, &m)) {
-		const char *perm = m.perm, *name = m.name;
-		for (int i = 0; i < w->npg; i++) {
-			if (keep[i] || w->pg[i].page < m.lo || w->pg[i].page >= m.hi)
-				continue;
-			if (perm[3] == 's' || (name[0] == '[' && strncmp(name, "[heap]", 6) &&
-					       strncmp(name, "[stack]", 7) && strncmp(name, "[anon", 5))) {
-				snprintf(w->msg, sizeof w->msg,
-					 "cannot watch 0x%llx without debug registers: its page is %s",
-					 (unsigned long long)w->pg[i].page, perm[3] == 's' ? "shared" : "the kernel's");
-				rc = -1;
-			}
-			w->pg[i].prot = w->pg[i].set = (perm[0] == 'r' ? PROT_READ : 0) |
-						       (perm[1] == 'w' ? PROT_WRITE : 0) |
-						       (perm[2] == 'x' ? PROT_EXEC : 0);
-		}
-	}
-	fclose(f);
-	w->valid = w->valid_once = rc == 0;
-	return rc;
+	for (int i = 0; i < w->npg; i++)
+		if (!(w->valid_once && w->pg[i].prot >= 0 && w->pg[i].set != w->pg[i].prot))
+			w->pg[i].prot = w->pg[i].set = prot[i];
+	w->valid = w->valid_once = !bad;
+	return bad ? -1 : 0;
 }
 
 /* Put every page back to the program's protection. */

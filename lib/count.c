@@ -823,22 +823,30 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 	return 1;
 }
 
-int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si)
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
+		   int max)
 {
 	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	for (int i = 0; i < 256 && site_at(c, r->rip); i++) {
+	int n = 0, stops = 0;
+	for (int steps = 0; steps < 256 && stops < 1024 && site_at(c, r->rip); stops++) {
 		int st;
 		pt_resume(p, RESUME_STEP, 0);
 		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st))
-			return 0;
-		if (WSTOPSIG(st) != SIGTRAP) {
-			ptrace(PTRACE_GETSIGINFO, p->pid, 0, si);
-			pt_getregs(p, r);
-			return 1;
+			return n;
+		/* A signal's delivery-stop comes before the step: the next
+		 * step passes over the signal (the caller holds it) and
+		 * makes the step. Ending the steps there left the place in
+		 * the trampoline, which gdbstub never finds again. */
+		if (WSTOPSIG(st) == SIGTRAP) {
+			steps++;
+		} else {
+			siginfo_t x;
+			if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &x) == 0 && n < max)
+				si[n++] = x;
 		}
 		pt_getregs(p, r);
 	}
-	return 0;
+	return n;
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

@@ -69,9 +69,11 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 /* Thread p of process key, stopped, is made to leave the trampoline it
  * may be in, one step at a time, so that a recorded place is always in
  * the program's own code (r: its registers, updated). A signal that stops
- * it on the way ends the steps: returns 1 with it in *si (the thread is
- * in its signal-delivery-stop; the caller keeps it for later); else 0. */
-int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si);
+ * it on the way is passed over (not delivered) and the steps go on:
+ * returns how many came, the first max of them in si[], for the caller
+ * to hold. */
+int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
+		   int max);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */

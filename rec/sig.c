@@ -94,11 +94,25 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
+/* Whether signal si of cur was sent by rec (tkill). In a pid namespace
+ * rec's id shows as 0 (it is outside). */
+static int ours(const siginfo_t *si)
+{
+	return si->si_code == SI_TKILL &&
+	       (si->si_pid == getpid() ||
+		(si->si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid));
+}
+
 /* cur was stopped by our SIGSTOP between syscalls: record its state
  * there, which replay makes again, then deliver what it held. */
 static void preempted(struct user_regs_struct *regs)
 {
 	R.gave_way = cur->p.pid;
+	/* It runs no more: no SIGSTOP of on_alarm's may come while its state
+	 * is taken (seg_ticks is past want_ticks still). One would stop the
+	 * steps out of a counting trampoline, and be passed over there with
+	 * R.preempting left set, so that none was ever sent to it again. */
+	R.run_tid = 0;
 	/* Replay raises a signal with no preemption before it where the
 	 * thread was last: here now, not at its last syscall's exit. */
 	cur->at_exit = 0;
@@ -115,12 +129,19 @@ static void preempted(struct user_regs_struct *regs)
 	 * still on its way is passed over when it comes (do_signal). */
 	if (moved && R.preempting == cur->p.pid)
 		R.preempting = 0;
-	/* The place recorded is in the program's code, not a trampoline. */
-	siginfo_t si;
-	if (count_step_out(&cur->p, cur->tgid, regs, &si) &&
-	    !(si.si_signo == SIGSTOP && si.si_code == SI_TKILL && si.si_pid == getpid()) &&
-	    cur->nstash < 64)
-		cur->stash[cur->nstash++] = si;
+	/* The place recorded is in the program's code, not a trampoline.
+	 * Signals that came on the way are held; a SIGSTOP of ours (sent
+	 * before this stop, for an earlier timeslice) is passed over. */
+	siginfo_t got[8];
+	int ngot = count_step_out(&cur->p, cur->tgid, regs, got, 8);
+	for (int k = 0; k < ngot; k++) {
+		if (got[k].si_signo == SIGSTOP && ours(&got[k])) {
+			if (R.preempting == cur->p.pid)
+				R.preempting = 0;
+		} else if (cur->nstash < 64) {
+			cur->stash[cur->nstash++] = got[k];
+		}
+	}
 	if (record_state(regs, TRP_RAN) < 0) {
 		ready(cur);	/* it dies when resumed */
 		return;
@@ -179,11 +200,8 @@ int do_signal(int sig)
 	pt_getregs(&cur->p, &regs);
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
-	 * the program's (the two look alike: cur->injected tells). In a
-	 * pid namespace rec's id shows as 0 (it is outside). */
-	if (sig == SIGSTOP && si.si_code == SI_TKILL && cur->injected != SIGSTOP &&
-	    (si.si_pid == getpid() ||
-	     (si.si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid))) {
+	 * the program's (the two look alike: cur->injected tells). */
+	if (sig == SIGSTOP && cur->injected != SIGSTOP && ours(&si)) {
 		if (R.preempting == cur->p.pid)
 			R.preempting = 0;
 		if ((boundary && !cur->nstash) || !R.want_ticks || R.seg_ticks < R.want_ticks ||

@@ -37,6 +37,11 @@ none_left () {
 # once the replayed program printed its first line (or, for tseek, once
 # seek.new exists), and expects status 130 and no process left.
 interrupt () {
+	# Emptied here, not by the job's redirection: the job may open it
+	# after wait_for read the last call's "running pid", and a SIGINT
+	# sent before the tool set its handler is lost (a background job
+	# has SIGINT ignored), and it runs to its end with status 0.
+	: >int.out
 	"$@" >int.out 2>int.err </dev/null &
 	local pid=$!
 	if [ "$1" = tseek ]; then
