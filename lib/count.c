@@ -495,49 +495,213 @@ static int map_at(struct pt_proc *p, uint64_t a, uint64_t len, int prot)
 	return 0;
 }
 
-/* What decoding and planning found in code seen before: every process
- * maps the same loader and libc, so each is decoded once. Keyed by the
- * file's identity and offset, and the length. */
-static struct known {
-	uint64_t key;
-	size_t n;
+/* What decoding and planning found, kept for the sites alone: the
+ * instructions of each planned site (moved ones, then the edge), with
+ * pl's indices into them. Whether it was just computed or read from the
+ * cache, the trampolines are built from this and nothing else, so rec
+ * and replay patch the same with or without the cache. */
+struct plans {
 	struct insn *ins;
 	struct plan *pl;
-	size_t np;
-	long uncounted;
-} known[16];
-static int nknown;
+	size_t nins, np;
+	long uncounted;		/* edges found but left out */
+};
 
-/* The planned sites of the mapping's code (cb, code): *ins, *pl (owned
- * by the cache); returns how many. */
-static size_t plan_cached(const struct code *code, const struct codebytes *cb, struct insn **ins,
-			  struct plan **pl)
+/* Bump whenever what the plans of a file's code are changes: sweep(),
+ * classify(), movable(), flags_live(), plan_sites(), or this layout.
+ * The cache key holds it, and Zydis's version. */
+#define PLAN_VERSION 1
+
+/* The cache key: a 128-bit hash of everything plans are made from (the
+ * mapping's bytes, its code ranges and function starts, the landing
+ * pads' presence) and of the planner's and decoder's versions. */
+static void plan_key(const struct code *code, const struct codebytes *cb, uint64_t key[2])
 {
-	for (int i = 0; i < nknown && i < 16; i++)
-		if (known[i].key == cb->key && known[i].n == cb->n) {
-			*ins = known[i].ins;
-			*pl = known[i].pl;
-			nuncounted += known[i].uncounted;
-			return known[i].np;
-		}
+	uint64_t v[8] = { PLAN_VERSION, ZydisGetVersion(), MAXMOVE, cb->n, code->nr, code->nanchor,
+			  code->landing, sizeof(struct insn) };
+	for (int k = 0; k < 2; k++) {
+		uint64_t h = HASH_INIT + k * 0x632be59bd9b4e019ull;
+		h = hash_update(h, v, sizeof v);
+		h = hash_update(h, code->r, 2 * code->nr * sizeof *code->r);
+		h = hash_update(h, code->anchor, code->nanchor * sizeof *code->anchor);
+		h = hash_update(h, cb->bytes, cb->n);
+		key[k] = hash_final(h, sizeof v + cb->n);
+	}
+}
+
+/* The payload: u64 uncounted, u32 nins, u32 np, then each instruction
+ * (u32 off, u8 len, u8 kind, u16 0, u64 target) and each plan (u32
+ * first, u32 last, u32 live), little-endian. */
+#define INS_BYTES 16
+#define PLAN_BYTES 12
+
+static uint8_t *plans_encode(const struct plans *x, size_t *len)
+{
+	*len = 16 + x->nins * INS_BYTES + x->np * PLAN_BYTES;
+	uint8_t *b = xmalloc(*len), *q = b;
+	memset(b, 0, *len);
+	uint64_t u = x->uncounted;
+	uint32_t h[2] = { x->nins, x->np };
+	memcpy(q, &u, 8);
+	memcpy(q + 8, h, 8);
+	q += 16;
+	for (size_t i = 0; i < x->nins; i++, q += INS_BYTES) {
+		memcpy(q, &x->ins[i].off, 4);
+		q[4] = x->ins[i].len;
+		q[5] = x->ins[i].kind;
+		memcpy(q + 8, &x->ins[i].target, 8);
+	}
+	for (size_t i = 0; i < x->np; i++, q += PLAN_BYTES) {
+		uint32_t w[3] = { x->pl[i].first, x->pl[i].last, x->pl[i].live };
+		memcpy(q, w, 12);
+	}
+	return b;
+}
+
+/* The plans a payload holds, if it is whole and makes sense for a
+ * mapping of n bytes (checked although the checksum matched: a plan
+ * that points outside its code must never be built). 0, or -1. */
+static int plans_decode(const uint8_t *b, size_t len, size_t n, struct plans *x)
+{
+	uint64_t u;
+	uint32_t h[2];
+	memset(x, 0, sizeof *x);
+	if (len < 16)
+		return -1;
+	memcpy(&u, b, 8);
+	memcpy(h, b + 8, 8);
+	if (u > n || h[0] > n || h[1] > h[0] ||
+	    len != 16 + (size_t)h[0] * INS_BYTES + (size_t)h[1] * PLAN_BYTES)
+		return -1;
+	x->uncounted = u;
+	x->nins = h[0];
+	x->np = h[1];
+	x->ins = xmalloc(x->nins * sizeof *x->ins + 1);
+	x->pl = xmalloc(x->np * sizeof *x->pl + 1);
+	const uint8_t *q = b + 16;
+	for (size_t i = 0; i < x->nins; i++, q += INS_BYTES) {
+		struct insn *in = &x->ins[i];
+		memcpy(&in->off, q, 4);
+		in->len = q[4];
+		in->kind = q[5];
+		memcpy(&in->target, q + 8, 8);
+		if (!in->len || in->len > 15 || in->off >= n || in->len > n - in->off || in->kind > K_ODD ||
+		    in->target < -1 || in->target >= (int64_t)n)
+			goto bad;
+	}
+	for (size_t i = 0; i < x->np; i++, q += PLAN_BYTES) {
+		uint32_t w[3];
+		memcpy(w, q, 12);
+		x->pl[i] = (struct plan){ w[0], w[1], w[2] };
+		int k = w[1] < x->nins ? x->ins[w[1]].kind : -1;
+		if (w[0] > w[1] || w[1] >= x->nins || w[1] - w[0] > MAXMOVE || w[2] > 1 ||
+		    (k != K_EDGE_JCC && k != K_EDGE_JMP && k != K_EDGE_IND) ||
+		    (k != K_EDGE_IND && x->ins[w[1]].target < 0))
+			goto bad;
+	}
+	return 0;
+bad:
+	free(x->ins);
+	free(x->pl);
+	memset(x, 0, sizeof *x);
+	return -1;
+}
+
+/* Decode and plan the mapping's code (cb, code) into *x. */
+static void plans_make(const struct code *code, const struct codebytes *cb, struct plans *x)
+{
 	size_t n = 0, cap = 0;
 	long unc = nuncounted;
-	*ins = NULL;
+	struct insn *ins = NULL;
+	struct plan *pl;
 	for (int i = 0; i < code->nr; i++)
-		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, ins, &n, &cap);
+		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, &ins, &n, &cap);
 	int64_t *tg = xmalloc(n * sizeof *tg + 1);
 	size_t nt = 0;
 	for (size_t i = 0; i < n; i++)
-		if ((*ins)[i].target >= 0 && (size_t)(*ins)[i].target < cb->n)
-			tg[nt++] = (*ins)[i].target;
+		if (ins[i].target >= 0 && (size_t)ins[i].target < cb->n)
+			tg[nt++] = ins[i].target;
 	qsort(tg, nt, sizeof *tg, cmp_i64);
-	size_t np = plan_sites(cb->bytes, cb->n, *ins, n, tg, nt, code, pl);
+	size_t np = plan_sites(cb->bytes, cb->n, ins, n, tg, nt, code, &pl);
 	free(tg);
+	/* Only the sites' instructions are kept. */
+	x->nins = 0;
+	for (size_t i = 0; i < np; i++)
+		x->nins += pl[i].last - pl[i].first + 1;
+	x->ins = xmalloc(x->nins * sizeof *x->ins + 1);
+	x->nins = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t k = pl[i].last - pl[i].first + 1;
+		memcpy(x->ins + x->nins, ins + pl[i].first, k * sizeof *ins);
+		pl[i].first = x->nins;
+		pl[i].last = x->nins + k - 1;
+		x->nins += k;
+	}
+	free(ins);
+	x->pl = pl;
+	x->np = np;
+	x->uncounted = nuncounted - unc;
+	nuncounted = unc;
+}
+
+/* REWIND_COUNT_SITES=FILE: each site patched, and what the cache did,
+ * appended to FILE as lines (for tests: rec and replay, cold and warm,
+ * must patch the same). */
+static FILE *sites_log(void)
+{
+	static FILE *f;
+	static int done;
+	const char *path = getenv("REWIND_COUNT_SITES");
+	if (!done && path && *path)
+		f = fopen(path, "ae");
+	done = 1;
+	return f;
+}
+
+/* Plans seen before in this run: every process maps the same loader
+ * and libc. Keyed by the file's identity and offset, and the length. */
+static struct known {
+	uint64_t key;
+	size_t n;
+	struct plans x;
+} known[16];
+static int nknown;
+
+/* The plans of the mapping's code (cb, code), owned by the ring above:
+ * from it, else from the cache on disk, else made (and put there). */
+static const struct plans *plan_cached(const struct code *code, const struct codebytes *cb)
+{
+	for (int i = 0; i < nknown && i < 16; i++)
+		if (known[i].key == cb->key && known[i].n == cb->n) {
+			nuncounted += known[i].x.uncounted;
+			return &known[i].x;
+		}
 	struct known *k = &known[nknown++ % 16];
-	free(k->ins);
-	free(k->pl);
-	*k = (struct known){ cb->key, cb->n, *ins, *pl, np, nuncounted - unc };
-	return np;
+	free(k->x.ins);
+	free(k->x.pl);
+	k->key = cb->key;
+	k->n = cb->n;
+	uint64_t key[2];
+	plan_key(code, cb, key);
+	uint8_t *b;
+	size_t len;
+	int got = code_cache_get("count", key, PLAN_VERSION, &b, &len);
+	if (got == 0) {
+		if (plans_decode(b, len, cb->n, &k->x) < 0)
+			got = -2;
+		free(b);
+	}
+	if (got != -3 && sites_log())
+		fprintf(sites_log(), "cache %016llx%016llx %s\n", (unsigned long long)key[0],
+			(unsigned long long)key[1], got == 0 ? "hit" : got == -1 ? "miss" : "damaged");
+	if (got < 0) {
+		plans_make(code, cb, &k->x);
+		b = plans_encode(&k->x, &len);
+		code_cache_put("count", key, PLAN_VERSION, b, len);
+		free(b);
+	}
+	nuncounted += k->x.uncounted;
+	return &k->x;
 }
 
 /* Count the edges of the file mapping sc of process c. */
@@ -556,9 +720,10 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		code_done(&code, &cb);
 		return;
 	}
-	struct insn *ins;
-	struct plan *pl;
-	size_t np = plan_cached(&code, &cb, &ins, &pl);
+	const struct plans *x = plan_cached(&code, &cb);
+	const struct insn *ins = x->ins;
+	const struct plan *pl = x->pl;
+	size_t np = x->np;
 	uint64_t size = (np * MAXTRAMP + 4095) & ~4095ull, ta = 0;
 	if (np)
 		ta = find_hole(sc->p->pid, sc->lo, sc->hi, size);
@@ -608,6 +773,12 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		npatched -= c->n - n0;
 		c->n = n0;
 	}
+	for (int i = n0; i < c->n && sites_log(); i++)
+		fprintf(sites_log(), "site %u %llx %llx %u %u %u %u\n", c->key,
+			(unsigned long long)c->s[i].at, (unsigned long long)c->s[i].tramp, c->s[i].len,
+			c->s[i].tlen, c->s[i].zero, c->s[i].live);
+	if (sites_log())
+		fflush(sites_log());
 	free(cur);
 	free(tr);
 	code_done(&code, &cb);
