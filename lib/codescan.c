@@ -109,6 +109,12 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 			if (names && sh[i].sh_name < ns->sh_size &&
 			    !strcmp(names + sh[i].sh_name, ".gcc_except_table"))
 				c->landing = 1;
+			if (names && sh[i].sh_name < ns->sh_size &&
+			    !strcmp(names + sh[i].sh_name, ".dynstr") && sh[i].sh_offset <= sz &&
+			    sh[i].sh_size <= sz - sh[i].sh_offset) {
+				c->dynstr = sh[i].sh_offset;
+				c->ndynstr = sh[i].sh_size;
+			}
 			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
 			    b <= sc->off || a >= sc->off + n || b > sz)
 				continue;
@@ -219,6 +225,39 @@ int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared)
 	return exec;
 }
 
+static uint64_t rotl64(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+void code_hash128(uint64_t seed, const void *p, size_t n, uint64_t out[2])
+{
+	const uint64_t k1 = 0x87c37b91114253d5ull, k2 = 0x4cf5ad432745937full,
+		       k3 = 0xff51afd7ed558ccdull, k4 = 0xc4ceb9fe1a85ec53ull;
+	uint64_t a[4], b[4], w[4];
+	const uint8_t *s = p;
+	size_t left = n;
+	for (int i = 0; i < 4; i++) {
+		a[i] = seed + (i + 1) * k3;
+		b[i] = ~seed + (i + 1) * k4;
+	}
+	/* Eight independent chains: the multiplies overlap. */
+	for (; left >= 32; s += 32, left -= 32) {
+		memcpy(w, s, 32);
+		for (int i = 0; i < 4; i++) {
+			a[i] = rotl64(a[i] ^ (w[i] * k1), 31) * k2;
+			b[i] = rotl64(b[i] ^ (w[i] * k3), 29) * k4;
+		}
+	}
+	uint64_t h0 = hash_update(seed, s, left), h1 = hash_update(~seed, s, left);
+	for (int i = 0; i < 4; i++) {
+		h0 = hash_word(h0, a[i]);
+		h1 = hash_word(h1, b[i]);
+	}
+	out[0] = hash_final(h0, n);
+	out[1] = hash_final(h1, n);
+}
+
 /* ---- the cache on disk ---- */
 
 #define CACHE_MAGIC "RWCODEC1"
@@ -289,8 +328,10 @@ static int cache_write(int fd, const void *buf, size_t len)
 
 static uint64_t cache_sum(const uint8_t *hdr, const uint8_t *payload, size_t len)
 {
-	uint64_t h = hash_update(HASH_INIT, hdr, CACHE_HDR - 8);
-	return hash_final(hash_update(h, payload, len), CACHE_HDR - 8 + len);
+	uint64_t h[2];
+	code_hash128(hash_final(hash_update(HASH_INIT, hdr, CACHE_HDR - 8), CACHE_HDR - 8), payload,
+		     len, h);
+	return h[0] ^ h[1];
 }
 
 static void cache_header(uint8_t *hdr, const uint64_t key[2], uint32_t version, const uint8_t *buf,

@@ -34,6 +34,7 @@ struct code {
 	size_t nanchor;
 	int landing;		/* the file has exception landing pads
 				   (.gcc_except_table): targets no branch names */
+	uint64_t dynstr, ndynstr;	/* the file's .dynstr (offset, size), or 0 */
 };
 
 /* A mapping's bytes, as code_bytes() found them. */
@@ -64,6 +65,10 @@ void code_each_exec(struct pt_proc *p, const char *exe, void (*fn)(struct codesc
 int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared);
 
 int code_cmp64(const void *a, const void *b);
+
+/* A 128-bit hash of n bytes at p, seeded with seed (not cryptographic;
+ * four lanes at a time, several times faster than hash_update()). */
+void code_hash128(uint64_t seed, const void *p, size_t n, uint64_t out[2]);
 
 /* The patchers' cache on disk of what they derived from code, so a file
  * is decoded once, not at every start: entries in

@@ -519,14 +519,10 @@ static void plan_key(const struct code *code, const struct codebytes *cb, uint64
 {
 	uint64_t v[8] = { PLAN_VERSION, ZydisGetVersion(), MAXMOVE, cb->n, code->nr, code->nanchor,
 			  code->landing, sizeof(struct insn) };
-	for (int k = 0; k < 2; k++) {
-		uint64_t h = HASH_INIT + k * 0x632be59bd9b4e019ull;
-		h = hash_update(h, v, sizeof v);
-		h = hash_update(h, code->r, 2 * code->nr * sizeof *code->r);
-		h = hash_update(h, code->anchor, code->nanchor * sizeof *code->anchor);
-		h = hash_update(h, cb->bytes, cb->n);
-		key[k] = hash_final(h, sizeof v + cb->n);
-	}
+	uint64_t h = hash_update(HASH_INIT, v, sizeof v);
+	h = hash_update(h, code->r, 2 * code->nr * sizeof *code->r);
+	h = hash_final(hash_update(h, code->anchor, code->nanchor * sizeof *code->anchor), 0);
+	code_hash128(h, cb->bytes, cb->n, key);
 }
 
 /* The payload: u64 uncounted, u32 nins, u32 np, then each instruction
@@ -716,7 +712,8 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
 	/* Never rewind's own preloaded library (its symbol names it). */
-	if (memmem(cb.img, cb.size, "rwbuf_init", 11)) {
+	if (code.ndynstr ? memmem(cb.img + code.dynstr, code.ndynstr, "rwbuf_init", 11) != NULL
+			 : memmem(cb.img, cb.size, "rwbuf_init", 11) != NULL) {
 		code_done(&code, &cb);
 		return;
 	}
@@ -731,8 +728,8 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		nuncounted += np;
 		np = 0;
 	}
+	/* Each trampoline is written whole by build(); only those are. */
 	uint8_t *tr = np ? xmalloc(size) : NULL, *cur = NULL;
-	memset(tr, 0xcc, np ? size : 0);
 	uint64_t used = 0, span = 0, lo = 0;
 	/* The tracee's bytes, not the file's, are what runs: read once,
 	 * patched in a copy, written once. */
