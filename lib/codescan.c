@@ -109,11 +109,14 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 			if (names && sh[i].sh_name < ns->sh_size &&
 			    !strcmp(names + sh[i].sh_name, ".gcc_except_table"))
 				c->landing = 1;
-			if (names && sh[i].sh_name < ns->sh_size &&
-			    !strcmp(names + sh[i].sh_name, ".dynstr") && sh[i].sh_offset <= sz &&
-			    sh[i].sh_size <= sz - sh[i].sh_offset) {
-				c->dynstr = sh[i].sh_offset;
-				c->ndynstr = sh[i].sh_size;
+			if (sh[i].sh_type == SHT_STRTAB && c->nstrtab >= 0) {
+				if (c->nstrtab == 4 || sh[i].sh_offset > sz ||
+				    sh[i].sh_size > sz - sh[i].sh_offset) {
+					c->nstrtab = -1;
+				} else {
+					c->strtab[c->nstrtab][0] = sh[i].sh_offset;
+					c->strtab[c->nstrtab++][1] = sh[i].sh_size;
+				}
 			}
 			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
 			    b <= sc->off || a >= sc->off + n || b > sz)

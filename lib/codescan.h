@@ -34,7 +34,8 @@ struct code {
 	size_t nanchor;
 	int landing;		/* the file has exception landing pads
 				   (.gcc_except_table): targets no branch names */
-	uint64_t dynstr, ndynstr;	/* the file's .dynstr (offset, size), or 0 */
+	uint64_t strtab[4][2];	/* the file's string tables (offset, size) */
+	int nstrtab;		/* how many; -1: more than that */
 };
 
 /* A mapping's bytes, as code_bytes() found them. */

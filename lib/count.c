@@ -43,6 +43,15 @@ struct cthread {
 	uint64_t slot;		/* its slot value while another holds the slot */
 };
 
+/* Where a run of sites is: the code they patch and their trampolines.
+ * Only a filter for the calls that unmap or map over memory: every
+ * site is inside a region (a dropped site may leave its region behind),
+ * so a range that touches no region touches no site. */
+struct cregion {
+	uint64_t lo, hi;	/* code */
+	uint64_t tlo, thi;	/* trampolines */
+};
+
 /* One process (its id as recorded). */
 struct cproc {
 	uint32_t key;
@@ -50,6 +59,8 @@ struct cproc {
 	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
 	struct csite *s;
 	int n, cap;
+	struct cregion *r;
+	int nr;
 	struct cthread *t;
 	int nt;
 };
@@ -106,6 +117,37 @@ static void push_site(struct cproc *c, const struct csite *s)
 	if (c->n == c->cap)
 		c->s = xrealloc(c->s, (c->cap = c->cap * 2 + 64) * sizeof *c->s);
 	c->s[c->n++] = *s;
+}
+
+/* c's regions made again from its sites: a new region wherever a
+ * site's trampoline does not follow the one before. */
+static void regions_make(struct cproc *c)
+{
+	c->nr = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct csite *s = &c->s[i];
+		struct cregion *g = c->nr ? &c->r[c->nr - 1] : NULL;
+		if (!g || s->tramp != g->thi) {
+			c->r = xrealloc(c->r, (c->nr + 1) * sizeof *c->r);
+			g = &c->r[c->nr++];
+			*g = (struct cregion){ s->at, s->at + s->len, s->tramp, s->tramp };
+		}
+		if (s->at < g->lo)
+			g->lo = s->at;
+		if (s->at + s->len > g->hi)
+			g->hi = s->at + s->len;
+		g->thi = s->tramp + s->tlen;
+	}
+}
+
+/* Whether [lo, hi) touches a region of c: its code (tramp 0) or its
+ * trampolines (tramp 1). */
+static int in_regions(const struct cproc *c, uint64_t lo, uint64_t hi, int tramp)
+{
+	for (int i = 0; i < c->nr; i++)
+		if (tramp ? lo < c->r[i].thi && hi > c->r[i].tlo : lo < c->r[i].hi && hi > c->r[i].lo)
+			return 1;
+	return 0;
 }
 
 /* ---- finding the edges ---- */
@@ -700,6 +742,19 @@ static const struct plans *plan_cached(const struct code *code, const struct cod
 	return &k->x;
 }
 
+/* Whether the file is rewind's preloaded library: its rwbuf_init in a
+ * string table (the symbol's name), or anywhere in a file whose string
+ * tables were not all found. */
+static int own_library(const struct code *code, const struct codebytes *cb)
+{
+	if (code->nstrtab <= 0)
+		return memmem(cb->img, cb->size, "rwbuf_init", 11) != NULL;
+	for (int i = 0; i < code->nstrtab; i++)
+		if (memmem(cb->img + code->strtab[i][0], code->strtab[i][1], "rwbuf_init", 11))
+			return 1;
+	return 0;
+}
+
 /* Count the edges of the file mapping sc of process c. */
 static void patch_mapping(struct codescan *sc, void *arg)
 {
@@ -712,8 +767,10 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
 	/* Never rewind's own preloaded library (its symbol names it). */
-	if (code.ndynstr ? memmem(cb.img + code.dynstr, code.ndynstr, "rwbuf_init", 11) != NULL
-			 : memmem(cb.img, cb.size, "rwbuf_init", 11) != NULL) {
+	if (own_library(&code, &cb)) {
+		if (sites_log())
+			fprintf(sites_log(), "map %u %llx %llx own %s\n", c->key, (unsigned long long)sc->lo,
+				(unsigned long long)sc->hi, sc->files[0]);
 		code_done(&code, &cb);
 		return;
 	}
@@ -770,6 +827,14 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		npatched -= c->n - n0;
 		c->n = n0;
 	}
+	if (c->n > n0) {
+		c->r = xrealloc(c->r, (c->nr + 1) * sizeof *c->r);
+		c->r[c->nr++] = (struct cregion){ c->s[n0].at, c->s[c->n - 1].at + c->s[c->n - 1].len,
+						  ta, ta + used };
+	}
+	if (sites_log())
+		fprintf(sites_log(), "map %u %llx %llx %d %s\n", c->key, (unsigned long long)sc->lo,
+			(unsigned long long)sc->hi, c->n - n0, sc->files[0]);
 	for (int i = n0; i < c->n && sites_log(); i++)
 		fprintf(sites_log(), "site %u %llx %llx %u %u %u %u\n", c->key,
 			(unsigned long long)c->s[i].at, (unsigned long long)c->s[i].tramp, c->s[i].len,
@@ -786,7 +851,7 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 	if (!count_on())
 		return;
 	struct cproc *c = proc_of(key, 1);
-	c->n = c->nt = 0;
+	c->n = c->nt = c->nr = 0;
 	c->ok = map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
 	c->owner = 0;
 	if (!c->ok)
@@ -800,7 +865,9 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 
 static void drop(struct cproc *c, uint64_t lo, uint64_t hi)
 {
-	for (int i = 0; c && i < c->n; i++)
+	if (!c || !in_regions(c, lo, hi, 0))
+		return;
+	for (int i = 0; i < c->n; i++)
 		if (c->s[i].at < hi && c->s[i].at + c->s[i].len > lo)
 			c->s[i--] = c->s[--c->n];
 }
@@ -812,6 +879,8 @@ static int overlaps_ours(const struct cproc *c, uint64_t lo, uint64_t hi)
 		return 0;
 	if (lo < COUNT_DATA + 4096 && hi > COUNT_DATA)
 		return 1;
+	if (!in_regions(c, lo, hi, 1))
+		return 0;
 	for (int i = 0; i < c->n; i++)
 		if (lo < c->s[i].tramp + c->s[i].tlen && hi > c->s[i].tramp)
 			return 1;
@@ -826,7 +895,7 @@ static void disable(struct pt_proc *p, struct cproc *c)
 		pt_write(p, c->s[i].at, c->s[i].orig, c->s[i].len);
 	nuncounted += c->n;
 	npatched -= c->n;
-	c->n = 0;
+	c->n = c->nr = 0;
 	c->ok = 0;
 }
 
@@ -871,11 +940,17 @@ void count_fork(uint32_t parent, uint32_t child)
 	struct cproc *pa = proc_of(parent, 0);
 	struct cproc *c = proc_of(child, 1);
 	pa = proc_of(parent, 0);	/* procs may have moved */
-	c->n = c->nt = 0;
+	c->n = c->nt = c->nr = 0;
 	c->owner = 0;
 	c->ok = pa && pa->ok;
-	for (int i = 0; pa && i < pa->n; i++)
-		push_site(c, &pa->s[i]);
+	if (pa && pa->n) {
+		c->s = xrealloc(c->s, (c->cap = pa->n) * sizeof *c->s);
+		memcpy(c->s, pa->s, pa->n * sizeof *c->s);
+		c->n = pa->n;
+		c->r = xrealloc(c->r, (pa->nr + 1) * sizeof *c->r);
+		memcpy(c->r, pa->r, pa->nr * sizeof *c->r);
+		c->nr = pa->nr;
+	}
 }
 
 void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
@@ -1068,6 +1143,7 @@ void count_import(uint32_t key, const uint8_t *p, size_t len)
 		memcpy(&s, q, sizeof s);
 		push_site(c, &s);
 	}
+	regions_make(c);
 	c->t = xrealloc(c->t, (h[3] + 1) * sizeof *c->t);
 	memcpy(c->t, q, h[3] * sizeof *c->t);
 	c->nt = h[3];

@@ -30,6 +30,20 @@ test_expect_success 'cold: every look-up misses, the entries are written' '
 	ls "$XDG_CACHE_HOME"/rewind/count-* >entries &&
 	test "$(wc -l <entries)" = "$(grep -c "^cache " cold.rec)"
 '
+# own LOG: LOG names one mapping as rewind's preloaded library, and no
+# site is inside it.
+own () {
+	test "$(grep -c "^map .* own " "$1")" = 1 &&
+	# Addresses as 16 hex digits compare as strings.
+	awk 'function w(x) { x = sprintf("%16s", x); gsub(/ /, "0", x); return x }
+	     $1 == "map" && $5 == "own" { lo = w($3); hi = w($4) }
+	     $1 == "site" { a[NR] = w($3) }
+	     END { for (i in a) if (a[i] >= lo && a[i] < hi) exit 1 }' "$1"
+}
+
+test_expect_success 'rewind'"'"'s preloaded library is left alone' '
+	own cold.rec
+'
 test_expect_success 'replay with the cache now warm patches as rec did cold' '
 	REWIND_COUNT_SITES=$scratch/cold.play replay_cmp &&
 	grep -q "^cache .* hit$" cold.play &&
@@ -41,7 +55,7 @@ test_expect_success 'warm: every look-up hits, the same sites are patched' '
 	grep -q "^cache .* hit$" warm.rec &&
 	! grep "^cache .* miss$" warm.rec &&
 	sites cold.rec >cold.sites && sites warm.rec >warm.sites &&
-	cmp cold.sites warm.sites
+	cmp cold.sites warm.sites && own warm.rec
 '
 test_expect_success 'replay with a cold cache patches as rec did warm' '
 	XDG_CACHE_HOME=$scratch/cache2 REWIND_COUNT_SITES=$scratch/warm.play replay_cmp &&
