@@ -73,6 +73,9 @@ static ZydisDecoder dec, fast;	/* fast: minimal mode, for the sweep */
 
 int count_choose(int recorded)
 {
+	if (recorded > 0 && recorded != COUNT_VERSION)
+		die(EXIT_TRACE, "the trace was counted by code patched another way (patcher %d; this "
+		    "rewind's is %d): record the program again", recorded, COUNT_VERSION);
 	if (recorded >= 0)
 		on = recorded != 0;
 	else
@@ -82,7 +85,7 @@ int count_choose(int recorded)
 		   !ZYAN_SUCCESS(ZydisDecoderInit(&fast, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
 		   !ZYAN_SUCCESS(ZydisDecoderEnableMode(&fast, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE))))
 		die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
-	return on;
+	return on ? COUNT_VERSION : 0;
 }
 
 int count_on(void)
@@ -473,8 +476,11 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 			len += ins[first].len;
 		}
 		int64_t s0 = ins[first].off, end = e->off + e->len;
-		/* The edge's own target may be the first moved instruction. */
+		/* The edge's own target may be the first moved instruction;
+		 * no function may start after it (a function of one jmp
+		 * after another's padding: called, it ran into the int3s). */
 		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end) ||
+		    (first < i && func_of(c, s0) != func_of(c, end - 1)) ||
 		    (first < i && (c->landing || ind[func_of(c, e->off)]))) {
 			nuncounted++;
 			continue;
@@ -491,7 +497,10 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 
 /* A free stretch of size bytes within reach of [lo, hi), found the same
  * way in rec and replay from the process's mappings: below the code
- * first, then above it, in 64 KiB steps. Returns 0 if none. */
+ * first, then above it, in 64 KiB steps. Above, HEAPROOM is left free
+ * first: a non-PIE executable's brk heap grows up from just above its
+ * code. Returns 0 if none. */
+#define HEAPROOM 0x40000000ull
 static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
 {
 	uint64_t (*m)[2] = NULL;
@@ -508,11 +517,16 @@ static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
 	uint64_t found = 0;
 	for (int dir = 0; dir < 2 && !found; dir++)
 		for (uint64_t step = 1; step < 32768 && !found; step++) {
+			/* Nothing below the lowest address a program may map
+			 * (the subtraction would wrap, as it did for python3.11
+			 * at 0x41f000), nor above the user address space. */
+			if (dir == 0 && (lo & ~0xffffull) < step * 0x10000 + size + 0x10000)
+				break;
 			uint64_t a = dir == 0 ? (lo & ~0xffffull) - step * 0x10000 - size
-					      : ((hi + 0xffff) & ~0xffffull) + step * 0x10000;
+					      : ((hi + 0xffff) & ~0xffffull) + HEAPROOM + step * 0x10000;
 			a &= ~0xffffull;
-			if (a < 0x10000ull || a + size > 0x7fffffff0000ull)
-				continue;
+			if (a + size > 0x7fffffff0000ull)
+				break;
 			if ((int64_t)(hi - a) > REACH || (int64_t)(a + size - lo) > REACH)
 				break;
 			int clash = 0;
@@ -551,8 +565,9 @@ struct plans {
 
 /* Bump whenever what the plans of a file's code are changes: sweep(),
  * classify(), movable(), flags_live(), plan_sites(), or this layout.
- * The cache key holds it, and Zydis's version. */
-#define PLAN_VERSION 1
+ * The cache key holds it, and Zydis's version. (COUNT_VERSION, in the
+ * trace, changes with it: replay must patch as rec did.) */
+#define PLAN_VERSION 2
 
 /* The cache key: a 128-bit hash of everything plans are made from (the
  * mapping's bytes, its code ranges and function starts, the landing
