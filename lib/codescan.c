@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,15 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 			if (names && sh[i].sh_name < ns->sh_size &&
 			    !strcmp(names + sh[i].sh_name, ".gcc_except_table"))
 				c->landing = 1;
+			if (sh[i].sh_type == SHT_STRTAB && c->nstrtab >= 0) {
+				if (c->nstrtab == 4 || sh[i].sh_offset > sz ||
+				    sh[i].sh_size > sz - sh[i].sh_offset) {
+					c->nstrtab = -1;
+				} else {
+					c->strtab[c->nstrtab][0] = sh[i].sh_offset;
+					c->strtab[c->nstrtab++][1] = sh[i].sh_size;
+				}
+			}
 			if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) ||
 			    b <= sc->off || a >= sc->off + n || b > sz)
 				continue;
@@ -216,4 +226,181 @@ int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared)
 	if (f)
 		fclose(f);
 	return exec;
+}
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+void code_hash128(uint64_t seed, const void *p, size_t n, uint64_t out[2])
+{
+	const uint64_t k1 = 0x87c37b91114253d5ull, k2 = 0x4cf5ad432745937full,
+		       k3 = 0xff51afd7ed558ccdull, k4 = 0xc4ceb9fe1a85ec53ull;
+	uint64_t a[4], b[4], w[4];
+	const uint8_t *s = p;
+	size_t left = n;
+	for (int i = 0; i < 4; i++) {
+		a[i] = seed + (i + 1) * k3;
+		b[i] = ~seed + (i + 1) * k4;
+	}
+	/* Eight independent chains: the multiplies overlap. */
+	for (; left >= 32; s += 32, left -= 32) {
+		memcpy(w, s, 32);
+		for (int i = 0; i < 4; i++) {
+			a[i] = rotl64(a[i] ^ (w[i] * k1), 31) * k2;
+			b[i] = rotl64(b[i] ^ (w[i] * k3), 29) * k4;
+		}
+	}
+	uint64_t h0 = hash_update(seed, s, left), h1 = hash_update(~seed, s, left);
+	for (int i = 0; i < 4; i++) {
+		h0 = hash_word(h0, a[i]);
+		h1 = hash_word(h1, b[i]);
+	}
+	out[0] = hash_final(h0, n);
+	out[1] = hash_final(h1, n);
+}
+
+/* ---- the cache on disk ---- */
+
+#define CACHE_MAGIC "RWCODEC1"
+#define CACHE_HDR 56	/* magic, u32 version, u32 0, u64 key[2], u64 length, u64 checksum */
+
+/* The cache directory (made if missing, mode 0700), or NULL: none. */
+static const char *cache_dir(void)
+{
+	static char dir[4096];
+	static int done;
+	if (done)
+		return dir[0] ? dir : NULL;
+	done = 1;
+	if (env_flag("REWIND_NO_CODE_CACHE"))
+		return NULL;
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char base[4096];
+	/* The XDG spec: a relative path is to be ignored. */
+	if (x && x[0] == '/')
+		snprintf(base, sizeof base, "%s", x);
+	else if (h && h[0] == '/')
+		snprintf(base, sizeof base, "%s/.cache", h);
+	else
+		return NULL;
+	if ((size_t)snprintf(dir, sizeof dir, "%s/rewind", base) >= sizeof dir) {
+		dir[0] = 0;
+		return NULL;
+	}
+	mkdir(base, 0700);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		dir[0] = 0;
+	return dir[0] ? dir : NULL;
+}
+
+static int cache_path(char *path, size_t size, const char *what, const uint64_t key[2])
+{
+	const char *dir = cache_dir();
+	return dir && (size_t)snprintf(path, size, "%s/%s-%016llx%016llx", dir, what,
+				       (unsigned long long)key[0], (unsigned long long)key[1]) < size
+		       ? 0 : -1;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = v >> 8 * i;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = v >> 8 * i;
+}
+
+/* Writes all of buf; 0 or -1. */
+static int cache_write(int fd, const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	while (len) {
+		ssize_t w = write(fd, b, len);
+		if (w <= 0)
+			return -1;
+		b += w;
+		len -= w;
+	}
+	return 0;
+}
+
+static uint64_t cache_sum(const uint8_t *hdr, const uint8_t *payload, size_t len)
+{
+	uint64_t h[2];
+	code_hash128(hash_final(hash_update(HASH_INIT, hdr, CACHE_HDR - 8), CACHE_HDR - 8), payload,
+		     len, h);
+	return h[0] ^ h[1];
+}
+
+static void cache_header(uint8_t *hdr, const uint64_t key[2], uint32_t version, const uint8_t *buf,
+			 size_t len)
+{
+	memset(hdr, 0, CACHE_HDR);
+	memcpy(hdr, CACHE_MAGIC, 8);
+	put32(hdr + 8, version);
+	put64(hdr + 16, key[0]);
+	put64(hdr + 24, key[1]);
+	put64(hdr + 32, len);
+	put64(hdr + 40, 0);	/* reserved */
+	put64(hdr + 48, cache_sum(hdr, buf, len));
+}
+
+int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
+		   size_t *len)
+{
+	char path[4200];
+	if (cache_path(path, sizeof path, what, key) < 0)
+		return -3;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
+	uint8_t *b = NULL;
+	int r = -2;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < CACHE_HDR ||
+	    pread(fd, hdr, CACHE_HDR, 0) != CACHE_HDR)
+		goto out;
+	size_t n = st.st_size - CACHE_HDR;
+	if (get64(hdr + 32) != n || !(b = malloc(n + 1)) ||
+	    pread(fd, b, n, CACHE_HDR) != (ssize_t)n)
+		goto out;
+	/* Every field as it would be written for this key, checksum too. */
+	cache_header(want, key, version, b, n);
+	if (memcmp(hdr, want, CACHE_HDR))
+		goto out;
+	*buf = b;
+	*len = n;
+	b = NULL;
+	r = 0;
+out:
+	free(b);
+	close(fd);
+	return r;
+}
+
+void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,
+		    size_t len)
+{
+	char path[4200], tmp[4300];
+	if (cache_path(path, sizeof path, what, key) < 0)
+		return;
+	snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	uint8_t hdr[CACHE_HDR];
+	cache_header(hdr, key, version, buf, len);
+	int ok = cache_write(fd, hdr, CACHE_HDR) == 0 && cache_write(fd, buf, len) == 0;
+	if (close(fd) < 0)
+		ok = 0;
+	/* Another rec may put the same entry at the same time: both are
+	 * whole, and either one renamed last is right. */
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
 }

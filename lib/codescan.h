@@ -1,6 +1,7 @@
 /* codescan.h: what the code patchers (tsc.c, count.c) share: where a
  * mapping's code is and where decoding may start (ELF section headers,
- * .eh_frame_hdr), and the tracee's executable file mappings. */
+ * .eh_frame_hdr), the tracee's executable file mappings, and a cache on
+ * disk of what was derived from a file's code. */
 #ifndef REWIND_CODESCAN_H
 #define REWIND_CODESCAN_H
 
@@ -33,6 +34,8 @@ struct code {
 	size_t nanchor;
 	int landing;		/* the file has exception landing pads
 				   (.gcc_except_table): targets no branch names */
+	uint64_t strtab[4][2];	/* the file's string tables (offset, size) */
+	int nstrtab;		/* how many; -1: more than that */
 };
 
 /* A mapping's bytes, as code_bytes() found them. */
@@ -63,5 +66,28 @@ void code_each_exec(struct pt_proc *p, const char *exe, void (*fn)(struct codesc
 int code_exec_in(struct pt_proc *p, uint64_t lo, uint64_t hi, int *shared);
 
 int code_cmp64(const void *a, const void *b);
+
+/* A 128-bit hash of n bytes at p, seeded with seed (not cryptographic;
+ * four lanes at a time, several times faster than hash_update()). */
+void code_hash128(uint64_t seed, const void *p, size_t n, uint64_t out[2]);
+
+/* The patchers' cache on disk of what they derived from code, so a file
+ * is decoded once, not at every start: entries in
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/rewind, named by what and key, which
+ * the caller makes a hash of everything the payload was derived from
+ * (so an entry cannot be stale, only missing). An entry holds a header
+ * (magic, version, key, length) and a checksum over it and the payload;
+ * one that does not match in every way is not used.
+ * code_cache_get returns 0 with the payload in a malloc'd *buf (*len
+ * bytes), -1 when there is none, -2 when there is one but it is damaged
+ * (the caller rebuilds it and puts it again), -3 when there is no cache
+ * (turned off, or no directory for it). code_cache_put writes an
+ * entry atomically (a temporary file renamed over it); a failure is
+ * silent (the cache is only an accelerator). REWIND_NO_CODE_CACHE=1
+ * turns both off. */
+int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
+		   size_t *len);
+void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,
+		    size_t len);
 
 #endif

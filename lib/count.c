@@ -43,6 +43,15 @@ struct cthread {
 	uint64_t slot;		/* its slot value while another holds the slot */
 };
 
+/* Where a run of sites is: the code they patch and their trampolines.
+ * Only a filter for the calls that unmap or map over memory: every
+ * site is inside a region (a dropped site may leave its region behind),
+ * so a range that touches no region touches no site. */
+struct cregion {
+	uint64_t lo, hi;	/* code */
+	uint64_t tlo, thi;	/* trampolines */
+};
+
 /* One process (its id as recorded). */
 struct cproc {
 	uint32_t key;
@@ -50,6 +59,8 @@ struct cproc {
 	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
 	struct csite *s;
 	int n, cap;
+	struct cregion *r;
+	int nr;
 	struct cthread *t;
 	int nt;
 };
@@ -62,6 +73,9 @@ static ZydisDecoder dec, fast;	/* fast: minimal mode, for the sweep */
 
 int count_choose(int recorded)
 {
+	if (recorded > 0 && recorded != COUNT_VERSION)
+		die(EXIT_TRACE, "the trace was counted by code patched another way (patcher %d; this "
+		    "rewind's is %d): record the program again", recorded, COUNT_VERSION);
 	if (recorded >= 0)
 		on = recorded != 0;
 	else
@@ -71,7 +85,7 @@ int count_choose(int recorded)
 		   !ZYAN_SUCCESS(ZydisDecoderInit(&fast, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
 		   !ZYAN_SUCCESS(ZydisDecoderEnableMode(&fast, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE))))
 		die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
-	return on;
+	return on ? COUNT_VERSION : 0;
 }
 
 int count_on(void)
@@ -106,6 +120,37 @@ static void push_site(struct cproc *c, const struct csite *s)
 	if (c->n == c->cap)
 		c->s = xrealloc(c->s, (c->cap = c->cap * 2 + 64) * sizeof *c->s);
 	c->s[c->n++] = *s;
+}
+
+/* c's regions made again from its sites: a new region wherever a
+ * site's trampoline does not follow the one before. */
+static void regions_make(struct cproc *c)
+{
+	c->nr = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct csite *s = &c->s[i];
+		struct cregion *g = c->nr ? &c->r[c->nr - 1] : NULL;
+		if (!g || s->tramp != g->thi) {
+			c->r = xrealloc(c->r, (c->nr + 1) * sizeof *c->r);
+			g = &c->r[c->nr++];
+			*g = (struct cregion){ s->at, s->at + s->len, s->tramp, s->tramp };
+		}
+		if (s->at < g->lo)
+			g->lo = s->at;
+		if (s->at + s->len > g->hi)
+			g->hi = s->at + s->len;
+		g->thi = s->tramp + s->tlen;
+	}
+}
+
+/* Whether [lo, hi) touches a region of c: its code (tramp 0) or its
+ * trampolines (tramp 1). */
+static int in_regions(const struct cproc *c, uint64_t lo, uint64_t hi, int tramp)
+{
+	for (int i = 0; i < c->nr; i++)
+		if (tramp ? lo < c->r[i].thi && hi > c->r[i].tlo : lo < c->r[i].hi && hi > c->r[i].lo)
+			return 1;
+	return 0;
 }
 
 /* ---- finding the edges ---- */
@@ -431,8 +476,11 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 			len += ins[first].len;
 		}
 		int64_t s0 = ins[first].off, end = e->off + e->len;
-		/* The edge's own target may be the first moved instruction. */
+		/* The edge's own target may be the first moved instruction;
+		 * no function may start after it (a function of one jmp
+		 * after another's padding: called, it ran into the int3s). */
 		if (!ok || s0 < done || len > 31 || target_inside(tg, nt, s0, end) ||
+		    (first < i && func_of(c, s0) != func_of(c, end - 1)) ||
 		    (first < i && (c->landing || ind[func_of(c, e->off)]))) {
 			nuncounted++;
 			continue;
@@ -449,7 +497,10 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 
 /* A free stretch of size bytes within reach of [lo, hi), found the same
  * way in rec and replay from the process's mappings: below the code
- * first, then above it, in 64 KiB steps. Returns 0 if none. */
+ * first, then above it, in 64 KiB steps. Above, HEAPROOM is left free
+ * first: a non-PIE executable's brk heap grows up from just above its
+ * code. Returns 0 if none. */
+#define HEAPROOM 0x40000000ull
 static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
 {
 	uint64_t (*m)[2] = NULL;
@@ -466,11 +517,16 @@ static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
 	uint64_t found = 0;
 	for (int dir = 0; dir < 2 && !found; dir++)
 		for (uint64_t step = 1; step < 32768 && !found; step++) {
+			/* Nothing below the lowest address a program may map
+			 * (the subtraction would wrap, as it did for python3.11
+			 * at 0x41f000), nor above the user address space. */
+			if (dir == 0 && (lo & ~0xffffull) < step * 0x10000 + size + 0x10000)
+				break;
 			uint64_t a = dir == 0 ? (lo & ~0xffffull) - step * 0x10000 - size
-					      : ((hi + 0xffff) & ~0xffffull) + step * 0x10000;
+					      : ((hi + 0xffff) & ~0xffffull) + HEAPROOM + step * 0x10000;
 			a &= ~0xffffull;
-			if (a < 0x10000ull || a + size > 0x7fffffff0000ull)
-				continue;
+			if (a + size > 0x7fffffff0000ull)
+				break;
 			if ((int64_t)(hi - a) > REACH || (int64_t)(a + size - lo) > REACH)
 				break;
 			int clash = 0;
@@ -495,49 +551,223 @@ static int map_at(struct pt_proc *p, uint64_t a, uint64_t len, int prot)
 	return 0;
 }
 
-/* What decoding and planning found in code seen before: every process
- * maps the same loader and libc, so each is decoded once. Keyed by the
- * file's identity and offset, and the length. */
-static struct known {
-	uint64_t key;
-	size_t n;
+/* What decoding and planning found, kept for the sites alone: the
+ * instructions of each planned site (moved ones, then the edge), with
+ * pl's indices into them. Whether it was just computed or read from the
+ * cache, the trampolines are built from this and nothing else, so rec
+ * and replay patch the same with or without the cache. */
+struct plans {
 	struct insn *ins;
 	struct plan *pl;
-	size_t np;
-	long uncounted;
-} known[16];
-static int nknown;
+	size_t nins, np;
+	long uncounted;		/* edges found but left out */
+};
 
-/* The planned sites of the mapping's code (cb, code): *ins, *pl (owned
- * by the cache); returns how many. */
-static size_t plan_cached(const struct code *code, const struct codebytes *cb, struct insn **ins,
-			  struct plan **pl)
+/* Bump whenever what the plans of a file's code are changes: sweep(),
+ * classify(), movable(), flags_live(), plan_sites(), or this layout.
+ * The cache key holds it, and Zydis's version. (COUNT_VERSION, in the
+ * trace, changes with it: replay must patch as rec did.) */
+#define PLAN_VERSION 2
+
+/* The cache key: a 128-bit hash of everything plans are made from (the
+ * mapping's bytes, its code ranges and function starts, the landing
+ * pads' presence) and of the planner's and decoder's versions. */
+static void plan_key(const struct code *code, const struct codebytes *cb, uint64_t key[2])
 {
-	for (int i = 0; i < nknown && i < 16; i++)
-		if (known[i].key == cb->key && known[i].n == cb->n) {
-			*ins = known[i].ins;
-			*pl = known[i].pl;
-			nuncounted += known[i].uncounted;
-			return known[i].np;
-		}
+	uint64_t v[8] = { PLAN_VERSION, ZydisGetVersion(), MAXMOVE, cb->n, code->nr, code->nanchor,
+			  code->landing, sizeof(struct insn) };
+	uint64_t h = hash_update(HASH_INIT, v, sizeof v);
+	h = hash_update(h, code->r, 2 * code->nr * sizeof *code->r);
+	h = hash_final(hash_update(h, code->anchor, code->nanchor * sizeof *code->anchor), 0);
+	code_hash128(h, cb->bytes, cb->n, key);
+}
+
+/* The payload: u64 uncounted, u32 nins, u32 np, then each instruction
+ * (u32 off, u8 len, u8 kind, u16 0, u64 target) and each plan (u32
+ * first, u32 last, u32 live), little-endian. */
+#define INS_BYTES 16
+#define PLAN_BYTES 12
+
+static uint8_t *plans_encode(const struct plans *x, size_t *len)
+{
+	*len = 16 + x->nins * INS_BYTES + x->np * PLAN_BYTES;
+	uint8_t *b = xmalloc(*len), *q = b;
+	memset(b, 0, *len);
+	uint64_t u = x->uncounted;
+	uint32_t h[2] = { x->nins, x->np };
+	memcpy(q, &u, 8);
+	memcpy(q + 8, h, 8);
+	q += 16;
+	for (size_t i = 0; i < x->nins; i++, q += INS_BYTES) {
+		memcpy(q, &x->ins[i].off, 4);
+		q[4] = x->ins[i].len;
+		q[5] = x->ins[i].kind;
+		memcpy(q + 8, &x->ins[i].target, 8);
+	}
+	for (size_t i = 0; i < x->np; i++, q += PLAN_BYTES) {
+		uint32_t w[3] = { x->pl[i].first, x->pl[i].last, x->pl[i].live };
+		memcpy(q, w, 12);
+	}
+	return b;
+}
+
+/* The plans a payload holds, if it is whole and makes sense for a
+ * mapping of n bytes (checked although the checksum matched: a plan
+ * that points outside its code must never be built). 0, or -1. */
+static int plans_decode(const uint8_t *b, size_t len, size_t n, struct plans *x)
+{
+	uint64_t u;
+	uint32_t h[2];
+	memset(x, 0, sizeof *x);
+	if (len < 16)
+		return -1;
+	memcpy(&u, b, 8);
+	memcpy(h, b + 8, 8);
+	if (u > n || h[0] > n || h[1] > h[0] ||
+	    len != 16 + (size_t)h[0] * INS_BYTES + (size_t)h[1] * PLAN_BYTES)
+		return -1;
+	x->uncounted = u;
+	x->nins = h[0];
+	x->np = h[1];
+	x->ins = xmalloc(x->nins * sizeof *x->ins + 1);
+	x->pl = xmalloc(x->np * sizeof *x->pl + 1);
+	const uint8_t *q = b + 16;
+	for (size_t i = 0; i < x->nins; i++, q += INS_BYTES) {
+		struct insn *in = &x->ins[i];
+		memcpy(&in->off, q, 4);
+		in->len = q[4];
+		in->kind = q[5];
+		memcpy(&in->target, q + 8, 8);
+		if (!in->len || in->len > 15 || in->off >= n || in->len > n - in->off || in->kind > K_ODD ||
+		    in->target < -1 || in->target >= (int64_t)n)
+			goto bad;
+	}
+	for (size_t i = 0; i < x->np; i++, q += PLAN_BYTES) {
+		uint32_t w[3];
+		memcpy(w, q, 12);
+		x->pl[i] = (struct plan){ w[0], w[1], w[2] };
+		int k = w[1] < x->nins ? x->ins[w[1]].kind : -1;
+		if (w[0] > w[1] || w[1] >= x->nins || w[1] - w[0] > MAXMOVE || w[2] > 1 ||
+		    (k != K_EDGE_JCC && k != K_EDGE_JMP && k != K_EDGE_IND) ||
+		    (k != K_EDGE_IND && x->ins[w[1]].target < 0))
+			goto bad;
+	}
+	return 0;
+bad:
+	free(x->ins);
+	free(x->pl);
+	memset(x, 0, sizeof *x);
+	return -1;
+}
+
+/* Decode and plan the mapping's code (cb, code) into *x. */
+static void plans_make(const struct code *code, const struct codebytes *cb, struct plans *x)
+{
 	size_t n = 0, cap = 0;
 	long unc = nuncounted;
-	*ins = NULL;
+	struct insn *ins = NULL;
+	struct plan *pl;
 	for (int i = 0; i < code->nr; i++)
-		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, ins, &n, &cap);
+		sweep(cb->bytes, code->r[2 * i], code->r[2 * i + 1], code, &ins, &n, &cap);
 	int64_t *tg = xmalloc(n * sizeof *tg + 1);
 	size_t nt = 0;
 	for (size_t i = 0; i < n; i++)
-		if ((*ins)[i].target >= 0 && (size_t)(*ins)[i].target < cb->n)
-			tg[nt++] = (*ins)[i].target;
+		if (ins[i].target >= 0 && (size_t)ins[i].target < cb->n)
+			tg[nt++] = ins[i].target;
 	qsort(tg, nt, sizeof *tg, cmp_i64);
-	size_t np = plan_sites(cb->bytes, cb->n, *ins, n, tg, nt, code, pl);
+	size_t np = plan_sites(cb->bytes, cb->n, ins, n, tg, nt, code, &pl);
 	free(tg);
+	/* Only the sites' instructions are kept. */
+	x->nins = 0;
+	for (size_t i = 0; i < np; i++)
+		x->nins += pl[i].last - pl[i].first + 1;
+	x->ins = xmalloc(x->nins * sizeof *x->ins + 1);
+	x->nins = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t k = pl[i].last - pl[i].first + 1;
+		memcpy(x->ins + x->nins, ins + pl[i].first, k * sizeof *ins);
+		pl[i].first = x->nins;
+		pl[i].last = x->nins + k - 1;
+		x->nins += k;
+	}
+	free(ins);
+	x->pl = pl;
+	x->np = np;
+	x->uncounted = nuncounted - unc;
+	nuncounted = unc;
+}
+
+/* REWIND_COUNT_SITES=FILE: each site patched, and what the cache did,
+ * appended to FILE as lines (for tests: rec and replay, cold and warm,
+ * must patch the same). */
+static FILE *sites_log(void)
+{
+	static FILE *f;
+	static int done;
+	const char *path = getenv("REWIND_COUNT_SITES");
+	if (!done && path && *path)
+		f = fopen(path, "ae");
+	done = 1;
+	return f;
+}
+
+/* Plans seen before in this run: every process maps the same loader
+ * and libc. Keyed by the file's identity and offset, and the length. */
+static struct known {
+	uint64_t key;
+	size_t n;
+	struct plans x;
+} known[16];
+static int nknown;
+
+/* The plans of the mapping's code (cb, code), owned by the ring above:
+ * from it, else from the cache on disk, else made (and put there). */
+static const struct plans *plan_cached(const struct code *code, const struct codebytes *cb)
+{
+	for (int i = 0; i < nknown && i < 16; i++)
+		if (known[i].key == cb->key && known[i].n == cb->n) {
+			nuncounted += known[i].x.uncounted;
+			return &known[i].x;
+		}
 	struct known *k = &known[nknown++ % 16];
-	free(k->ins);
-	free(k->pl);
-	*k = (struct known){ cb->key, cb->n, *ins, *pl, np, nuncounted - unc };
-	return np;
+	free(k->x.ins);
+	free(k->x.pl);
+	k->key = cb->key;
+	k->n = cb->n;
+	uint64_t key[2];
+	plan_key(code, cb, key);
+	uint8_t *b;
+	size_t len;
+	int got = code_cache_get("count", key, PLAN_VERSION, &b, &len);
+	if (got == 0) {
+		if (plans_decode(b, len, cb->n, &k->x) < 0)
+			got = -2;
+		free(b);
+	}
+	if (got != -3 && sites_log())
+		fprintf(sites_log(), "cache %016llx%016llx %s\n", (unsigned long long)key[0],
+			(unsigned long long)key[1], got == 0 ? "hit" : got == -1 ? "miss" : "damaged");
+	if (got < 0) {
+		plans_make(code, cb, &k->x);
+		b = plans_encode(&k->x, &len);
+		code_cache_put("count", key, PLAN_VERSION, b, len);
+		free(b);
+	}
+	nuncounted += k->x.uncounted;
+	return &k->x;
+}
+
+/* Whether the file is rewind's preloaded library: its rwbuf_init in a
+ * string table (the symbol's name), or anywhere in a file whose string
+ * tables were not all found. */
+static int own_library(const struct code *code, const struct codebytes *cb)
+{
+	if (code->nstrtab <= 0)
+		return memmem(cb->img, cb->size, "rwbuf_init", 11) != NULL;
+	for (int i = 0; i < code->nstrtab; i++)
+		if (memmem(cb->img + code->strtab[i][0], code->strtab[i][1], "rwbuf_init", 11))
+			return 1;
+	return 0;
 }
 
 /* Count the edges of the file mapping sc of process c. */
@@ -552,13 +782,17 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
 	/* Never rewind's own preloaded library (its symbol names it). */
-	if (memmem(cb.img, cb.size, "rwbuf_init", 11)) {
+	if (own_library(&code, &cb)) {
+		if (sites_log())
+			fprintf(sites_log(), "map %u %llx %llx own %s\n", c->key, (unsigned long long)sc->lo,
+				(unsigned long long)sc->hi, sc->files[0]);
 		code_done(&code, &cb);
 		return;
 	}
-	struct insn *ins;
-	struct plan *pl;
-	size_t np = plan_cached(&code, &cb, &ins, &pl);
+	const struct plans *x = plan_cached(&code, &cb);
+	const struct insn *ins = x->ins;
+	const struct plan *pl = x->pl;
+	size_t np = x->np;
 	uint64_t size = (np * MAXTRAMP + 4095) & ~4095ull, ta = 0;
 	if (np)
 		ta = find_hole(sc->p->pid, sc->lo, sc->hi, size);
@@ -566,8 +800,8 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		nuncounted += np;
 		np = 0;
 	}
+	/* Each trampoline is written whole by build(); only those are. */
 	uint8_t *tr = np ? xmalloc(size) : NULL, *cur = NULL;
-	memset(tr, 0xcc, np ? size : 0);
 	uint64_t used = 0, span = 0, lo = 0;
 	/* The tracee's bytes, not the file's, are what runs: read once,
 	 * patched in a copy, written once. */
@@ -608,6 +842,20 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		npatched -= c->n - n0;
 		c->n = n0;
 	}
+	if (c->n > n0) {
+		c->r = xrealloc(c->r, (c->nr + 1) * sizeof *c->r);
+		c->r[c->nr++] = (struct cregion){ c->s[n0].at, c->s[c->n - 1].at + c->s[c->n - 1].len,
+						  ta, ta + used };
+	}
+	if (sites_log())
+		fprintf(sites_log(), "map %u %llx %llx %d %s\n", c->key, (unsigned long long)sc->lo,
+			(unsigned long long)sc->hi, c->n - n0, sc->files[0]);
+	for (int i = n0; i < c->n && sites_log(); i++)
+		fprintf(sites_log(), "site %u %llx %llx %u %u %u %u\n", c->key,
+			(unsigned long long)c->s[i].at, (unsigned long long)c->s[i].tramp, c->s[i].len,
+			c->s[i].tlen, c->s[i].zero, c->s[i].live);
+	if (sites_log())
+		fflush(sites_log());
 	free(cur);
 	free(tr);
 	code_done(&code, &cb);
@@ -618,7 +866,7 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 	if (!count_on())
 		return;
 	struct cproc *c = proc_of(key, 1);
-	c->n = c->nt = 0;
+	c->n = c->nt = c->nr = 0;
 	c->ok = map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
 	c->owner = 0;
 	if (!c->ok)
@@ -632,7 +880,9 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 
 static void drop(struct cproc *c, uint64_t lo, uint64_t hi)
 {
-	for (int i = 0; c && i < c->n; i++)
+	if (!c || !in_regions(c, lo, hi, 0))
+		return;
+	for (int i = 0; i < c->n; i++)
 		if (c->s[i].at < hi && c->s[i].at + c->s[i].len > lo)
 			c->s[i--] = c->s[--c->n];
 }
@@ -644,6 +894,8 @@ static int overlaps_ours(const struct cproc *c, uint64_t lo, uint64_t hi)
 		return 0;
 	if (lo < COUNT_DATA + 4096 && hi > COUNT_DATA)
 		return 1;
+	if (!in_regions(c, lo, hi, 1))
+		return 0;
 	for (int i = 0; i < c->n; i++)
 		if (lo < c->s[i].tramp + c->s[i].tlen && hi > c->s[i].tramp)
 			return 1;
@@ -658,7 +910,7 @@ static void disable(struct pt_proc *p, struct cproc *c)
 		pt_write(p, c->s[i].at, c->s[i].orig, c->s[i].len);
 	nuncounted += c->n;
 	npatched -= c->n;
-	c->n = 0;
+	c->n = c->nr = 0;
 	c->ok = 0;
 }
 
@@ -703,11 +955,17 @@ void count_fork(uint32_t parent, uint32_t child)
 	struct cproc *pa = proc_of(parent, 0);
 	struct cproc *c = proc_of(child, 1);
 	pa = proc_of(parent, 0);	/* procs may have moved */
-	c->n = c->nt = 0;
+	c->n = c->nt = c->nr = 0;
 	c->owner = 0;
 	c->ok = pa && pa->ok;
-	for (int i = 0; pa && i < pa->n; i++)
-		push_site(c, &pa->s[i]);
+	if (pa && pa->n) {
+		c->s = xrealloc(c->s, (c->cap = pa->n) * sizeof *c->s);
+		memcpy(c->s, pa->s, pa->n * sizeof *c->s);
+		c->n = pa->n;
+		c->r = xrealloc(c->r, (pa->nr + 1) * sizeof *c->r);
+		memcpy(c->r, pa->r, pa->nr * sizeof *c->r);
+		c->nr = pa->nr;
+	}
 }
 
 void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
@@ -908,6 +1166,7 @@ void count_import(uint32_t key, const uint8_t *p, size_t len)
 		memcpy(&s, q, sizeof s);
 		push_site(c, &s);
 	}
+	regions_make(c);
 	c->t = xrealloc(c->t, (h[3] + 1) * sizeof *c->t);
 	memcpy(c->t, q, h[3] * sizeof *c->t);
 	c->nt = h[3];

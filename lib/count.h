@@ -23,10 +23,20 @@
 #define COUNT_DATA 0x7ffe0000ull	/* the data page: u64 slot, u64 saved rax */
 #define COUNT_BASE (1ull << 62)		/* a new thread's slot value */
 
+/* How code is patched for counting: what rec writes in the trace
+ * (IT_COUNT) when it counts. Bumped whenever the sites, the trampolines
+ * or where they go change, so that replay never patches a trace's
+ * program differently from rec. 1: the first; 2: trampolines of code
+ * mapped low (a non-PIE executable) go above it, past room for its heap
+ * (before, none were found and the code was left uncounted), and no
+ * instruction is moved from before a function's start to after it. */
+#define COUNT_VERSION 2
+
 /* Turn counting on or off, once per process. rec passes -1: on when
  * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not. Replay passes what
- * the trace says (0 or 1), because the program must see the same code.
- * Returns whether counting is on. */
+ * the trace says (0, or the COUNT_VERSION rec had), because the program
+ * must see the same code; another version ends replay with an error.
+ * Returns 0 (off) or COUNT_VERSION. */
 int count_choose(int recorded);
 int count_on(void);
 

@@ -56,7 +56,7 @@ void eng_open(struct engine *e, const char *dir)
 		if (it.tag == IT_SIGS && it.len >= 16)
 			pt_start_signals(get64(it.p), get64(it.p + 8));
 		else if (it.tag == IT_COUNT && it.len >= 4)
-			counted = get32(it.p) != 0;
+			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
 	/* The program saw patched code where rec counted: the same again. */
 	count_choose(counted);
 	/* CPUID and rdrand cannot be trapped here: a CPU without the
