@@ -10,41 +10,9 @@ command -v zstd >/dev/null 2>&1 || skip_all "no zstd command"
 export REWIND_COUNT=1 REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
 ver=$(sed -n 's/^#define COUNT_VERSION \([0-9]*\).*/\1/p' "$TEST_DIR/../lib/count.h")
 
-# set_count DIR VALUE: rewrites the start record of trace DIR so its
-# IT_COUNT item holds VALUE (as t5010 does for IT_BUFABI).
+# set_count DIR VALUE|none: the start record's item 26 (set_start_item).
 set_count () {
-	python3 - "$1/events" "$2" <<\EOF
-import struct, subprocess, sys
-path, val = sys.argv[1], sys.argv[2]
-IT_COUNT, HDR, CHDR, RHDR, FIXED = 26, 16, 24, 24, 16
-data = open(path, "rb").read()
-magic, csize, rsize, nrec, first = struct.unpack_from("<IIIIQ", data, HDR)
-end = HDR + CHDR + csize
-raw = subprocess.run(["zstd", "-d", "-q", "-c"], input=data[HDR + CHDR:end],
-                     stdout=subprocess.PIPE, check=True).stdout
-kind, flags, size = struct.unpack_from("<HHI", raw, 0)
-assert kind == 1 and len(raw) == rsize
-rec = bytearray(raw[:size])
-off, items, found = RHDR + FIXED, b"", False
-while off < size:
-    tag, iflags, ilen = struct.unpack_from("<HHI", rec, off)
-    item = bytes(rec[off:off + 8 + ilen])
-    if tag == IT_COUNT:
-        found = True
-        item = b"" if val == "none" else \
-            struct.pack("<HHII", tag, iflags, 4, int(val))
-    items += item
-    off += 8 + ilen
-assert found, "no IT_COUNT item in the start record"
-rec = rec[:RHDR + FIXED] + items
-struct.pack_into("<I", rec, 4, len(rec))
-raw = bytes(rec) + raw[size:]
-# The frame must say its content size: give zstd the input's size.
-comp = subprocess.run(["zstd", "-1", "-q", "-c", "--check", "--stream-size=%d" % len(raw)], input=raw,
-                      stdout=subprocess.PIPE, check=True).stdout
-chunk = struct.pack("<IIIIQ", magic, len(comp), len(raw), nrec, first) + comp
-open(path, "wb").write(data[:HDR] + chunk + data[end:])
-EOF
+	set_start_item "$1" 26 "$2"
 }
 
 test_expect_success 'the start record gives the version' '

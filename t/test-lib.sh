@@ -286,6 +286,45 @@ native_cmp () {
 	replay_cmp "$trace"
 }
 
+# set_start_item DIR TAG VALUE|none: rewrites the start record of trace
+# DIR so that its item TAG holds the u32 VALUE, or is left out (as an
+# older rewind wrote it). The start record opens the first chunk: that
+# chunk is decompressed, changed and compressed again (rewind-trace(5)).
+set_start_item () {
+	python3 - "$1/events" "$2" "$3" <<\EOF
+import struct, subprocess, sys
+path, tagwant, val = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+HDR, CHDR, RHDR, FIXED = 16, 24, 24, 16
+data = open(path, "rb").read()
+magic, csize, rsize, nrec, first = struct.unpack_from("<IIIIQ", data, HDR)
+end = HDR + CHDR + csize
+raw = subprocess.run(["zstd", "-d", "-q", "-c"], input=data[HDR + CHDR:end],
+                     stdout=subprocess.PIPE, check=True).stdout
+kind, flags, size = struct.unpack_from("<HHI", raw, 0)
+assert kind == 1 and len(raw) == rsize
+rec = bytearray(raw[:size])
+off, items, found = RHDR + FIXED, b"", False
+while off < size:
+    tag, iflags, ilen = struct.unpack_from("<HHI", rec, off)
+    item = bytes(rec[off:off + 8 + ilen])
+    if tag == tagwant:
+        found = True
+        item = b"" if val == "none" else \
+            struct.pack("<HHII", tag, iflags, 4, int(val))
+    items += item
+    off += 8 + ilen
+assert found, "no item %d in the start record" % tagwant
+rec = rec[:RHDR + FIXED] + items
+struct.pack_into("<I", rec, 4, len(rec))
+raw = bytes(rec) + raw[size:]
+# The frame must say its content size: give zstd the input's size.
+comp = subprocess.run(["zstd", "-1", "-q", "-c", "--check", "--stream-size=%d" % len(raw)], input=raw,
+                      stdout=subprocess.PIPE, check=True).stdout
+chunk = struct.pack("<IIIIQ", magic, len(comp), len(raw), nrec, first) + comp
+open(path, "wb").write(data[:HDR] + chunk + data[end:])
+EOF
+}
+
 # flip_byte FILE OFFSET: inverts every bit of the byte at OFFSET.
 flip_byte () {
 	local b
