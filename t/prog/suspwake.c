@@ -1,10 +1,31 @@
 /* suspwake.c: waits in rt_sigsuspend (SIGUSR2 blocked there) for the
- * SIGUSR1 its child sends; a test changes that signal in the trace to
- * SIGUSR2, which leaves replay's rt_sigsuspend asleep for good. */
+ * SIGUSR1 its child sends once it sees the parent asleep; a test changes
+ * that signal in the trace to SIGUSR2, which leaves replay's
+ * rt_sigsuspend asleep for good. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Is process pid asleep? Until the parent sleeps in rt_sigsuspend it
+ * only runs (or waits for rec) between its fork and that call. */
+static int asleep(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
 
 static void on_usr1(int sig)
 {
@@ -20,7 +41,10 @@ int main(void)
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	pid_t c = fork();
 	if (!c) {
-		usleep(100000);
+		/* Sent while the parent sleeps in rt_sigsuspend, never
+		 * before (it would return at once: another record). */
+		while (!asleep(getppid()))
+			usleep(1000);
 		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
