@@ -170,8 +170,7 @@ static void hw_start(void)
 	static int started;
 	if (started++)
 		return;
-	const char *v = getenv("REWIND_NO_HANG_CHECK");
-	if (v && *v && strcmp(v, "0"))
+	if (env_flag("REWIND_NO_HANG_CHECK"))
 		return;
 	struct sigaction sa = { .sa_handler = hw_tick, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);

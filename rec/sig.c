@@ -171,18 +171,6 @@ static void preempted(struct user_regs_struct *regs)
 	ready(cur);
 }
 
-/* REWIND_HOLD_SIGNALS=1: asynchronous signals wait for the thread's next
- * syscall (or a timeslice) instead of preempting it where they come. */
-static int hold_signals(void)
-{
-	static int v = -1;
-	if (v < 0) {
-		const char *s = getenv("REWIND_HOLD_SIGNALS");
-		v = s && *s && strcmp(s, "0");
-	}
-	return v;
-}
-
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
  * running (resumed), 0 if it stopped running. */
 int do_signal(int sig)
@@ -256,7 +244,7 @@ int do_signal(int sig)
 			if ((i == cur->nstash || sig >= SIGRTMIN) && cur->nstash < 64)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
-			if (!hold_signals() && !buf_busy(&cur->p) && !cur->tracer) {
+			if (!env_flag("REWIND_HOLD_SIGNALS") && !buf_busy(&cur->p) && !cur->tracer) {
 				preempted(&regs);
 				return 0;
 			}

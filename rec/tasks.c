@@ -116,11 +116,7 @@ static const char *stuck_on(const struct task *t, char *buf, size_t len)
  * instead of waiting for ever (REWIND_NO_HANG_CHECK=1: it waits). */
 static void hang_check(void)
 {
-	static int off = -1;
-	if (off < 0) {
-		const char *v = getenv("REWIND_NO_HANG_CHECK");
-		off = v && *v && strcmp(v, "0");
-	}
+	int off = env_flag("REWIND_NO_HANG_CHECK");
 	char msg[1024], one[128];
 	size_t n = 0;
 	if (off || !R.ntasks)
