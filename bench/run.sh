@@ -105,7 +105,13 @@ bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
 bench threads "$REWIND_BPROG/threads"
 # A reservation of 1 TiB, ten pages of it used: costs what is used.
+# Its spinning thread runs beside main on the second core natively,
+# while rec runs one thread at a time; the row pinned to one core (all
+# three runs alike) shows what the reservation itself costs.
 bench reserve-1TiB "$REWIND_BPROG/reserve"
+if command -v taskset >/dev/null 2>&1; then
+	bench reserve-1cpu taskset -c 0 "$REWIND_BPROG/reserve"
+fi
 # Threaded compute: xz with two threads on 4 MiB, half text and half
 # random bytes; preempted every timeslice (its input is 4.0 MiB).
 if command -v xz >/dev/null 2>&1; then
