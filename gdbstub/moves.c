@@ -8,30 +8,6 @@
 #include <string.h>
 
 #define MATCH_BUDGET 200000	/* stops to find an interrupt's place again */
-#define MAXHITS 4096		/* hits a reverse search remembers */
-
-void hit_add(struct timeline *t, const struct move *pre, const struct move *m, const struct why *w)
-{
-	if (t->nhits == MAXHITS) {
-		tlpos_free(&t->hits[0]);
-		memmove(t->hits, t->hits + 1, (MAXHITS - 1) * sizeof *t->hits);
-		memmove(t->hitwhy, t->hitwhy + 1, (MAXHITS - 1) * sizeof *t->hitwhy);
-		t->nhits--;
-		memset(&t->hits[t->nhits], 0, sizeof t->hits[0]);
-	}
-	if (t->nhits == t->capnhits) {
-		t->capnhits = t->capnhits ? 2 * t->capnhits : 64;
-		t->hits = xrealloc(t->hits, t->capnhits * sizeof *t->hits);
-		t->hitwhy = xrealloc(t->hitwhy, t->capnhits * sizeof *t->hitwhy);
-		memset(t->hits + t->nhits, 0, (t->capnhits - t->nhits) * sizeof *t->hits);
-	}
-	struct tl_pos *h = &t->hits[t->nhits];
-	tlpos_set(h, &t->here, t->here.n);
-	if (pre)
-		tlpos_push(h, pre);
-	tlpos_push(h, m);
-	t->hitwhy[t->nhits++] = *w;
-}
 
 uint64_t tl_mem_hash(struct timeline *t)
 {

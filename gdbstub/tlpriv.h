@@ -1,5 +1,5 @@
-/* tlpriv.h: what the timeline's files (timeline.c, int3.c, gaps.c,
- * resume.c, marks.c, moves.c, count.c, forward.c, reverse.c) share among
+/* tlpriv.h: what the timeline's files (tlbase.c, int3.c, gaps.c,
+ * resume.c, marks.c, count.c, moves.c, forward.c, reverse.c, timeline.c) share among
  * themselves; the rest of gdbstub sees only timeline.h. */
 #ifndef REWIND_TLPRIV_H
 #define REWIND_TLPRIV_H
@@ -10,7 +10,7 @@
 #define PERF_END 2		/* cookie: the count that ends a move */
 #define EFLAGS_RF 0x10000	/* resume flag: set by the kernel after some traps */
 
-/* ---- positions and stop sets (timeline.c) ---- */
+/* ---- positions, stop sets and hits (tlbase.c) ---- */
 
 /* Append move m to p. */
 void tlpos_push(struct tl_pos *p, const struct move *m);
@@ -31,8 +31,10 @@ int stopset_eq(const struct stopset *a, const struct stopset *b);
 void stopset_union(struct stopset *d, const struct stopset *a, const struct stopset *b);
 /* Is a one of s's int3 breakpoints? */
 int stopset_has_bp(const struct stopset *s, uint64_t a);
+/* Record a hit of the search at here plus pre (if given) plus m. */
+void hit_add(struct timeline *t, const struct move *pre, const struct move *m, const struct why *w);
 
-/* ---- threads and the end of history (timeline.c) ---- */
+/* ---- threads and the end of history (tlbase.c) ---- */
 
 /* Does the thread that runs now belong to the debugged process? */
 int tl_mine(struct timeline *t);
@@ -103,8 +105,6 @@ struct scan {
 	int final;		/* the stop that ends the move is the target */
 };
 
-/* Record a hit of the search at here plus pre (if given) plus m. */
-void hit_add(struct timeline *t, const struct move *pre, const struct move *m, const struct why *w);
 /* A hash of the writable memory of the thread that runs now. */
 uint64_t tl_mem_hash(struct timeline *t);
 /* Are registers and memory those of MATCH move m? */
