@@ -36,6 +36,8 @@
 #define MAPF_HEAP 4
 #define MAPF_EMU 8	/* maps replay's copy of a file: file index and offset */
 #define PAGEREF 40	/* addr, hash1, hash2, offset (u64), clen, 0 (u32) */
+#define LISTSPAN (1ull << 20)	/* a list block names the pages of one aligned MiB */
+#define LISTMAX (LISTSPAN / PAGE * PAGEREF)
 
 /* A growable byte buffer for building files. */
 struct sb {
@@ -82,10 +84,11 @@ static uint64_t sum(const void *p, size_t n)
 	return hash_final(hash_update(HASH_INIT, p, n), n);
 }
 
-static void page_hash(const void *p, uint64_t h[2])
+/* The 128-bit name of n stored bytes (a page, or a list block). */
+static void blob_hash(const void *p, size_t n, uint64_t h[2])
 {
-	h[0] = hash_final(hash_update(HASH_INIT, p, PAGE), PAGE);
-	h[1] = hash_final(hash_update(HASH2_INIT, p, PAGE), PAGE);
+	h[0] = hash_final(hash_update(HASH_INIT, p, n), n);
+	h[1] = hash_final(hash_update(HASH2_INIT, p, n), n);
 }
 
 static int page_zero(const uint8_t *p)
@@ -307,22 +310,22 @@ struct seek_store *seek_create(const char *dir)
 		die(EXIT_TRACE, "zstd: cannot make a compression context");
 	ZSTD_CCtx_setParameter(s->cctx, ZSTD_c_compressionLevel, 3);
 	ZSTD_CCtx_setParameter(s->cctx, ZSTD_c_checksumFlag, 1);
-	s->ccap = ZSTD_compressBound(PAGE);
+	s->ccap = ZSTD_compressBound(LISTMAX);
 	s->cbuf = xmalloc(s->ccap);
 	tab_grow(s);
 	return s;
 }
 
-/* Store one page (once per content); its reference goes to b. */
-static void put_page(struct seek_store *s, struct sb *b, uint64_t addr, const uint8_t *pg)
+/* Store n bytes (a page or a list block) once per content. */
+static const struct slot *put_blob(struct seek_store *s, const uint8_t *p, size_t n)
 {
 	uint64_t h[2];
-	page_hash(pg, h);
+	blob_hash(p, n, h);
 	if ((s->tabn + 1) * 2 > s->tabcap)
 		tab_grow(s);
 	struct slot *sl = slot_find(s, h);
 	if (!sl->used) {
-		size_t c = ZSTD_compress2(s->cctx, s->cbuf, s->ccap, pg, PAGE);
+		size_t c = ZSTD_compress2(s->cctx, s->cbuf, s->ccap, p, n);
 		if (ZSTD_isError(c))
 			die(EXIT_TRACE, "zstd: %s", ZSTD_getErrorName(c));
 		if (write_all(s->pages_fd, s->cbuf, c) < 0)
@@ -331,12 +334,38 @@ static void put_page(struct seek_store *s, struct sb *b, uint64_t addr, const ui
 		s->pages_len += c;
 		s->tabn++;
 	}
+	return sl;
+}
+
+/* Store one page (once per content); its reference goes to b. */
+static void put_page(struct seek_store *s, struct sb *b, uint64_t addr, const uint8_t *pg)
+{
+	const struct slot *sl = put_blob(s, pg, PAGE);
 	sb_64(b, addr);
 	sb_64(b, sl->h[0]);
 	sb_64(b, sl->h[1]);
 	sb_64(b, sl->off);
 	sb_32(b, sl->clen);
 	sb_32(b, 0);
+}
+
+/* The page references of one aligned MiB of a mapping, gathered in l,
+ * go to the store as one list block, and its reference to b: a MiB
+ * that did not change since the last checkpoint costs 40 bytes, not 40
+ * a page. */
+static void put_list(struct seek_store *s, struct sb *b, struct sb *l, uint64_t *nb)
+{
+	if (!l->len)
+		return;
+	const struct slot *sl = put_blob(s, l->p, l->len);
+	sb_64(b, get64(l->p) / LISTSPAN * LISTSPAN);
+	sb_64(b, sl->h[0]);
+	sb_64(b, sl->h[1]);
+	sb_64(b, sl->off);
+	sb_32(b, sl->clen);
+	sb_32(b, l->len / PAGEREF);
+	l->len = 0;
+	++*nb;
 }
 
 static void put_rec(struct sb *b, const struct trace_rec *r)
@@ -515,6 +544,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	sb_64(b, vdso);
 	sb_put(b, act, sizeof act);
 	static uint8_t buf[256 * PAGE];
+	struct sb list = { 0 };
 	int pm = pagemap_open(pid);
 	for (int i = 0; i < n; i++) {
 		if (m[i].special)
@@ -528,7 +558,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 		sb_64(b, m[i].off);
 		size_t count_at = b->len;
 		sb_64(b, 0);
-		uint64_t np = 0;
+		uint64_t nb = 0;
 		int ffd = m[i].path && pm >= 0 ? open(m[i].path, O_RDONLY | O_CLOEXEC) : -1;
 		for (uint64_t a0 = m[i].start; a0 < m[i].end && !file[i]; a0 += sizeof buf) {
 			/* Only what may hold something: a reservation of a
@@ -540,16 +570,19 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 			if (pt_read(p, a0, buf, len) != (ssize_t)len)
 				die(EXIT_TRACE, "event %llu: cannot read the replayed process's memory at 0x%llx",
 				    (unsigned long long)e->cur.event, (unsigned long long)a0);
-			for (size_t o = 0; o < len; o += PAGE)
-				if (!page_zero(buf + o)) {
-					put_page(s, b, a0 + o, buf + o);
-					np++;
-				}
+			for (size_t o = 0; o < len; o += PAGE) {
+				if (list.len && get64(list.p) / LISTSPAN != (a0 + o) / LISTSPAN)
+					put_list(s, b, &list, &nb);
+				if (!page_zero(buf + o))
+					put_page(s, &list, a0 + o, buf + o);
+			}
 		}
-		memcpy(b->p + count_at, &np, 8);
+		put_list(s, b, &list, &nb);
+		memcpy(b->p + count_at, &nb, 8);
 		if (ffd >= 0)
 			close(ffd);
 	}
+	free(list.p);
 	free(file);
 	free_maps(m, n);
 	if (pm >= 0)
@@ -865,8 +898,8 @@ static int get_proc(struct rd *r, struct cproc *c)
 	for (uint32_t i = 0; i < c->nm && !r->bad; i++) {
 		uint64_t start = rd_64(r), end = rd_64(r);
 		rd_get(r, 24);
-		uint64_t np = rd_64(r);
-		if (end < start || np > (end - start) / PAGE || !rd_get(r, np * PAGEREF))
+		uint64_t nb = rd_64(r);
+		if (end < start || nb > (end - start) / LISTSPAN + 2 || !rd_get(r, nb * PAGEREF))
 			r->bad = 1;
 	}
 	c->ns = rd_32(r);
@@ -875,19 +908,25 @@ static int get_proc(struct rd *r, struct cproc *c)
 	return r->bad ? -1 : 0;
 }
 
-/* Read the page stored at off (clen bytes) into pg and check it against
- * its hash h0, h1. Returns 0 or -1. */
-static int get_page(int pfd, ZSTD_DCtx *dctx, uint64_t off, uint32_t clen, uint64_t h0, uint64_t h1,
-		    uint8_t *pg)
+/* Read the n bytes stored at off (clen bytes) into out and check them
+ * against their hash h0, h1. Returns 0 or -1. */
+static int get_blob(int pfd, ZSTD_DCtx *dctx, uint64_t off, uint32_t clen, uint64_t h0, uint64_t h1,
+		    uint8_t *out, size_t n)
 {
-	static uint8_t cb[PAGE * 2];
+	static uint8_t cb[LISTMAX * 2];
 	uint64_t h[2];
 	size_t d;
 	if (clen > sizeof cb || pread(pfd, cb, clen, off) != (ssize_t)clen ||
-	    ZSTD_isError(d = ZSTD_decompressDCtx(dctx, pg, PAGE, cb, clen)) || d != PAGE)
+	    ZSTD_isError(d = ZSTD_decompressDCtx(dctx, out, n, cb, clen)) || d != n)
 		return -1;
-	page_hash(pg, h);
+	blob_hash(out, n, h);
 	return h[0] == h0 && h[1] == h1 ? 0 : -1;
+}
+
+static int get_page(int pfd, ZSTD_DCtx *dctx, uint64_t off, uint32_t clen, uint64_t h0, uint64_t h1,
+		    uint8_t *pg)
+{
+	return get_blob(pfd, dctx, off, clen, h0, h1, pg, PAGE);
 }
 
 /* Make process p (a fork of the freshly started program, registers
@@ -988,25 +1027,39 @@ static int shape(struct pt_proc *p, const struct user_regs_struct *base, const u
 		}
 	}
 	pt_write(p, scratch, zero, sizeof zero);
-	/* The pages, each checked against its content hash. */
-	static uint8_t pg[PAGE];
+	/* The pages, by list block, each checked against its content hash. */
+	static uint8_t pg[PAGE], list[LISTMAX];
 	r.off = c->maps_at;
 	for (uint32_t i = 0; i < c->nm; i++) {
-		rd_get(&r, 40);
-		uint64_t np = rd_64(&r);
-		for (uint64_t k = 0; k < np; k++) {
-			uint64_t addr = rd_64(&r), h0 = rd_64(&r), h1 = rd_64(&r), off = rd_64(&r);
-			uint32_t clen = rd_32(&r);
-			rd_32(&r);
-			if (get_page(pfd, dctx, off, clen, h0, h1, pg) < 0) {
-				fail(why, wlen, "%s: damaged page at offset %llu", ppath,
+		uint64_t start = rd_64(&r), end = rd_64(&r);
+		rd_get(&r, 24);
+		uint64_t nb = rd_64(&r);
+		for (uint64_t k = 0; k < nb; k++) {
+			uint64_t span = rd_64(&r), h0 = rd_64(&r), h1 = rd_64(&r), off = rd_64(&r);
+			uint32_t clen = rd_32(&r), np = rd_32(&r);
+			if (!np || np > LISTMAX / PAGEREF ||
+			    get_blob(pfd, dctx, off, clen, h0, h1, list, (size_t)np * PAGEREF) < 0) {
+				fail(why, wlen, "%s: damaged list block at offset %llu", ppath,
 				     (unsigned long long)off);
 				goto out;
 			}
-			if (pt_write(p, addr, pg, PAGE) < 0) {
-				fail(why, wlen, "%s: cannot write the page at 0x%llx", path,
-				     (unsigned long long)addr);
-				goto out;
+			for (uint32_t j = 0; j < np; j++) {
+				const uint8_t *q = list + (size_t)j * PAGEREF;
+				uint64_t addr = get64(q), poff = get64(q + 24);
+				if (addr < start || addr >= end || addr % PAGE || addr / LISTSPAN * LISTSPAN != span) {
+					fail(why, wlen, "%s: damaged (a page outside its mapping)", path);
+					goto out;
+				}
+				if (get_page(pfd, dctx, poff, get32(q + 32), get64(q + 8), get64(q + 16), pg) < 0) {
+					fail(why, wlen, "%s: damaged page at offset %llu", ppath,
+					     (unsigned long long)poff);
+					goto out;
+				}
+				if (pt_write(p, addr, pg, PAGE) < 0) {
+					fail(why, wlen, "%s: cannot write the page at 0x%llx", path,
+					     (unsigned long long)addr);
+					goto out;
+				}
 			}
 		}
 	}
