@@ -22,7 +22,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	/* Breakpoints and watchpoints inside preempted stretches stop,
 	 * unless REWIND_NO_REEXEC=1 asks for the states to be set. */
 	t->reexec = !env_flag("REWIND_NO_REEXEC");
-	t->ran = t->e.tasks[0].rtid;
+	t->ran = t->e.tasks[t->e.ti].rtid;	/* from a checkpoint: its event's thread */
 	t->seen = t->e.ntasks;
 	snprintf(t->exe, sizeof t->exe, "%s", t->e.exe);
 	eng_ready(&t->e);

@@ -157,27 +157,28 @@ static int keep_blocks(const struct trace_rec *rec)
 
 /* A replay that started from a checkpoint has not read the blocks of the
  * preemptions before it, which later ones name: read them all, once. */
-static void keep_blocks_before(struct engine *e)
+static void keep_blocks_before(struct engine *e, uint64_t upto)
 {
 	struct trace_reader r;
 	struct trace_rec rec;
 	store_whole = 1;
 	if (trace_open(&r, e->dir) < 0)
 		return;
-	while (trace_next(&r, &rec) > 0 && rec.event < e->cur.event)
+	while (trace_next(&r, &rec) > 0 && rec.event < upto)
 		if (rec.kind == TR_PREEMPT)
 			keep_blocks(&rec);
 	trace_close(&r);
 }
 
 /* Keep the blocks of TR_PREEMPT rec (the current record or the next),
- * reading those of the records before when one is made from a base not
- * read yet (a replay started from a checkpoint). */
+ * reading those of the records before it when one is made from a base
+ * not read yet (a replay started from a checkpoint, which may be the
+ * current record: its blocks were never read either). */
 static void have_blocks(struct engine *e, const struct trace_rec *rec)
 {
 	if (keep_blocks(rec) < 0) {
 		if (!store_whole)
-			keep_blocks_before(e);
+			keep_blocks_before(e, rec->event);
 		if (keep_blocks(rec) < 0)
 			eng_bad_record(e, "a memory block whose base is not in the trace, or of another hash");
 	}
@@ -218,7 +219,7 @@ static void replay_preempt(struct engine *e)
 	char why[256];
 	int rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
 	if (rc < 0 && !store_whole) {
-		keep_blocks_before(e);
+		keep_blocks_before(e, e->cur.event);
 		rc = pos_apply(&e->p, b, hashes.len / 24, &store, why, sizeof why);
 	}
 	if (rc < 0)

@@ -4,6 +4,7 @@
 #include "seek.h"
 #include "maps.h"
 #include "pagemap.h"
+#include "count.h"
 #include "tsc.h"
 #include "util.h"
 #include "vdso.h"
@@ -594,6 +595,14 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	sb_32(b, 0);
 	sb_put(b, ts, tl);
 	free(ts);
+	/* And counting's patched places, trampolines and the threads'
+	 * counts (lib/count.h), when the trace was counted. */
+	uint8_t *cs;
+	size_t cl = count_export(k->rtgid, &cs);
+	sb_32(b, cl);
+	sb_32(b, 0);
+	sb_put(b, cs, cl);
+	free(cs);
 	return 0;
 }
 
@@ -877,6 +886,8 @@ struct cproc {
 	size_t maps_at;		/* offset of its maps in the file */
 	const uint8_t *ts;	/* patched rdtsc places, ns of 16 bytes */
 	uint32_t ns;
+	const uint8_t *cnt;	/* counting's state (count_export()), cl bytes */
+	uint32_t cl;
 };
 
 /* Read a process's part of a checkpoint at r (its pages are only
@@ -905,6 +916,9 @@ static int get_proc(struct rd *r, struct cproc *c)
 	c->ns = rd_32(r);
 	rd_32(r);
 	c->ts = rd_get(r, (size_t)c->ns * 16);
+	c->cl = rd_32(r);
+	rd_32(r);
+	c->cnt = rd_get(r, c->cl);
 	return r->bad ? -1 : 0;
 }
 
@@ -1264,8 +1278,10 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	eng_adopt(e, tasks, n, ti, rtgids, pids, nprocs, th);
 	tasks = NULL;
 	made = 0;
-	for (uint32_t j = 0; j < nprocs; j++)
+	for (uint32_t j = 0; j < nprocs; j++) {
 		tsc_import(procs[j].rtgid, procs[j].ts, (size_t)procs[j].ns * 16);
+		count_import(procs[j].rtgid, procs[j].cnt, procs[j].cl);
+	}
 	/* The engine's side: the event replayed last, and the reader just
 	 * after what it had read. */
 	if (trace_seek(&e->r, &pos) < 0) {
