@@ -32,9 +32,13 @@ int main(void)
 	getrandom(&r, sizeof r, 0);
 
 	double t0 = now();
-	struct itimerval it = { .it_value = { 0, 20000 + r % 30000 } };
+	/* With an interval: should the first signal come before pause()
+	 * (a loaded machine), the next one ends it. */
+	struct itimerval it = { .it_value = { 0, 20000 + r % 30000 }, .it_interval = { 0, 50000 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	pause();
+	struct itimerval off = { 0 };
+	setitimer(ITIMER_REAL, &off, NULL);
 	printf("pause woke hits %d after %.6f s (asked %ld us)\n", (int)hits, now() - t0,
 	       (long)it.it_value.tv_usec);
 
