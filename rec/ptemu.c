@@ -226,6 +226,56 @@ static void notify(struct task *t);
 static void after_stops(void);
 static void trap_info(int code);
 
+/* Whether a SIGCONT is pending for t (its own or its process's): a
+ * traced thread's signals wait for its tracer. */
+static int cont_pending(struct task *t)
+{
+	uint64_t pend = 0, shared = 0;
+	if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
+	    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0)
+		return 0;
+	return ((pend | shared) >> (SIGCONT - 1)) & 1;
+}
+
+/* t (seized, at a PTRACE_EVENT_STOP) is let go with PTRACE_LISTEN: it
+ * stays in its group-stop, not stopped for ptrace, until the group-stop
+ * ends (a SIGCONT), and then traps again at once, a PTRACE_EVENT_STOP
+ * with SIGTRAP (the kernel's JOBCTL_TRAP_NOTIFY). A SIGCONT that came
+ * before makes it trap again now. */
+static void listen(struct task *t)
+{
+	t->report = 0;
+	t->plisten = 1;
+	t->psig = t->pcall = 0;
+	if (!t->pgroup)
+		return;	/* not in a group-stop: only PTRACE_INTERRUPT ends it */
+	if (t->state == T_STOPPED && !cont_pending(t))
+		return;	/* ptemu_continued traps it when a SIGCONT comes */
+	ptemu_continued(t);
+}
+
+void ptemu_continued(struct task *t)
+{
+	if (!t->plisten || !t->pgroup)
+		return;
+	struct task *me = cur;
+	t->plisten = t->pgroup = 0;
+	t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+	t->pmsg = 0;
+	cur = t;
+	trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
+	/* The SIGCONT is delivered when it is let go: where it stopped
+	 * (at a call's exit), the kernel would deliver it there, before
+	 * any more of its code, and so does rec. */
+	if (t->at_exit)
+		t->exit_pend[1] |= 1ull << (SIGCONT - 1);
+	cur = me;
+	if (t->state == T_STOPPED)
+		ready(t);
+	t->pstop = 1;
+	notify(t);
+}
+
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -280,6 +330,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		ptrace_refuse(req, "");
 	if (!t || t->tracer != cur)
 		return -ESRCH;
+	if (t->plisten && req != PTRACE_INTERRUPT && req != PTRACE_KILL)
+		return -ESRCH;	/* not stopped for ptrace while it listens */
 	if (req == PTRACE_INTERRUPT) {
 		if (!t->seized)
 			return -EIO;
@@ -294,9 +346,24 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
-		if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
+		if (t->plisten) {
+			/* Still in its group-stop: it traps with its signal. */
+			int sig = t->psi.si_code & 0x7f;
+			t->plisten = 0;
+			t->report = ((PTRACE_EVENT_STOP << 8 | sig) << 8) | 0x7f;
+			t->pmsg = 0;
+			struct task *me = cur;
+			cur = t;
+			trap_info(PTRACE_EVENT_STOP << 8 | sig);
+			cur = me;
+		} else if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
 			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
 			t->pmsg = 0;
+			t->psig = t->pcall = 0;
+			struct task *me = cur;
+			cur = t;
+			trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
+			cur = me;
 		}
 		t->pstop = 1;
 		notify(t);
@@ -307,14 +374,10 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	struct user_regs_struct r;
 	switch (req) {
 	case PTRACE_LISTEN:
-		if (!t->seized || ((t->report >> 16) != PTRACE_EVENT_STOP && !t->pgroup))
+		if (!t->seized || !t->ptinfo || t->psi.si_code >> 8 != PTRACE_EVENT_STOP)
 			return -EIO;
-		/* Listening, it traps again when a SIGCONT ends its group-stop,
-		 * and then stops for that SIGCONT at once; rec delivers a
-		 * traced thread's SIGCONT at its next syscall instead, so its
-		 * tracer would see the call before the signal. */
-		ptrace_refuse(req, ": the SIGCONT that ends the group-stop would reach the tracer "
-			      "after the tracee's next syscall, not at once");
+		listen(t);
+		return 0;
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
@@ -916,7 +979,7 @@ static void untrace(struct task *t)
 	t->pstop = t->report = t->seized = 0;
 	if (t->pgroup)
 		t->state = T_STOPPED;	/* stays in the group-stop */
-	t->pgroup = 0;
+	t->pgroup = t->plisten = 0;
 	if (t->psig && t->state == T_READY)
 		t->sig = t->psig;	/* delivered after all */
 	t->psig = 0;

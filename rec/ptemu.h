@@ -39,6 +39,10 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
  * stops there for its tracer, which sees the group-stop. */
 void ptemu_group_stop(int sig);
 
+/* A SIGCONT came for t, in a group-stop: if its tracer let it go with
+ * PTRACE_LISTEN, it traps again for its tracer now. */
+void ptemu_continued(struct task *t);
+
 /* At the top of syscall_entry(): whether cur, traced with PTRACE_SYSCALL,
  * stops for its tracer at this call's entry (then the call waits, not
  * begun, until its tracer lets it go: it begins when scheduled). */
