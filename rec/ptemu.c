@@ -5,6 +5,7 @@
 #include "events.h"
 #include "ptchld.h"
 #include "ptemu.h"
+#include "ptstep.h"
 #include "records.h"
 #include "sys.h"
 #include "sys_names.h"
@@ -74,6 +75,22 @@ static void ptemu_record_dirty(struct task *t)
 	record_state(&regs, 0);
 	cur = me;
 	t->dirty = 0;
+}
+
+int ptemu_poked(struct task *t)
+{
+	if (!t || !t->tracer || t->tracer->tgid != cur->tgid || !t->pstop || t->plisten)
+		return 0;
+	if (t->state != T_READY)
+		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
+			       "%d blocked in a call, which rewind cannot record yet; the trace %s "
+			       "ends before it", t->p.pid, rec_dir());
+	if (t->pcall)
+		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
+			       "%d at a syscall stop, which rewind cannot record yet; the trace %s "
+			       "ends before it", t->p.pid, rec_dir());
+	t->dirty = 1;
+	return 1;
 }
 
 /* The requests rec emulates; others stop the recording, named. */
@@ -378,6 +395,10 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -EIO;
 		listen(t);
 		return 0;
+	case PTRACE_SINGLESTEP:
+		if (t->pgroup)
+			ptrace_refuse(req, " from a group-stop");
+		return ptstep(t, data);
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
@@ -429,12 +450,21 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
+		/* A fault it stopped for (a breakpoint's SIGTRAP) that its
+		 * tracer drops: it goes on past it, where replay, with none
+		 * of its tracer's breakpoints in its code, is set. */
+		if (!data && t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY &&
+		    !t->pcall)
+			t->dirty = 1;
+		int set = t->dirty;
 		ptemu_record_dirty(t);
 		if (data) {
-			/* Delivered now: recorded where replay raises it. */
+			/* Delivered now: recorded where replay raises it (at
+			 * the state just recorded, raised there as from
+			 * outside). */
 			struct task *me = cur;
 			cur = t;
-			record_signal(data, t->pflags, &t->psi);
+			record_signal(data, t->pflags | (set ? TRS_ASYNC : 0), &t->psi);
 			cur = me;
 			t->sig = data;
 		}

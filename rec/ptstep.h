@@ -1,0 +1,22 @@
+/* ptstep.h: PTRACE_SINGLESTEP of a tracee in the recorded tree, made by
+ * rec on the real thread at once; replay sets the state it reached. */
+#ifndef REWIND_REC_PTSTEP_H
+#define REWIND_REC_PTSTEP_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "task.h"
+
+/* cur (a tracer) single-steps t, stopped for it between calls, with
+ * signal sig (0, or the one it stopped for): t runs one instruction
+ * now and stops for cur with the SIGTRAP the kernel sends (or the
+ * signal the instruction raised); its state is recorded when it goes
+ * on. Returns the call's result. Refuses, by name, a step into a
+ * system call or a signal handler. */
+int64_t ptstep(struct task *t, int sig);
+
+/* Whether si is a fault's signal (raised by an instruction: a
+ * breakpoint's or a step's SIGTRAP, a SIGSEGV...), not one sent. */
+int ptstep_fault(const siginfo_t *si);
+
+#endif
