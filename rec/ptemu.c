@@ -293,6 +293,102 @@ void ptemu_continued(struct task *t)
 	notify(t);
 }
 
+/* Whether t can be changed by its tracer here: stopped between calls
+ * (then its state is recorded when it goes on); refuses request req
+ * by name elsewhere. */
+static void changeable(const struct task *t, uint64_t req)
+{
+	if (t->state != T_READY)
+		ptrace_refuse(req, " of a thread blocked in a call");
+	if (t->pcall)
+		ptrace_refuse(req, " at a syscall stop");
+}
+
+/* SETFPREGS (data: the tracer's buffer), or SETREGSET of an FP or
+ * vector regset (type; data: the tracer's iovec): set on the thread,
+ * recorded with its state (IT_XSTATE) when it goes on. */
+static int64_t set_fpstate(struct task *t, uint64_t req, uint64_t type, uint64_t data)
+{
+	static uint8_t buf[65536];
+	uint64_t iov[2] = { data, sizeof(struct user_fpregs_struct) };
+	changeable(t, req);
+	if (req == PTRACE_SETREGSET && pt_read(&cur->p, data, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
+	if (pt_read(&cur->p, iov[0], buf, len) != (ssize_t)len)
+		return -EFAULT;
+	struct iovec kiov = { buf, len };
+	long r = req == PTRACE_SETFPREGS ? ptrace(PTRACE_SETFPREGS, t->p.pid, 0, buf) :
+					   ptrace(PTRACE_SETREGSET, t->p.pid, type, &kiov);
+	if (r < 0)
+		return -errno;
+	t->dirty = 1;
+	if (req == PTRACE_SETREGSET) {
+		uint64_t n = kiov.iov_len;
+		return emu_put(data + 8, &n, 8);
+	}
+	return 0;
+}
+
+/* SETREGSET of NT_PRSTATUS (data: the tracer's iovec): the general
+ * registers, as SETREGS sets them, from as many bytes as given. */
+static int64_t set_prstatus(struct task *t, uint64_t data)
+{
+	struct user_regs_struct r, old;
+	uint64_t iov[2];
+	changeable(t, PTRACE_SETREGSET);
+	if (pt_read(&cur->p, data, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	size_t len = iov[1] < sizeof r ? iov[1] : sizeof r;
+	pt_getregs(&t->p, &r);
+	old = r;
+	if (pt_read(&cur->p, iov[0], &r, len) != (ssize_t)len)
+		return -EFAULT;
+	if (memcmp(&old, &r, sizeof r)) {
+		pt_setregs(&t->p, &r);
+		t->dirty = 1;
+	}
+	uint64_t n = len;
+	return emu_put(data + 8, &n, 8);
+}
+
+/* POKEUSER of t's user area at addr past the general registers: the
+ * debug registers are set on the thread itself (rec sets none), where
+ * they stop it as natively; replay needs none, since it sets the state
+ * each such stop leads to. The rest of the area is read-only (EIO). */
+static int64_t poke_debugreg(struct task *t, uint64_t addr, uint64_t data)
+{
+	uint64_t dr = offsetof(struct user, u_debugreg);
+	if (addr < dr || addr >= dr + 64)
+		return -EIO;
+	if (t->state != T_READY)
+		ptrace_refuse(PTRACE_POKEUSER, " of the debug registers of a thread blocked in a call");
+	if (ptrace(PTRACE_POKEUSER, t->p.pid, addr, data) < 0)
+		return -errno;
+	return 0;
+}
+
+/* t, stopped for its tracer, goes on with signal sig (0: none): what
+ * its tracer changed is recorded as its state, and the signal where
+ * replay raises it (at that state, raised there as from outside). */
+static void pass_on(struct task *t, int sig)
+{
+	/* A fault it stopped for (a breakpoint's SIGTRAP) that its tracer
+	 * drops: it goes on past it, where replay, with none of its
+	 * tracer's breakpoints in its code, is set. */
+	if (!sig && t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY &&
+	    !t->pcall)
+		t->dirty = 1;
+	int set = t->dirty;
+	ptemu_record_dirty(t);
+	if (sig) {
+		struct task *me = cur;
+		cur = t;
+		record_signal(sig, t->pflags | (set ? TRS_ASYNC : 0), &t->psi);
+		cur = me;
+	}
+}
+
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -398,6 +494,11 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	case PTRACE_SINGLESTEP:
 		if (t->pgroup)
 			ptrace_refuse(req, " from a group-stop");
+		if (data && data != (uint64_t)t->psig)
+			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
+						  : " with a signal at a stop other than a signal's");
+		ptstep_check(t);
+		pass_on(t, data);
 		return ptstep(t, data);
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
@@ -450,24 +551,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
-		/* A fault it stopped for (a breakpoint's SIGTRAP) that its
-		 * tracer drops: it goes on past it, where replay, with none
-		 * of its tracer's breakpoints in its code, is set. */
-		if (!data && t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY &&
-		    !t->pcall)
-			t->dirty = 1;
-		int set = t->dirty;
-		ptemu_record_dirty(t);
-		if (data) {
-			/* Delivered now: recorded where replay raises it (at
-			 * the state just recorded, raised there as from
-			 * outside). */
-			struct task *me = cur;
-			cur = t;
-			record_signal(data, t->pflags | (set ? TRS_ASYNC : 0), &t->psi);
-			cur = me;
-			t->sig = data;
-		}
+		pass_on(t, data);
+		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
 		t->psys = req == PTRACE_SYSCALL;
 		if (t->psys)	/* its next call stops, buffered or not */
@@ -527,20 +612,25 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		}
 		return emu_put(data, &w, 8);
 	}
+	case PTRACE_SETFPREGS:
+	case PTRACE_SETREGSET:
+		if (req == PTRACE_SETREGSET && addr == NT_PRSTATUS)
+			return set_prstatus(t, data);
+		return set_fpstate(t, req, addr, data);
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
 	case PTRACE_POKEUSER:
 	case PTRACE_SETREGS:
+		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= KUSER_SIZE))
+			return -EIO;
+		if (req == PTRACE_POKEUSER && addr >= sizeof r)
+			return poke_debugreg(t, addr, data);
 		/* Made on the thread at its stop now, and recorded as its
 		 * state when it goes on (record_dirty). */
 		if (t->state != T_READY)
 			ptrace_refuse(req, " of a thread blocked in a call");
 		if (t->pcall)
 			ptrace_refuse(req, " at a syscall stop");
-		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= KUSER_SIZE))
-			return -EIO;
-		if (req == PTRACE_POKEUSER && addr >= sizeof r)
-			ptrace_refuse(req, " beyond the general registers");
 		/* Dirty only when something changed: its state is then
 		 * recorded, which a failed poke need not cost. */
 		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA) {

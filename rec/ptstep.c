@@ -38,21 +38,23 @@ int ptstep_fault(const siginfo_t *si)
 	return 0;
 }
 
-int64_t ptstep(struct task *t, int sig)
+void ptstep_check(const struct task *t)
 {
 	if (t->state != T_READY || t->pinside || t->pvfdone || t->pexit || t->ptrap)
 		refuse("of a thread stopped inside a call");
 	if (t->pcall)
 		refuse("from a syscall stop (the call would run)");
-	if (sig)
-		refuse("with a signal (its handler would be stepped into)");
+}
+
+int64_t ptstep(struct task *t, int sig)
+{
 	struct task *me = cur;
 	pid_t tid = t->p.pid;
 	siginfo_t si;
 	int st;
-	/* What its tracer changed is in the state recorded after. */
-	t->dirty = 0;
-	pt_resume(&t->p, RESUME_STEP, 0);
+	/* With a signal: its handler's frame is made, and it stops
+	 * before the handler's first instruction. */
+	pt_resume(&t->p, RESUME_STEP, sig);
 	for (;;) {
 		if (wait_any(tid, &st, 0) <= 0)
 			continue;

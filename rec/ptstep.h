@@ -7,12 +7,16 @@
 #include <stdint.h>
 #include "task.h"
 
+/* Refuses, by name, a PTRACE_SINGLESTEP of t that rec cannot make: t
+ * is not stopped between calls. */
+void ptstep_check(const struct task *t);
+
 /* cur (a tracer) single-steps t, stopped for it between calls, with
- * signal sig (0, or the one it stopped for): t runs one instruction
- * now and stops for cur with the SIGTRAP the kernel sends (or the
- * signal the instruction raised); its state is recorded when it goes
- * on. Returns the call's result. Refuses, by name, a step into a
- * system call or a signal handler. */
+ * signal sig (0, or the one it stopped for, recorded already): t runs
+ * one instruction (or enters sig's handler) now and stops for cur with
+ * the SIGTRAP the kernel sends (or the signal the instruction raised);
+ * its state is recorded when it goes on. Returns the call's result.
+ * Refuses, by name, a step into a system call. */
 int64_t ptstep(struct task *t, int sig);
 
 /* Whether si is a fault's signal (raised by an instruction: a
