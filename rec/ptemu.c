@@ -5,6 +5,7 @@
 #include "events.h"
 #include "ptchld.h"
 #include "ptemu.h"
+#include "ptpatch.h"
 #include "ptstep.h"
 #include "records.h"
 #include "sys.h"
@@ -77,18 +78,18 @@ static void ptemu_record_dirty(struct task *t)
 	t->dirty = 0;
 }
 
-int ptemu_poked(struct task *t)
+int ptemu_poked(struct task *t, uint64_t addr, uint64_t len)
 {
-	if (!t || !t->tracer || t->tracer->tgid != cur->tgid || !t->pstop || t->plisten)
+	if (!t || !t->tracer || t->tracer->tgid != cur->tgid)
 		return 0;
-	if (t->state != T_READY)
+	int ro = ptpatch_readonly(t, addr, len);
+	if (ro == 1)
+		return 1;	/* its original bytes were kept at the call's entry */
+	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY || t->pcall)
 		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
-			       "%d blocked in a call, which rewind cannot record yet; the trace %s "
-			       "ends before it", t->p.pid, rec_dir());
-	if (t->pcall)
-		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
-			       "%d at a syscall stop, which rewind cannot record yet; the trace %s "
-			       "ends before it", t->p.pid, rec_dir());
+			       "%d %s, which rewind cannot record yet; the trace %s ends before it",
+			       t->p.pid, ro < 0 ? "across its code and data" : t->pcall ?
+			       "at a syscall stop" : "while it is not stopped between calls", rec_dir());
 	t->dirty = 1;
 	return 1;
 }
@@ -373,11 +374,10 @@ static int64_t poke_debugreg(struct task *t, uint64_t addr, uint64_t data)
  * replay raises it (at that state, raised there as from outside). */
 static void pass_on(struct task *t, int sig)
 {
-	/* A fault it stopped for (a breakpoint's SIGTRAP) that its tracer
-	 * drops: it goes on past it, where replay, with none of its
-	 * tracer's breakpoints in its code, is set. */
-	if (!sig && t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY &&
-	    !t->pcall)
+	/* A fault it stopped for (a breakpoint's SIGTRAP): replay, with
+	 * none of its tracer's breakpoints in its code, never stops there;
+	 * it is set there (and raises the signal, if passed on). */
+	if (t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY && !t->pcall)
 		t->dirty = 1;
 	int set = t->dirty;
 	ptemu_record_dirty(t);
@@ -537,6 +537,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			/* From a group-stop the signal is ignored, as the
 			 * kernel does; detached, it stays in the group-stop
 			 * (till a SIGCONT), let go, it runs. */
+			ptpatch_check(t);
 			t->pgroup = 0;
 			t->pstop = t->report = 0;
 			t->psys = req == PTRACE_SYSCALL;
@@ -552,6 +553,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
 		pass_on(t, data);
+		ptpatch_check(t);
 		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
 		t->psys = req == PTRACE_SYSCALL;
@@ -619,6 +621,12 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return set_fpstate(t, req, addr, data);
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
+		if (ptpatch_readonly(t, addr, 8) == 1) {
+			/* Its code (a breakpoint): made, and never replayed. */
+			ptpatch_note(t, addr, 8);
+			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
+		}
+		/* fall through */
 	case PTRACE_POKEUSER:
 	case PTRACE_SETREGS:
 		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= KUSER_SIZE))
@@ -747,6 +755,7 @@ int ptemu_call(struct user_regs_struct *regs)
 	int how = 1;
 	cur->nemu_out = 0;
 	ptchld_entry(regs->orig_rax, cur->a);
+	ptpatch_entry(regs->orig_rax, cur->a);
 	if (regs->orig_rax == SYS_waitid)
 		for (int i = 0; task_nth(i); i++)
 			if (task_nth(i)->tracer == cur)
@@ -993,8 +1002,10 @@ void ptemu_exit_stop(long nr, int64_t ret, pid_t tid)
 	int exec = sys_row(nr)->class == C_EXECVE && ret == 0;
 	int ev = sys_row(nr)->class == C_CLONE && ret > 0 ? cur->pev : 0;
 	cur->pev = 0;
-	if (exec)
+	if (exec) {
 		ptchld_exec();
+		ptpatch_forget(cur->tgid);
+	}
 	if (!cur->tracer)
 		return;
 	int traceexec = exec && (cur->popts & PTRACE_O_TRACEEXEC);
@@ -1091,6 +1102,7 @@ void ptemu_clone(struct task *c)
 static void untrace(struct task *t)
 {
 	ptemu_record_dirty(t);
+	ptpatch_check(t);
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
 	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;

@@ -39,11 +39,13 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
  * stops there for its tracer, which sees the group-stop. */
 void ptemu_group_stop(int sig);
 
-/* cur wrote into t's memory (through /proc/PID/mem): if t is stopped
- * for a tracer of cur's process, between calls, returns 1, and t's
- * state is recorded when it goes on (replay makes it then); else 0.
- * Refuses, by name, a tracee stopped at a syscall. */
-int ptemu_poked(struct task *t);
+/* cur wrote len bytes at addr into t's memory (through /proc/PID/mem):
+ * if t is traced by cur's process, returns 1: into its code (its
+ * breakpoints), kept by ptpatch.c; else t is stopped between calls and
+ * its state is recorded when it goes on (replay makes it then). Else
+ * 0. Refuses, by name, a write into the data of a tracee stopped at a
+ * syscall or blocked in one. */
+int ptemu_poked(struct task *t, uint64_t addr, uint64_t len);
 
 /* A SIGCONT came for t, in a group-stop: if its tracer let it go with
  * PTRACE_LISTEN, it traps again for its tracer now. */

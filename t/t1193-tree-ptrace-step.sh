@@ -1,0 +1,34 @@
+#!/bin/bash
+# t1193-tree-ptrace-step.sh: a tracer that works as a debugger does:
+# PTRACE_SINGLESTEP, breakpoints planted with POKETEXT or through
+# /proc/PID/mem and stepped over, data written with process_vm_writev;
+# under rec as natively, and the trace replays byte for byte.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog ptbreak
+
+test_expect_success 'PTRACE_SINGLESTEP 300 times, each a TRAP_TRACE' '
+	native_cmp "$T/ptbreak" step &&
+	grep -qx "tracer: 300 steps, 300 of them TRAP_TRACE" rec.out &&
+	grep -qx "tracer: child exited 4" rec.out &&
+	step_trace=$trace
+'
+test_expect_success 'a breakpoint planted with POKETEXT, hit and stepped over 3 times' '
+	native_cmp "$T/ptbreak" poke &&
+	grep -qx "tracer: hit 2 at target: yes, argument 2" rec.out &&
+	grep -qx "child: called target 2, acc 1026" rec.out
+'
+test_expect_success 'the same through /proc/PID/mem' '
+	native_cmp "$T/ptbreak" mem &&
+	grep -qx "tracer: hit 2 at target: yes, argument 2" rec.out &&
+	grep -qx "tracer: child exited 4" rec.out
+'
+test_expect_success 'data written with process_vm_writev and /proc/PID/mem' '
+	native_cmp "$T/ptbreak" vmwrite &&
+	grep -qx "child: work -8907158989468373450, flag 42" rec.out &&
+	grep -qx "child: called target 0, acc 197" rec.out
+'
+test_expect_success 'the state the steps reached is recorded, not stepped again' '
+	run_tool tdump "$step_trace" >dump &&
+	grep -q "preempt at .*not re-executed" dump
+'
+test_done
