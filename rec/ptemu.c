@@ -562,7 +562,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
 		if (req == PTRACE_DETACH)
 			t->tracer = NULL, t->seized = 0, t->popts = 0;
-		if (t->pvfdone || t->pexit || t->ptrap) {
+		if (t->pvfdone || t->pexit || t->ptrap || t->pstepsys) {
 			/* The stops that come after this one in its call. */
 			struct task *me = cur;
 			cur = t;
@@ -958,9 +958,21 @@ static void after_stops(void)
 		cur->ptrap = 0;
 		if (cur->tracer) {
 			ptemu_signal_stop(SIGTRAP, 0, &si);
+			return;	/* a step's SIGTRAP comes after this one */
 		} else {
 			record_signal(SIGTRAP, 0, &si);
 			cur->sig = SIGTRAP;
+		}
+	}
+	if (cur->pstepsys) {
+		/* A single step into the call: the kernel's SIGTRAP at its
+		 * end (send_sigtrap, TRAP_BRKPT, at the next instruction). */
+		struct user_regs_struct r;
+		cur->pstepsys = 0;
+		if (cur->tracer && pt_getregs_alive(&cur->p, &r) == 0) {
+			siginfo_t si = { .si_signo = SIGTRAP, .si_code = TRAP_BRKPT };
+			si.si_addr = (void *)r.rip;
+			ptemu_signal_stop(SIGTRAP, 0, &si);
 		}
 	}
 }
@@ -1006,8 +1018,10 @@ void ptemu_exit_stop(long nr, int64_t ret, pid_t tid)
 		ptchld_exec();
 		ptpatch_forget(cur->tgid);
 	}
-	if (!cur->tracer)
+	if (!cur->tracer) {
+		cur->pstepsys = 0;
 		return;
+	}
 	int traceexec = exec && (cur->popts & PTRACE_O_TRACEEXEC);
 	/* Without PTRACE_O_TRACEEXEC, a thread attached with PTRACE_ATTACH
 	 * or TRACEME gets a SIGTRAP after its execve; with it, none. */
@@ -1106,7 +1120,7 @@ static void untrace(struct task *t)
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
 	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
-	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pinside = t->ptinfo = 0;
+	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pstepsys = t->pinside = t->ptinfo = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->pgroup)

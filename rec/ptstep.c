@@ -2,6 +2,7 @@
  * ptstep.h). The step is made on the real thread, as the tracer's call
  * is answered, and the tracee's state after it is recorded as one its
  * tracer gave it (a TR_PREEMPT), so replay never steps. */
+#include "bufdrain.h"
 #include "events.h"
 #include "ptemu.h"
 #include "ptstep.h"
@@ -53,7 +54,9 @@ int64_t ptstep(struct task *t, int sig)
 	siginfo_t si;
 	int st;
 	/* With a signal: its handler's frame is made, and it stops
-	 * before the handler's first instruction. */
+	 * before the handler's first instruction. A call of the
+	 * syscall-buffering library it steps into goes the traced way. */
+	buf_want_traced(&t->p);
 	pt_resume(&t->p, RESUME_STEP, sig);
 	for (;;) {
 		if (wait_any(tid, &st, 0) <= 0)
@@ -65,13 +68,23 @@ int64_t ptstep(struct task *t, int sig)
 			return 0;
 		}
 		int k = pt_classify(st);
-		if (k == PS_SECCOMP)
-			refuse("over a system call instruction");
+		if (k == PS_SECCOMP) {
+			/* The step made a syscall: it is made and recorded as
+			 * any other (resumed for it without the step), and
+			 * the SIGTRAP the kernel sends at its end is made
+			 * there (ptemu_exit_stop). Its tracer waits. */
+			t->pstepsys = 1;
+			t->pstop = t->report = t->psig = 0;
+			handle_other(st);
+			cur = me;
+			return 0;
+		}
 		if (k != PS_SIGNAL || ptrace(PTRACE_GETSIGINFO, tid, 0, &si) < 0)
 			refuse("that stopped other than by a signal");
 		if (ours(&si)) {
 			if (R.preempting == tid)
 				R.preempting = 0;
+			buf_want_traced(&t->p);
 			pt_resume(&t->p, RESUME_STEP, 0);
 			continue;
 		}
@@ -80,6 +93,7 @@ int64_t ptstep(struct task *t, int sig)
 			 * its next call; the step goes on. */
 			if (t->nstash < 64)
 				t->stash[t->nstash++] = si;
+			buf_want_traced(&t->p);
 			pt_resume(&t->p, RESUME_STEP, 0);
 			continue;
 		}

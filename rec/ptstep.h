@@ -15,8 +15,9 @@ void ptstep_check(const struct task *t);
  * signal sig (0, or the one it stopped for, recorded already): t runs
  * one instruction (or enters sig's handler) now and stops for cur with
  * the SIGTRAP the kernel sends (or the signal the instruction raised);
- * its state is recorded when it goes on. Returns the call's result.
- * Refuses, by name, a step into a system call. */
+ * its state is recorded when it goes on. A step into a system call
+ * makes it, recorded as usual, and the step's SIGTRAP stops t at its
+ * end (ptemu_exit_stop). Returns the call's result. */
 int64_t ptstep(struct task *t, int sig);
 
 /* Whether si is a fault's signal (raised by an instruction: a
