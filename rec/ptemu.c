@@ -807,12 +807,7 @@ void ptemu_exited(int st)
 			       "make yet; the trace %s ends here", rec_dir());
 	if (!tr || (p && p->tgid == tr->tgid && cur->p.pid == cur->tgid))
 		return;	/* the kernel reports a process's end to its parent */
-	uint64_t cgt = 0, blk = 0;
-	if (pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 ||
-	    pt_status_hex(tr->p.pid, "SigBlk:", &blk) < 0 || (((cgt | blk) >> (SIGCHLD - 1)) & 1))
-		stop_recording(EXIT_TRACE, "a thread ended that a thread other than its parent traces, "
-			       "which catches or blocks SIGCHLD: rewind cannot send that SIGCHLD "
-			       "yet; the trace %s ends before it", rec_dir());
+	ptchld_ended(cur, tr, st);
 	if (ndead == 64)
 		stop_recording(EXIT_TRACE, "over 64 ends of traced threads wait for their tracer, "
 			       "which rewind cannot record yet; the trace %s ends before it",
@@ -1053,6 +1048,8 @@ void ptemu_clone(struct task *c)
 	struct task *p = cur;
 	uint64_t f = clone_flags(p), sig = f & CSIGNAL;
 	c->pmsg = p->pmsg;	/* copied with the task */
+	if (c->tgid != p->tgid)
+		ptpatch_fork(p->tgid, c->tgid);
 	p->pev = 0;
 	if (!p->tracer || (f & CLONE_UNTRACED))
 		return;

@@ -111,3 +111,17 @@ void ptpatch_forget(pid_t tgid)
 		if (kept[i].tgid == tgid)
 			kept[i--] = kept[--nkept];
 }
+
+void ptpatch_fork(pid_t parent, pid_t child)
+{
+	for (int i = 0, n = nkept; i < n; i++) {
+		if (kept[i].tgid != parent || find(child, kept[i].addr) >= 0)
+			continue;
+		if (nkept == cap) {
+			cap = 2 * cap;
+			kept = xrealloc(kept, cap * sizeof *kept);
+		}
+		kept[nkept] = kept[i];
+		kept[nkept++].tgid = child;
+	}
+}

@@ -27,6 +27,10 @@ void ptpatch_entry(long nr, const uint64_t a[6]);
  * replay, and is refused by name. */
 void ptpatch_check(const struct task *t);
 
+/* Process child was made by a fork of parent: what parent's code had
+ * changed, child's has too. */
+void ptpatch_fork(pid_t parent, pid_t child);
+
 /* The code of process tgid was replaced (execve) or is gone. */
 void ptpatch_forget(pid_t tgid);
 
