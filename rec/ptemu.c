@@ -85,11 +85,12 @@ int ptemu_poked(struct task *t, uint64_t addr, uint64_t len)
 	int ro = ptpatch_readonly(t, addr, len);
 	if (ro == 1)
 		return 1;	/* its original bytes were kept at the call's entry */
-	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY || t->pcall)
+	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY || t->pcall == P_ENTRY)
 		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
 			       "%d %s, which rewind cannot record yet; the trace %s ends before it",
 			       t->p.pid, ro < 0 ? "across its code and data" : t->pcall ?
-			       "at a syscall stop" : "while it is not stopped between calls", rec_dir());
+			       "at a syscall-entry stop" : "while it is not stopped between calls",
+			       rec_dir());
 	t->dirty = 1;
 	return 1;
 }
@@ -295,14 +296,17 @@ void ptemu_continued(struct task *t)
 }
 
 /* Whether t can be changed by its tracer here: stopped between calls
- * (then its state is recorded when it goes on); refuses request req
- * by name elsewhere. */
+ * or at a call's exit (then its state is recorded when it goes on, and
+ * replay sets it after the call); refuses request req by name
+ * elsewhere. At a call's entry, the call would begin with what its
+ * tracer changed in rec, and with what it had in replay. */
 static void changeable(const struct task *t, uint64_t req)
 {
 	if (t->state != T_READY)
 		ptrace_refuse(req, " of a thread blocked in a call");
-	if (t->pcall)
-		ptrace_refuse(req, " at a syscall stop");
+	if (t->pcall == P_ENTRY)
+		ptrace_refuse(req, " at a syscall-entry stop (the call would be made with what the "
+			      "tracer changed in rec, as it was in replay)");
 }
 
 /* SETFPREGS (data: the tracer's buffer), or SETREGSET of an FP or
@@ -635,10 +639,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return poke_debugreg(t, addr, data);
 		/* Made on the thread at its stop now, and recorded as its
 		 * state when it goes on (record_dirty). */
-		if (t->state != T_READY)
-			ptrace_refuse(req, " of a thread blocked in a call");
-		if (t->pcall)
-			ptrace_refuse(req, " at a syscall stop");
+		changeable(t, req);
 		/* Dirty only when something changed: its state is then
 		 * recorded, which a failed poke need not cost. */
 		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA) {

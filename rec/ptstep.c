@@ -43,14 +43,15 @@ void ptstep_check(const struct task *t)
 {
 	if (t->state != T_READY || t->pinside || t->pvfdone || t->pexit || t->ptrap)
 		refuse("of a thread stopped inside a call");
-	if (t->pcall)
-		refuse("from a syscall stop (the call would run)");
+	if (t->pcall == P_ENTRY)
+		refuse("from a syscall-entry stop");
 }
 
 int64_t ptstep(struct task *t, int sig)
 {
 	struct task *me = cur;
 	pid_t tid = t->p.pid;
+	t->pcall = 0;	/* from a call's exit: the call is over */
 	siginfo_t si;
 	int st;
 	/* With a signal: its handler's frame is made, and it stops

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t1193-tree-ptrace-step.sh: a tracer that works as a debugger does:
 # PTRACE_SINGLESTEP, breakpoints planted with POKETEXT or through
-# /proc/PID/mem and stepped over, data written with process_vm_writev;
+# /proc/PID/mem and stepped over, data written with process_vm_writev,
+# a call's result changed at its exit stop;
 # under rec as natively, and the trace replays byte for byte.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptbreak
@@ -26,6 +27,16 @@ test_expect_success 'data written with process_vm_writev and /proc/PID/mem' '
 	native_cmp "$T/ptbreak" vmwrite &&
 	grep -qx "child: work -8907158989468373450, flag 42" rec.out &&
 	grep -qx "child: called target 0, acc 197" rec.out
+'
+test_expect_success 'a result and data changed at a call.s exit stop' '
+	native_cmp "$T/ptbreak" retval &&
+	grep -qx "child: getppid returned 12345, flag 7" rec.out
+'
+test_expect_success 'a call changed at its entry stop: refused in one line' '
+	rec_prog "$T/ptbreak" skip &&
+	check_status rec.status 125 &&
+	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_POKEUSER at a syscall-entry stop \(.*\), which rewind cannot record yet; the trace .* ends before it$" &&
+	grep -qx "tracer: entry of call getppid" rec.out
 '
 test_expect_success 'the state the steps reached is recorded, not stepped again' '
 	run_tool tdump "$step_trace" >dump &&

@@ -1,9 +1,10 @@
 /* ptbreak.c: a tracer that works as a debugger does on its child: it
  * single-steps it (mode step), or plants a breakpoint in its code with
  * PTRACE_POKETEXT (poke) or through /proc/PID/mem (mem), steps over it at
- * each hit and plants it again, and writes the child's data with
- * process_vm_writev (vmwrite). Prints what both see, no ids, no
- * addresses. */
+ * each hit and plants it again, writes the child's data with
+ * process_vm_writev (vmwrite), or changes a call's result and the
+ * child's data at the call's exit stop (retval) or its number at its
+ * entry stop (skip). Prints what both see, no ids, no addresses. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <stddef.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -21,6 +24,7 @@ static pid_t child;
 static int ended = -1;	/* the child's wait status once it ended */
 static volatile long flag = 1;
 static volatile long acc;
+static int calls;	/* retval, skip: the child makes a call first */
 
 static __attribute__((noinline)) void target(long i)
 {
@@ -54,6 +58,11 @@ static void kid(void)
 {
 	ptrace(PTRACE_TRACEME, 0, 0, 0);
 	__asm__ volatile("int3");
+	if (calls) {
+		long r = syscall(SYS_getppid);
+		printf("child: getppid returned %ld, flag %ld\n", r, flag);
+		fflush(stdout);
+	}
 	long w = work();
 	for (long i = 0; i < 3; i++) {
 		target(i);
@@ -124,9 +133,30 @@ static void breakpoints(const char *mode)
 	}
 }
 
+/* At the call's entry stop (skip: made getpid there) and its exit stop
+ * (retval: its result made 12345, and flag 7 written). */
+static void callstops(int skip)
+{
+	struct user_regs_struct r;
+	ptrace(PTRACE_SYSCALL, child, 0, 0);
+	waitstop("entry");
+	ptrace(PTRACE_GETREGS, child, 0, &r);
+	printf("tracer: entry of call %s\n", r.orig_rax == SYS_getppid ? "getppid" : "other");
+	fflush(stdout);
+	if (skip)
+		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, orig_rax), SYS_getpid);
+	ptrace(PTRACE_SYSCALL, child, 0, 0);
+	waitstop("exit");
+	if (!skip) {
+		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, rax), 12345);
+		poke("mem", (uint64_t)(uintptr_t)&flag, 7);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "step";
+	calls = !strcmp(mode, "retval") || !strcmp(mode, "skip");
 	child = fork();
 	if (!child)
 		kid();
@@ -134,6 +164,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(mode, "step")) {
 		step();
+	} else if (calls) {
+		callstops(!strcmp(mode, "skip"));
 	} else if (!strcmp(mode, "vmwrite")) {
 		long v = 42;
 		struct iovec l = { &v, sizeof v }, r = { (void *)&flag, sizeof v };
