@@ -417,6 +417,15 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		t->psig = 0;
+		t->ptinfo = t->pstop;
+		if (t->pstop) {
+			/* The SIGSTOP the kernel sends (SEND_SIG_PRIV), never
+			 * delivered: its siginfo for PTRACE_GETSIGINFO. */
+			memset(&t->psi, 0, sizeof t->psi);
+			t->psi.si_signo = SIGSTOP;
+			t->psi.si_code = SI_KERNEL;
+		}
 		if (t->state == T_STOPPED) {
 			/* In a group-stop, it traps at once into it (the
 			 * kernel's JOBCTL_TRAP_STOP): seized, a
