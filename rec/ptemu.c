@@ -73,6 +73,13 @@ static void ptemu_record_dirty(struct task *t)
 	struct user_regs_struct regs;
 	cur = t;
 	pt_getregs(&t->p, &regs);
+	if (t->pcall == P_ENTRY) {
+		/* At a call's entry, not begun: the state is that before
+		 * its syscall instruction, with the number its tracer left,
+		 * so that replay makes the call as changed. */
+		regs.rip -= 2;
+		regs.rax = regs.orig_rax;
+	}
 	record_state(&regs, 0);
 	cur = me;
 	t->dirty = 0;
@@ -85,12 +92,11 @@ int ptemu_poked(struct task *t, uint64_t addr, uint64_t len)
 	int ro = ptpatch_readonly(t, addr, len);
 	if (ro == 1)
 		return 1;	/* its original bytes were kept at the call's entry */
-	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY || t->pcall == P_ENTRY)
+	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY)
 		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
 			       "%d %s, which rewind cannot record yet; the trace %s ends before it",
-			       t->p.pid, ro < 0 ? "across its code and data" : t->pcall ?
-			       "at a syscall-entry stop" : "while it is not stopped between calls",
-			       rec_dir());
+			       t->p.pid, ro < 0 ? "across its code and data" :
+			       "while it is not stopped between calls or at one", rec_dir());
 	t->dirty = 1;
 	return 1;
 }
@@ -296,17 +302,13 @@ void ptemu_continued(struct task *t)
 }
 
 /* Whether t can be changed by its tracer here: stopped between calls
- * or at a call's exit (then its state is recorded when it goes on, and
- * replay sets it after the call); refuses request req by name
- * elsewhere. At a call's entry, the call would begin with what its
- * tracer changed in rec, and with what it had in replay. */
+ * or at a call's entry or exit (then its state is recorded when it goes
+ * on, and replay sets it: after the call, or before its syscall
+ * instruction); refuses request req by name elsewhere. */
 static void changeable(const struct task *t, uint64_t req)
 {
 	if (t->state != T_READY)
 		ptrace_refuse(req, " of a thread blocked in a call");
-	if (t->pcall == P_ENTRY)
-		ptrace_refuse(req, " at a syscall-entry stop (the call would be made with what the "
-			      "tracer changed in rec, as it was in replay)");
 }
 
 /* SETFPREGS (data: the tracer's buffer), or SETREGSET of an FP or

@@ -2,7 +2,7 @@
 # t1192-tree-ptrace-listen.sh: PTRACE_LISTEN of a seized tracee in its
 # group-stop: it traps again at the SIGCONT (at once when one came
 # before), as natively; then `strace -f`, which listens at its first stop,
-# records and replays byte for byte.
+# records and replays byte for byte, and so does its fault injection.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptlisten
 command -v strace >/dev/null 2>&1 && test_set_prereq STRACE
@@ -42,6 +42,20 @@ test_expect_success STRACE 'strace -f follows a forked child, and replays' '
 	grep -q "^\[pid *[0-9]*\] execve(\"/bin/echo\"" rec.err &&
 	grep -q "^\[pid *[0-9]*\] +++ exited with 0 +++$" rec.err &&
 	grep -qx "+++ exited with 3 +++" rec.err &&
+	replay_cmp
+'
+test_expect_success STRACE 'strace fault injection: an error for a call, skipped at its entry' '
+	rec_prog strace -e inject=write:error=ENOSPC:when=1 -- /bin/echo hi &&
+	check_status rec.status 1 &&
+	grep -q "^write(1, \"hi\\\\n\", 3) *= -1 ENOSPC (No space left on device) (INJECTED)$" rec.err &&
+	replay_cmp
+'
+test_expect_success STRACE 'strace fault injection: a result given at the exit' '
+	rec_prog strace -f -e inject=getppid:retval=42 sh -c "echo \$PPID" &&
+	check_status rec.status 0 &&
+	printf "42\n" >expect &&
+	test_cmp_bytes expect rec.out &&
+	grep -q "^getppid() *= 42 (INJECTED)$" rec.err &&
 	replay_cmp
 '
 test_done

@@ -2,7 +2,8 @@
 # t1193-tree-ptrace-step.sh: a tracer that works as a debugger does:
 # PTRACE_SINGLESTEP, breakpoints planted with POKETEXT or through
 # /proc/PID/mem and stepped over, data written with process_vm_writev,
-# a call's result changed at its exit stop;
+# a call's result changed at its exit stop, a call changed or skipped
+# at its entry stop;
 # under rec as natively, and the trace replays byte for byte.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog ptbreak
@@ -30,13 +31,16 @@ test_expect_success 'data written with process_vm_writev and /proc/PID/mem' '
 '
 test_expect_success 'a result and data changed at a call.s exit stop' '
 	native_cmp "$T/ptbreak" retval &&
-	grep -qx "child: getppid returned 12345, flag 7" rec.out
+	grep -qx "child: getppid returned 12345 (ok), flag 7" rec.out
 '
-test_expect_success 'a call changed at its entry stop: refused in one line' '
-	rec_prog "$T/ptbreak" skip &&
-	check_status rec.status 125 &&
-	one_line_error rec.err "^rec: the program made syscall ptrace \(101\) with PTRACE_POKEUSER at a syscall-entry stop \(.*\), which rewind cannot record yet; the trace .* ends before it$" &&
-	grep -qx "tracer: entry of call getppid" rec.out
+test_expect_success 'a call skipped at its entry stop, its result given at its exit' '
+	native_cmp "$T/ptbreak" skip &&
+	grep -qx "tracer: exit of call -1, result -38" rec.out &&
+	grep -qx "child: getppid returned -1 (Operation not permitted), flag 1" rec.out
+'
+test_expect_success 'a call changed into another at its entry stop' '
+	native_cmp "$T/ptbreak" change &&
+	grep -qx "tracer: exit of call 102, result $(id -u)" rec.out
 '
 test_expect_success 'the state the steps reached is recorded, not stepped again' '
 	run_tool tdump "$step_trace" >dump &&

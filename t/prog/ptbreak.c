@@ -3,8 +3,9 @@
  * PTRACE_POKETEXT (poke) or through /proc/PID/mem (mem), steps over it at
  * each hit and plants it again, writes the child's data with
  * process_vm_writev (vmwrite), or changes a call's result and the
- * child's data at the call's exit stop (retval) or its number at its
- * entry stop (skip). Prints what both see, no ids, no addresses. */
+ * child's data at the call's exit stop (retval), its number at its
+ * entry stop (change: getuid instead), or skips it there and gives its
+ * result at the exit stop (skip, as strace's fault injection does). Prints what both see, no ids, no addresses. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,7 +25,7 @@ static pid_t child;
 static int ended = -1;	/* the child's wait status once it ended */
 static volatile long flag = 1;
 static volatile long acc;
-static int calls;	/* retval, skip: the child makes a call first */
+static int calls;	/* retval, change, skip: the child makes a call first */
 
 static __attribute__((noinline)) void target(long i)
 {
@@ -60,7 +61,7 @@ static void kid(void)
 	__asm__ volatile("int3");
 	if (calls) {
 		long r = syscall(SYS_getppid);
-		printf("child: getppid returned %ld, flag %ld\n", r, flag);
+		printf("child: getppid returned %ld (%s), flag %ld\n", r, r < 0 ? strerror(errno) : "ok", flag);
 		fflush(stdout);
 	}
 	long w = work();
@@ -133,22 +134,32 @@ static void breakpoints(const char *mode)
 	}
 }
 
-/* At the call's entry stop (skip: made getpid there) and its exit stop
- * (retval: its result made 12345, and flag 7 written). */
-static void callstops(int skip)
+/* At the call's entry stop (change: made getuid; skip: made none) and
+ * its exit stop (retval: its result made 12345, and flag 7 written;
+ * skip: its result made -EPERM). */
+static void callstops(const char *mode)
 {
+	int skip = !strcmp(mode, "skip");
 	struct user_regs_struct r;
 	ptrace(PTRACE_SYSCALL, child, 0, 0);
 	waitstop("entry");
 	ptrace(PTRACE_GETREGS, child, 0, &r);
 	printf("tracer: entry of call %s\n", r.orig_rax == SYS_getppid ? "getppid" : "other");
 	fflush(stdout);
-	if (skip)
-		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, orig_rax), SYS_getpid);
+	if (strcmp(mode, "retval"))
+		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, orig_rax),
+		       skip ? -1L : (long)SYS_getuid);
 	ptrace(PTRACE_SYSCALL, child, 0, 0);
 	waitstop("exit");
-	if (!skip) {
-		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, rax), 12345);
+	ptrace(PTRACE_GETREGS, child, 0, &r);
+	if (strcmp(mode, "retval"))
+		printf("tracer: exit of call %lld, result %lld\n", (long long)r.orig_rax,
+		       (long long)r.rax);
+	fflush(stdout);
+	if (skip) {
+		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, rax), (long)-EPERM);
+	} else if (!strcmp(mode, "retval")) {
+		ptrace(PTRACE_POKEUSER, child, offsetof(struct user_regs_struct, rax), 12345L);
 		poke("mem", (uint64_t)(uintptr_t)&flag, 7);
 	}
 }
@@ -156,7 +167,7 @@ static void callstops(int skip)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "step";
-	calls = !strcmp(mode, "retval") || !strcmp(mode, "skip");
+	calls = !strcmp(mode, "retval") || !strcmp(mode, "skip") || !strcmp(mode, "change");
 	child = fork();
 	if (!child)
 		kid();
@@ -165,7 +176,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "step")) {
 		step();
 	} else if (calls) {
-		callstops(!strcmp(mode, "skip"));
+		callstops(mode);
 	} else if (!strcmp(mode, "vmwrite")) {
 		long v = 42;
 		struct iovec l = { &v, sizeof v }, r = { (void *)&flag, sizeof v };
