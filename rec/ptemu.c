@@ -76,9 +76,17 @@ static void ptemu_record_dirty(struct task *t)
 	if (t->pcall == P_ENTRY) {
 		/* At a call's entry, not begun: the state is that before
 		 * its syscall instruction, with the number its tracer left,
-		 * so that replay makes the call as changed. */
+		 * so that replay makes the call as changed (and goes on
+		 * after it). A tracer that moved it elsewhere: replay could
+		 * not make the call there. */
+		uint16_t insn = 0;
 		regs.rip -= 2;
 		regs.rax = regs.orig_rax;
+		if (pt_read(&t->p, regs.rip, &insn, 2) != 2 || insn != 0x050f)
+			stop_recording(EXIT_TRACE, "the program's tracer moved its tracee %d at a "
+				       "syscall-entry stop to 0x%llx, after no syscall instruction, "
+				       "which rewind cannot record yet; the trace %s ends before it",
+				       t->p.pid, (unsigned long long)regs.rip + 2, rec_dir());
 	}
 	record_state(&regs, 0);
 	cur = me;
@@ -454,6 +462,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		cur->popts = cur->psys = cur->pcall = 0;
 		return 0;
 	}
+	if (req == 31 || req == 32)	/* PTRACE_SYSEMU, PTRACE_SYSEMU_SINGLESTEP */
+		ptrace_refuse(req, " (a tracer that makes its tracee's calls itself)");
 	if (!emulated(req))
 		ptrace_refuse(req, "");
 	if (!t || t->tracer != cur)
