@@ -5,7 +5,9 @@
  * process_vm_writev (vmwrite), or changes a call's result and the
  * child's data at the call's exit stop (retval), its number at its
  * entry stop (change: getuid instead), or skips it there and gives its
- * result at the exit stop (skip, as strace's fault injection does). Prints what both see, no ids, no addresses. */
+ * result at the exit stop (skip, as strace's fault injection does).
+ * Modes rec refuses: sysemu (PTRACE_SYSEMU), patch (target's code made
+ * a bare ret, not a breakpoint). Prints what both see, no ids, no addresses. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -175,6 +177,15 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(mode, "step")) {
 		step();
+	} else if (!strcmp(mode, "sysemu")) {
+		ptrace(31 /* PTRACE_SYSEMU */, child, 0, 0);
+		kill(child, SIGKILL);
+		waitstop("killed");
+	} else if (!strcmp(mode, "patch")) {
+		uint64_t addr = (uint64_t)(uintptr_t)target;
+		errno = 0;
+		uint64_t w = ptrace(PTRACE_PEEKTEXT, child, addr, 0);
+		ptrace(PTRACE_POKETEXT, child, addr, (w & ~0xffull) | 0xc3);
 	} else if (calls) {
 		callstops(mode);
 	} else if (!strcmp(mode, "vmwrite")) {
