@@ -50,18 +50,21 @@ struct syscall_info {
  * POKEUSER fail (glibc's is 16 bytes shorter). */
 #define KUSER_SIZE 928
 
-/* An attached thread (a tracee) is "stopped" by not
- * being scheduled, and the tracer reads its state through rec. The
- * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset: what
- * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops (and its execve's SIGTRAP),
- * CONT, SYSCALL (stops at calls' entries and exits), KILL, GET/SETSIGINFO,
- * SETOPTIONS (OPTS: the event stops of exec, exit, fork, vfork, clone
- * and vfork-done, with new threads traced from their start), GETEVENTMSG,
- * GET_SYSCALL_INFO, POKE* and SETREGS (the changes recorded as the
- * tracee's state); the rest is refused by name. */
+/* An attached thread (a tracee) is "stopped" by not being scheduled,
+ * and the tracer reads its state through rec. The answers and what
+ * they wrote are recorded like any call's, so replay gives them back
+ * without a tracer of its own. What a tracer changes in its tracee
+ * (registers, data, FP state; at a stop between calls or at a syscall
+ * stop) is recorded as the tracee's state when it goes on, which replay
+ * sets; what it writes into code (breakpoints) is made and kept by
+ * ptpatch.c, and single steps are made at once by ptstep.c: replay
+ * reaches each stop they cause by the state recorded there, never by
+ * running the tracer's changes. Emulated: ATTACH, SEIZE, INTERRUPT,
+ * LISTEN, TRACEME with its signal stops (and its execve's SIGTRAP),
+ * CONT, SYSCALL, SINGLESTEP, KILL, DETACH, GET/SETREGS, GET/SETFPREGS,
+ * GET/SETREGSET, PEEK*, POKE*, GET/SETSIGINFO, SETOPTIONS (OPTS),
+ * GETEVENTMSG, GET_SYSCALL_INFO and wait4 for the stops; the rest is
+ * refused by name. */
 
 /* What t's tracer changed in it (registers, memory), recorded as its
  * state before it runs again, so that replay makes the same changes. */
@@ -73,7 +76,7 @@ static void ptemu_record_dirty(struct task *t)
 	struct user_regs_struct regs;
 	cur = t;
 	pt_getregs(&t->p, &regs);
-	if (t->pcall == P_ENTRY) {
+	if (t->pcall == P_ENTRY || t->pcall == P_GO) {
 		/* At a call's entry, not begun: the state is that before
 		 * its syscall instruction, with the number its tracer left,
 		 * so that replay makes the call as changed (and goes on
@@ -279,7 +282,7 @@ static void listen(struct task *t)
 {
 	t->report = 0;
 	t->plisten = 1;
-	t->psig = t->pcall = 0;
+	t->psig = 0;
 	if (!t->pgroup)
 		return;	/* not in a group-stop: only PTRACE_INTERRUPT ends it */
 	if (t->state == T_STOPPED && !cont_pending(t))
@@ -497,7 +500,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		} else if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
 			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
 			t->pmsg = 0;
-			t->psig = t->pcall = 0;
+			t->psig = 0;	/* (a call let go at its entry stays so) */
 			struct task *me = cur;
 			cur = t;
 			trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
@@ -584,7 +587,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->psys = req == PTRACE_SYSCALL;
 		if (t->psys)	/* its next call stops, buffered or not */
 			buf_want_traced(&t->p);
-		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
+		t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
 		if (req == PTRACE_DETACH)
 			t->tracer = NULL, t->seized = 0, t->popts = 0;
 		if (t->pvfdone || t->pexit || t->ptrap || t->pstepsys) {
@@ -1138,7 +1141,7 @@ static void untrace(struct task *t)
 	ptpatch_check(t);
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
-	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
+	t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
 	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pstepsys = t->pinside = t->ptinfo = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;

@@ -43,8 +43,8 @@ void ptstep_check(const struct task *t)
 {
 	if (t->state != T_READY || t->pinside || t->pvfdone || t->pexit || t->ptrap)
 		refuse("of a thread stopped inside a call");
-	if (t->pcall == P_ENTRY)
-		refuse("from a syscall-entry stop");
+	if (t->pcall == P_ENTRY || t->pcall == P_GO)
+		refuse("from a syscall-entry stop (its call not begun)");
 }
 
 int64_t ptstep(struct task *t, int sig)
