@@ -68,7 +68,7 @@ struct syscall_info {
 
 /* What t's tracer changed in it (registers, memory), recorded as its
  * state before it runs again, so that replay makes the same changes. */
-static void ptemu_record_dirty(struct task *t)
+void ptemu_record_dirty(struct task *t)
 {
 	if (!t->dirty)
 		return;
@@ -389,13 +389,17 @@ static int64_t poke_debugreg(struct task *t, uint64_t addr, uint64_t data)
 /* t, stopped for its tracer, goes on with signal sig (0: none): what
  * its tracer changed is recorded as its state, and the signal where
  * replay raises it (at that state, raised there as from outside). */
-static void pass_on(struct task *t, int sig)
+static void pass_on(struct task *t, int sig, int step)
 {
 	/* A fault it stopped for (a breakpoint's SIGTRAP): replay, with
 	 * none of its tracer's breakpoints in its code, never stops there;
 	 * it is set there (and raises the signal, if passed on). */
 	if (t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY && !t->pcall)
 		t->dirty = 1;
+	/* Stepped, with no signal: the state after the step says all
+	 * (one record for a run of steps, not one each). */
+	if (step && !sig)
+		return;
 	int set = t->dirty;
 	ptemu_record_dirty(t);
 	if (sig) {
@@ -526,7 +530,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
 		ptstep_check(t);
-		pass_on(t, data);
+		pass_on(t, data, 1);
 		return ptstep(t, data);
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
@@ -580,7 +584,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
-		pass_on(t, data);
+		pass_on(t, data, 0);
 		ptpatch_check(t);
 		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;

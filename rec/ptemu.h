@@ -47,6 +47,11 @@ void ptemu_group_stop(int sig);
  * syscall or blocked in one. */
 int ptemu_poked(struct task *t, uint64_t addr, uint64_t len);
 
+/* What t's tracer changed in it (registers, memory, a step), if
+ * anything, is recorded now as t's state, which replay sets (at a
+ * call's entry stop: as before its syscall instruction). */
+void ptemu_record_dirty(struct task *t);
+
 /* A SIGCONT came for t, in a group-stop: if its tracer let it go with
  * PTRACE_LISTEN, it traps again for its tracer now. */
 void ptemu_continued(struct task *t);

@@ -52,6 +52,7 @@ int64_t ptstep(struct task *t, int sig)
 	struct task *me = cur;
 	pid_t tid = t->p.pid;
 	t->pcall = 0;	/* from a call's exit: the call is over */
+	t->dirty = 1;	/* recorded when it goes on, or makes a call */
 	siginfo_t si;
 	int st;
 	/* With a signal: its handler's frame is made, and it stops
@@ -76,6 +77,10 @@ int64_t ptstep(struct task *t, int sig)
 			 * there (ptemu_exit_stop). Its tracer waits. */
 			t->pstepsys = 1;
 			t->pstop = t->report = t->psig = 0;
+			/* Its state before the call (the steps up to it). */
+			t->pcall = P_ENTRY;
+			ptemu_record_dirty(t);
+			t->pcall = 0;
 			handle_other(st);
 			cur = me;
 			return 0;
@@ -103,7 +108,6 @@ int64_t ptstep(struct task *t, int sig)
 	/* The step's SIGTRAP, or the fault of the instruction: a signal
 	 * stop for its tracer, at a place replay reaches only by the state
 	 * recorded when it goes on. */
-	t->dirty = 1;
 	t->at_exit = 0;
 	ptemu_signal_stop(si.si_signo, 0, &si);
 	cur = me;
