@@ -17,6 +17,7 @@ command -v cc >/dev/null 2>&1 && case $(cc -print-file-name=libasan.so) in
 esac
 [ -x /usr/bin/python3 ] || pkgs="$pkgs python3"
 command -v gdb >/dev/null 2>&1 || pkgs="$pkgs gdb"
+command -v strace >/dev/null 2>&1 || pkgs="$pkgs strace"
 command -v zstd >/dev/null 2>&1 || pkgs="$pkgs zstd"
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -69,6 +69,8 @@ static void mem_written(long nr, const uint64_t a[6], int64_t ret)
 	struct task *t = target > 0 ? find_task(target) : NULL;
 	if (target > 0 && (target == cur->tgid || (t && t->tgid == cur->tgid)))
 		save_mem(addr, addr + ret);
+	else if (target > 0 && ptemu_poked(t, addr, ret))
+		;	/* a tracee's: its state is recorded when it goes on */
 	else if (target)
 		stop_recording(EXIT_TRACE, "the program wrote through /proc/%ld/mem into memory "
 			       "that is not its own (or at a place rec cannot tell); rewind "

@@ -30,6 +30,15 @@ static long mem_target(const char *path)
 	return 0;
 }
 
+long memfile_target(pid_t pid, uint64_t fd)
+{
+	char path[64];
+	if (!seen || fd > INT32_MAX)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, (int)fd);
+	return mem_target(path);
+}
+
 void memfile_opened(pid_t pid, long nr, int64_t ret)
 {
 	char path[64];

@@ -12,6 +12,10 @@
  * to where the bytes went; -1 when where cannot be told; else 0. */
 long memfile_written(pid_t pid, long nr, const uint64_t a[6], int64_t ret, uint64_t *addr);
 
+/* The process (or thread) whose /proc/N/mem thread pid has open as
+ * descriptor fd, or 0. */
+long memfile_target(pid_t pid, uint64_t fd);
+
 /* After call nr of thread pid returned ret: notes a descriptor opened on
  * /proc/N/mem (open, openat, openat2, pidfd_getfd; the read-only opens
  * the syscall-buffering library makes cannot write). memfile_written()

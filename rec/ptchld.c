@@ -110,15 +110,15 @@ static siginfo_t stop_info(const struct task *t)
 	return si;
 }
 
-void ptchld_notify(struct task *t)
+/* Sends SIGCHLD with siginfo si to tr's process, as the kernel picks
+ * the thread, unless it is ignored or one is pending already. */
+static void send_chld(struct task *tr, const siginfo_t *si)
 {
-	struct task *tr = t->tracer, *to = NULL;
+	struct task *to = NULL;
 	uint64_t ign = 0, cgt = 0;
-	int *n = tr ? nocldstop_of(tr->tgid, 0) : NULL;
-	if (!tr || (n && *n) || pt_status_hex(tr->p.pid, "SigIgn:", &ign) < 0 ||
+	if (pt_status_hex(tr->p.pid, "SigIgn:", &ign) < 0 ||
 	    pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 || ((ign >> (SIGCHLD - 1)) & 1))
 		return;
-	siginfo_t si = stop_info(t);
 	/* As the kernel picks: the tracer if it does not block it, else
 	 * another thread of its process that does not. */
 	if (!blocks(tr->p.pid)) {
@@ -142,11 +142,33 @@ void ptchld_notify(struct task *t)
 		return;
 	nsent++;
 	sent[i].tgid = tr->tgid;
-	sent[i].si = si;
+	sent[i].si = *si;
 	if (to)
 		syscall(SYS_tgkill, to->tgid, to->p.pid, SIGCHLD);
 	else
 		kill(tr->tgid, SIGCHLD);	/* pending for the process */
+}
+
+void ptchld_notify(struct task *t)
+{
+	struct task *tr = t->tracer;
+	int *n = tr ? nocldstop_of(tr->tgid, 0) : NULL;
+	if (!tr || (n && *n))
+		return;
+	siginfo_t si = stop_info(t);
+	send_chld(tr, &si);
+}
+
+void ptchld_ended(struct task *t, struct task *tr, int st)
+{
+	siginfo_t si = { .si_signo = SIGCHLD };
+	char line[256];
+	si.si_code = WIFEXITED(st) ? CLD_EXITED : WCOREDUMP(st) ? CLD_DUMPED : CLD_KILLED;
+	si.si_status = WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st);
+	si.si_pid = self_id(t->p.pid, t->p.pid);
+	const char *u = pt_status(t->p.pid, "Uid:", line, sizeof line);
+	si.si_uid = u ? strtoul(u, NULL, 10) : getuid();
+	send_chld(tr, &si);
 }
 
 /* The SIGCHLD sent to cur's process, if rec sent it (as rec's kill

@@ -13,6 +13,12 @@
  * end, as natively). */
 void ptchld_notify(struct task *t);
 
+/* Tracee t, whose end (wait status st) only its tracer tr's wait4
+ * reports (tr is not its parent, or t is not a process's last thread),
+ * ended: tr's process gets the SIGCHLD the kernel sends then
+ * (CLD_EXITED, CLD_KILLED or CLD_DUMPED), unless it ignores it. */
+void ptchld_ended(struct task *t, struct task *tr, int st);
+
 /* cur is at a syscall entry (call nr, arguments a): rt_sigaction of
  * SIGCHLD, whose SA_NOCLDSTOP is kept for ptchld_notify. */
 void ptchld_entry(long nr, const uint64_t a[6]);

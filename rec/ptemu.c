@@ -5,6 +5,8 @@
 #include "events.h"
 #include "ptchld.h"
 #include "ptemu.h"
+#include "ptpatch.h"
+#include "ptstep.h"
 #include "records.h"
 #include "sys.h"
 #include "sys_names.h"
@@ -48,22 +50,25 @@ struct syscall_info {
  * POKEUSER fail (glibc's is 16 bytes shorter). */
 #define KUSER_SIZE 928
 
-/* An attached thread (a tracee) is "stopped" by not
- * being scheduled, and the tracer reads its state through rec. The
- * answers and what they wrote are recorded like any call's, so replay
- * gives them back without a tracer of its own. The subset: what
- * LeakSanitizer's StopTheWorld uses (ATTACH, SEIZE, INTERRUPT, GETREGS,
- * GETFPREGS, GETREGSET, PEEK*, DETACH and wait4 for the stops), and a
- * child's TRACEME with its signal stops (and its execve's SIGTRAP),
- * CONT, SYSCALL (stops at calls' entries and exits), KILL, GET/SETSIGINFO,
- * SETOPTIONS (OPTS: the event stops of exec, exit, fork, vfork, clone
- * and vfork-done, with new threads traced from their start), GETEVENTMSG,
- * GET_SYSCALL_INFO, POKE* and SETREGS (the changes recorded as the
- * tracee's state); the rest is refused by name. */
+/* An attached thread (a tracee) is "stopped" by not being scheduled,
+ * and the tracer reads its state through rec. The answers and what
+ * they wrote are recorded like any call's, so replay gives them back
+ * without a tracer of its own. What a tracer changes in its tracee
+ * (registers, data, FP state; at a stop between calls or at a syscall
+ * stop) is recorded as the tracee's state when it goes on, which replay
+ * sets; what it writes into code (breakpoints) is made and kept by
+ * ptpatch.c, and single steps are made at once by ptstep.c: replay
+ * reaches each stop they cause by the state recorded there, never by
+ * running the tracer's changes. Emulated: ATTACH, SEIZE, INTERRUPT,
+ * LISTEN, TRACEME with its signal stops (and its execve's SIGTRAP),
+ * CONT, SYSCALL, SINGLESTEP, KILL, DETACH, GET/SETREGS, GET/SETFPREGS,
+ * GET/SETREGSET, PEEK*, POKE*, GET/SETSIGINFO, SETOPTIONS (OPTS),
+ * GETEVENTMSG, GET_SYSCALL_INFO and wait4 for the stops; the rest is
+ * refused by name. */
 
 /* What t's tracer changed in it (registers, memory), recorded as its
  * state before it runs again, so that replay makes the same changes. */
-static void ptemu_record_dirty(struct task *t)
+void ptemu_record_dirty(struct task *t)
 {
 	if (!t->dirty)
 		return;
@@ -71,9 +76,40 @@ static void ptemu_record_dirty(struct task *t)
 	struct user_regs_struct regs;
 	cur = t;
 	pt_getregs(&t->p, &regs);
+	if (t->pcall == P_ENTRY || t->pcall == P_GO) {
+		/* At a call's entry, not begun: the state is that before
+		 * its syscall instruction, with the number its tracer left,
+		 * so that replay makes the call as changed (and goes on
+		 * after it). A tracer that moved it elsewhere: replay could
+		 * not make the call there. */
+		uint16_t insn = 0;
+		regs.rip -= 2;
+		regs.rax = regs.orig_rax;
+		if (pt_read(&t->p, regs.rip, &insn, 2) != 2 || insn != 0x050f)
+			stop_recording(EXIT_TRACE, "the program's tracer moved its tracee %d at a "
+				       "syscall-entry stop to 0x%llx, after no syscall instruction, "
+				       "which rewind cannot record yet; the trace %s ends before it",
+				       t->p.pid, (unsigned long long)regs.rip + 2, rec_dir());
+	}
 	record_state(&regs, 0);
 	cur = me;
 	t->dirty = 0;
+}
+
+int ptemu_poked(struct task *t, uint64_t addr, uint64_t len)
+{
+	if (!t || !t->tracer || t->tracer->tgid != cur->tgid)
+		return 0;
+	int ro = ptpatch_readonly(t, addr, len);
+	if (ro == 1)
+		return 1;	/* its original bytes were kept at the call's entry */
+	if (ro < 0 || !t->pstop || t->plisten || t->state != T_READY)
+		stop_recording(EXIT_TRACE, "the program wrote through /proc/PID/mem into its tracee "
+			       "%d %s, which rewind cannot record yet; the trace %s ends before it",
+			       t->p.pid, ro < 0 ? "across its code and data" :
+			       "while it is not stopped between calls or at one", rec_dir());
+	t->dirty = 1;
+	return 1;
 }
 
 /* The requests rec emulates; others stop the recording, named. */
@@ -226,6 +262,154 @@ static void notify(struct task *t);
 static void after_stops(void);
 static void trap_info(int code);
 
+/* Whether a SIGCONT is pending for t (its own or its process's): a
+ * traced thread's signals wait for its tracer. */
+static int cont_pending(struct task *t)
+{
+	uint64_t pend = 0, shared = 0;
+	if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
+	    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0)
+		return 0;
+	return ((pend | shared) >> (SIGCONT - 1)) & 1;
+}
+
+/* t (seized, at a PTRACE_EVENT_STOP) is let go with PTRACE_LISTEN: it
+ * stays in its group-stop, not stopped for ptrace, until the group-stop
+ * ends (a SIGCONT), and then traps again at once, a PTRACE_EVENT_STOP
+ * with SIGTRAP (the kernel's JOBCTL_TRAP_NOTIFY). A SIGCONT that came
+ * before makes it trap again now. */
+static void listen(struct task *t)
+{
+	t->report = 0;
+	t->plisten = 1;
+	t->psig = 0;
+	if (!t->pgroup)
+		return;	/* not in a group-stop: only PTRACE_INTERRUPT ends it */
+	if (t->state == T_STOPPED && !cont_pending(t))
+		return;	/* ptemu_continued traps it when a SIGCONT comes */
+	ptemu_continued(t);
+}
+
+void ptemu_continued(struct task *t)
+{
+	if (!t->plisten || !t->pgroup)
+		return;
+	struct task *me = cur;
+	t->plisten = t->pgroup = 0;
+	t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+	t->pmsg = 0;
+	cur = t;
+	trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
+	/* The SIGCONT is delivered when it is let go: where it stopped
+	 * (at a call's exit), the kernel would deliver it there, before
+	 * any more of its code, and so does rec. */
+	if (t->at_exit)
+		t->exit_pend[1] |= 1ull << (SIGCONT - 1);
+	cur = me;
+	if (t->state == T_STOPPED)
+		ready(t);
+	t->pstop = 1;
+	notify(t);
+}
+
+/* Whether t can be changed by its tracer here: stopped between calls
+ * or at a call's entry or exit (then its state is recorded when it goes
+ * on, and replay sets it: after the call, or before its syscall
+ * instruction); refuses request req by name elsewhere. */
+static void changeable(const struct task *t, uint64_t req)
+{
+	if (t->state != T_READY)
+		ptrace_refuse(req, " of a thread blocked in a call");
+}
+
+/* SETFPREGS (data: the tracer's buffer), or SETREGSET of an FP or
+ * vector regset (type; data: the tracer's iovec): set on the thread,
+ * recorded with its state (IT_XSTATE) when it goes on. */
+static int64_t set_fpstate(struct task *t, uint64_t req, uint64_t type, uint64_t data)
+{
+	static uint8_t buf[65536];
+	uint64_t iov[2] = { data, sizeof(struct user_fpregs_struct) };
+	changeable(t, req);
+	if (req == PTRACE_SETREGSET && pt_read(&cur->p, data, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
+	if (pt_read(&cur->p, iov[0], buf, len) != (ssize_t)len)
+		return -EFAULT;
+	struct iovec kiov = { buf, len };
+	long r = req == PTRACE_SETFPREGS ? ptrace(PTRACE_SETFPREGS, t->p.pid, 0, buf) :
+					   ptrace(PTRACE_SETREGSET, t->p.pid, type, &kiov);
+	if (r < 0)
+		return -errno;
+	t->dirty = 1;
+	if (req == PTRACE_SETREGSET) {
+		uint64_t n = kiov.iov_len;
+		return emu_put(data + 8, &n, 8);
+	}
+	return 0;
+}
+
+/* SETREGSET of NT_PRSTATUS (data: the tracer's iovec): the general
+ * registers, as SETREGS sets them, from as many bytes as given. */
+static int64_t set_prstatus(struct task *t, uint64_t data)
+{
+	struct user_regs_struct r, old;
+	uint64_t iov[2];
+	changeable(t, PTRACE_SETREGSET);
+	if (pt_read(&cur->p, data, iov, sizeof iov) != sizeof iov)
+		return -EFAULT;
+	size_t len = iov[1] < sizeof r ? iov[1] : sizeof r;
+	pt_getregs(&t->p, &r);
+	old = r;
+	if (pt_read(&cur->p, iov[0], &r, len) != (ssize_t)len)
+		return -EFAULT;
+	if (memcmp(&old, &r, sizeof r)) {
+		pt_setregs(&t->p, &r);
+		t->dirty = 1;
+	}
+	uint64_t n = len;
+	return emu_put(data + 8, &n, 8);
+}
+
+/* POKEUSER of t's user area at addr past the general registers: the
+ * debug registers are set on the thread itself (rec sets none), where
+ * they stop it as natively; replay needs none, since it sets the state
+ * each such stop leads to. The rest of the area is read-only (EIO). */
+static int64_t poke_debugreg(struct task *t, uint64_t addr, uint64_t data)
+{
+	uint64_t dr = offsetof(struct user, u_debugreg);
+	if (addr < dr || addr >= dr + 64)
+		return -EIO;
+	if (t->state != T_READY)
+		ptrace_refuse(PTRACE_POKEUSER, " of the debug registers of a thread blocked in a call");
+	if (ptrace(PTRACE_POKEUSER, t->p.pid, addr, data) < 0)
+		return -errno;
+	return 0;
+}
+
+/* t, stopped for its tracer, goes on with signal sig (0: none): what
+ * its tracer changed is recorded as its state, and the signal where
+ * replay raises it (at that state, raised there as from outside). */
+static void pass_on(struct task *t, int sig, int step)
+{
+	/* A fault it stopped for (a breakpoint's SIGTRAP): replay, with
+	 * none of its tracer's breakpoints in its code, never stops there;
+	 * it is set there (and raises the signal, if passed on). */
+	if (t->psig && !t->ptinfo && ptstep_fault(&t->psi) && t->state == T_READY && !t->pcall)
+		t->dirty = 1;
+	/* Stepped, with no signal: the state after the step says all
+	 * (one record for a run of steps, not one each). */
+	if (step && !sig)
+		return;
+	int set = t->dirty;
+	ptemu_record_dirty(t);
+	if (sig) {
+		struct task *me = cur;
+		cur = t;
+		record_signal(sig, t->pflags | (set ? TRS_ASYNC : 0), &t->psi);
+		cur = me;
+	}
+}
+
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -250,6 +434,15 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
+		t->psig = 0;
+		t->ptinfo = t->pstop;
+		if (t->pstop) {
+			/* The SIGSTOP the kernel sends (SEND_SIG_PRIV), never
+			 * delivered: its siginfo for PTRACE_GETSIGINFO. */
+			memset(&t->psi, 0, sizeof t->psi);
+			t->psi.si_signo = SIGSTOP;
+			t->psi.si_code = SI_KERNEL;
+		}
 		if (t->state == T_STOPPED) {
 			/* In a group-stop, it traps at once into it (the
 			 * kernel's JOBCTL_TRAP_STOP): seized, a
@@ -276,10 +469,14 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		cur->popts = cur->psys = cur->pcall = 0;
 		return 0;
 	}
+	if (req == 31 || req == 32)	/* PTRACE_SYSEMU, PTRACE_SYSEMU_SINGLESTEP */
+		ptrace_refuse(req, " (a tracer that makes its tracee's calls itself)");
 	if (!emulated(req))
 		ptrace_refuse(req, "");
 	if (!t || t->tracer != cur)
 		return -ESRCH;
+	if (t->plisten && req != PTRACE_INTERRUPT && req != PTRACE_KILL)
+		return -ESRCH;	/* not stopped for ptrace while it listens */
 	if (req == PTRACE_INTERRUPT) {
 		if (!t->seized)
 			return -EIO;
@@ -294,9 +491,24 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
-		if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
+		if (t->plisten) {
+			/* Still in its group-stop: it traps with its signal. */
+			int sig = t->psi.si_code & 0x7f;
+			t->plisten = 0;
+			t->report = ((PTRACE_EVENT_STOP << 8 | sig) << 8) | 0x7f;
+			t->pmsg = 0;
+			struct task *me = cur;
+			cur = t;
+			trap_info(PTRACE_EVENT_STOP << 8 | sig);
+			cur = me;
+		} else if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
 			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
 			t->pmsg = 0;
+			t->psig = 0;	/* (a call let go at its entry stays so) */
+			struct task *me = cur;
+			cur = t;
+			trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
+			cur = me;
 		}
 		t->pstop = 1;
 		notify(t);
@@ -307,14 +519,19 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	struct user_regs_struct r;
 	switch (req) {
 	case PTRACE_LISTEN:
-		if (!t->seized || ((t->report >> 16) != PTRACE_EVENT_STOP && !t->pgroup))
+		if (!t->seized || !t->ptinfo || t->psi.si_code >> 8 != PTRACE_EVENT_STOP)
 			return -EIO;
-		/* Listening, it traps again when a SIGCONT ends its group-stop,
-		 * and then stops for that SIGCONT at once; rec delivers a
-		 * traced thread's SIGCONT at its next syscall instead, so its
-		 * tracer would see the call before the signal. */
-		ptrace_refuse(req, ": the SIGCONT that ends the group-stop would reach the tracer "
-			      "after the tracee's next syscall, not at once");
+		listen(t);
+		return 0;
+	case PTRACE_SINGLESTEP:
+		if (t->pgroup)
+			ptrace_refuse(req, " from a group-stop");
+		if (data && data != (uint64_t)t->psig)
+			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
+						  : " with a signal at a stop other than a signal's");
+		ptstep_check(t);
+		pass_on(t, data, 1);
+		return ptstep(t, data);
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
@@ -352,6 +569,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			/* From a group-stop the signal is ignored, as the
 			 * kernel does; detached, it stays in the group-stop
 			 * (till a SIGCONT), let go, it runs. */
+			ptpatch_check(t);
 			t->pgroup = 0;
 			t->pstop = t->report = 0;
 			t->psys = req == PTRACE_SYSCALL;
@@ -366,23 +584,17 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (data && data != (uint64_t)t->psig)
 			ptrace_refuse(req, t->psig ? " with another signal than the one it stopped for"
 						  : " with a signal at a stop other than a signal's");
-		ptemu_record_dirty(t);
-		if (data) {
-			/* Delivered now: recorded where replay raises it. */
-			struct task *me = cur;
-			cur = t;
-			record_signal(data, t->pflags, &t->psi);
-			cur = me;
-			t->sig = data;
-		}
+		pass_on(t, data, 0);
+		ptpatch_check(t);
+		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
 		t->psys = req == PTRACE_SYSCALL;
 		if (t->psys)	/* its next call stops, buffered or not */
 			buf_want_traced(&t->p);
-		t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
+		t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
 		if (req == PTRACE_DETACH)
 			t->tracer = NULL, t->seized = 0, t->popts = 0;
-		if (t->pvfdone || t->pexit || t->ptrap) {
+		if (t->pvfdone || t->pexit || t->ptrap || t->pstepsys) {
 			/* The stops that come after this one in its call. */
 			struct task *me = cur;
 			cur = t;
@@ -434,20 +646,28 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		}
 		return emu_put(data, &w, 8);
 	}
+	case PTRACE_SETFPREGS:
+	case PTRACE_SETREGSET:
+		if (req == PTRACE_SETREGSET && addr == NT_PRSTATUS)
+			return set_prstatus(t, data);
+		return set_fpstate(t, req, addr, data);
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
+		if (ptpatch_readonly(t, addr, 8) == 1) {
+			/* Its code (a breakpoint): made, and never replayed. */
+			ptpatch_note(t, addr, 8);
+			return pt_write(&t->p, addr, &data, 8) < 0 ? -EIO : 0;
+		}
+		/* fall through */
 	case PTRACE_POKEUSER:
 	case PTRACE_SETREGS:
-		/* Made on the thread at its stop now, and recorded as its
-		 * state when it goes on (record_dirty). */
-		if (t->state != T_READY)
-			ptrace_refuse(req, " of a thread blocked in a call");
-		if (t->pcall)
-			ptrace_refuse(req, " at a syscall stop");
 		if (req == PTRACE_POKEUSER && (addr % 8 || addr >= KUSER_SIZE))
 			return -EIO;
 		if (req == PTRACE_POKEUSER && addr >= sizeof r)
-			ptrace_refuse(req, " beyond the general registers");
+			return poke_debugreg(t, addr, data);
+		/* Made on the thread at its stop now, and recorded as its
+		 * state when it goes on (record_dirty). */
+		changeable(t, req);
 		/* Dirty only when something changed: its state is then
 		 * recorded, which a failed poke need not cost. */
 		if (req == PTRACE_POKETEXT || req == PTRACE_POKEDATA) {
@@ -564,6 +784,7 @@ int ptemu_call(struct user_regs_struct *regs)
 	int how = 1;
 	cur->nemu_out = 0;
 	ptchld_entry(regs->orig_rax, cur->a);
+	ptpatch_entry(regs->orig_rax, cur->a);
 	if (regs->orig_rax == SYS_waitid)
 		for (int i = 0; task_nth(i); i++)
 			if (task_nth(i)->tracer == cur)
@@ -615,12 +836,7 @@ void ptemu_exited(int st)
 			       "make yet; the trace %s ends here", rec_dir());
 	if (!tr || (p && p->tgid == tr->tgid && cur->p.pid == cur->tgid))
 		return;	/* the kernel reports a process's end to its parent */
-	uint64_t cgt = 0, blk = 0;
-	if (pt_status_hex(tr->p.pid, "SigCgt:", &cgt) < 0 ||
-	    pt_status_hex(tr->p.pid, "SigBlk:", &blk) < 0 || (((cgt | blk) >> (SIGCHLD - 1)) & 1))
-		stop_recording(EXIT_TRACE, "a thread ended that a thread other than its parent traces, "
-			       "which catches or blocks SIGCHLD: rewind cannot send that SIGCHLD "
-			       "yet; the trace %s ends before it", rec_dir());
+	ptchld_ended(cur, tr, st);
 	if (ndead == 64)
 		stop_recording(EXIT_TRACE, "over 64 ends of traced threads wait for their tracer, "
 			       "which rewind cannot record yet; the trace %s ends before it",
@@ -766,9 +982,21 @@ static void after_stops(void)
 		cur->ptrap = 0;
 		if (cur->tracer) {
 			ptemu_signal_stop(SIGTRAP, 0, &si);
+			return;	/* a step's SIGTRAP comes after this one */
 		} else {
 			record_signal(SIGTRAP, 0, &si);
 			cur->sig = SIGTRAP;
+		}
+	}
+	if (cur->pstepsys) {
+		/* A single step into the call: the kernel's SIGTRAP at its
+		 * end (send_sigtrap, TRAP_BRKPT, at the next instruction). */
+		struct user_regs_struct r;
+		cur->pstepsys = 0;
+		if (cur->tracer && pt_getregs_alive(&cur->p, &r) == 0) {
+			siginfo_t si = { .si_signo = SIGTRAP, .si_code = TRAP_BRKPT };
+			si.si_addr = (void *)r.rip;
+			ptemu_signal_stop(SIGTRAP, 0, &si);
 		}
 	}
 }
@@ -810,10 +1038,14 @@ void ptemu_exit_stop(long nr, int64_t ret, pid_t tid)
 	int exec = sys_row(nr)->class == C_EXECVE && ret == 0;
 	int ev = sys_row(nr)->class == C_CLONE && ret > 0 ? cur->pev : 0;
 	cur->pev = 0;
-	if (exec)
+	if (exec) {
 		ptchld_exec();
-	if (!cur->tracer)
+		ptpatch_forget(cur->tgid);
+	}
+	if (!cur->tracer) {
+		cur->pstepsys = 0;
 		return;
+	}
 	int traceexec = exec && (cur->popts & PTRACE_O_TRACEEXEC);
 	/* Without PTRACE_O_TRACEEXEC, a thread attached with PTRACE_ATTACH
 	 * or TRACEME gets a SIGTRAP after its execve; with it, none. */
@@ -845,6 +1077,8 @@ void ptemu_clone(struct task *c)
 	struct task *p = cur;
 	uint64_t f = clone_flags(p), sig = f & CSIGNAL;
 	c->pmsg = p->pmsg;	/* copied with the task */
+	if (c->tgid != p->tgid)
+		ptpatch_fork(p->tgid, c->tgid);
 	p->pev = 0;
 	if (!p->tracer || (f & CLONE_UNTRACED))
 		return;
@@ -908,15 +1142,16 @@ void ptemu_clone(struct task *c)
 static void untrace(struct task *t)
 {
 	ptemu_record_dirty(t);
+	ptpatch_check(t);
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
-	t->pcall = t->pcall == P_ENTRY ? P_GO : 0;
-	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pinside = t->ptinfo = 0;
+	t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
+	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pstepsys = t->pinside = t->ptinfo = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->pgroup)
 		t->state = T_STOPPED;	/* stays in the group-stop */
-	t->pgroup = 0;
+	t->pgroup = t->plisten = 0;
 	if (t->psig && t->state == T_READY)
 		t->sig = t->psig;	/* delivered after all */
 	t->psig = 0;

@@ -39,6 +39,23 @@ void ptemu_signal_stop(int sig, int flags, const siginfo_t *si);
  * stops there for its tracer, which sees the group-stop. */
 void ptemu_group_stop(int sig);
 
+/* cur wrote len bytes at addr into t's memory (through /proc/PID/mem):
+ * if t is traced by cur's process, returns 1: into its code (its
+ * breakpoints), kept by ptpatch.c; else t is stopped between calls and
+ * its state is recorded when it goes on (replay makes it then). Else
+ * 0. Refuses, by name, a write into the data of a tracee stopped at a
+ * syscall or blocked in one. */
+int ptemu_poked(struct task *t, uint64_t addr, uint64_t len);
+
+/* What t's tracer changed in it (registers, memory, a step), if
+ * anything, is recorded now as t's state, which replay sets (at a
+ * call's entry stop: as before its syscall instruction). */
+void ptemu_record_dirty(struct task *t);
+
+/* A SIGCONT came for t, in a group-stop: if its tracer let it go with
+ * PTRACE_LISTEN, it traps again for its tracer now. */
+void ptemu_continued(struct task *t);
+
 /* At the top of syscall_entry(): whether cur, traced with PTRACE_SYSCALL,
  * stops for its tracer at this call's entry (then the call waits, not
  * begun, until its tracer lets it go: it begins when scheduled). */

@@ -61,6 +61,10 @@ struct task {
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
 	int pgroup;		/* its stop for its tracer is a group-stop */
+	int pstepsys;		/* single-stepped into a syscall: the step's
+				   SIGTRAP stops it at the call's end */
+	int plisten;		/* let go with PTRACE_LISTEN: in its group-stop
+				   still, it traps again at a SIGCONT */
 	uint64_t pmsg;		/* what PTRACE_GETEVENTMSG reads (the kernel's
 				   ptrace_message: inherited, kept between) */
 	int pev;		/* the clone event its tracer sees at the call's end */

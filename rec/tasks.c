@@ -2,6 +2,7 @@
  * and the recorder's state (rec.h). */
 #include "count.h"
 #include "events.h"
+#include "ptemu.h"
 #include "rec.h"
 #include "task.h"
 #include "tsc.h"
@@ -89,6 +90,7 @@ static int continued(void)
 		if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
 		    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0 || ((pend | shared) & mask)) {
 			ready(t);
+			ptemu_continued(t);
 			any = 1;
 		}
 	}
@@ -104,7 +106,8 @@ static const char *stuck_on(const struct task *t, char *buf, size_t len)
 		snprintf(buf, len, "%d waits in wait4 for a tracee's stop", t->p.pid);
 		return buf;
 	}
-	if (t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW) {
+	if (t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW &&
+	    !(t->plisten && t->pgroup)) {
 		snprintf(buf, len, "%d is stopped for its tracer %d", t->p.pid, t->tracer->p.pid);
 		return buf;
 	}

@@ -1,0 +1,115 @@
+/* ptstep.c: PTRACE_SINGLESTEP for tracers inside the recorded tree (see
+ * ptstep.h). The step is made on the real thread, as the tracer's call
+ * is answered, and the tracee's state after it is recorded as one its
+ * tracer gave it (a TR_PREEMPT), so replay never steps. */
+#include "bufdrain.h"
+#include "events.h"
+#include "ptemu.h"
+#include "ptstep.h"
+#include "rec.h"
+#include "sys_names.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void __attribute__((noreturn)) refuse(const char *why)
+{
+	stop_recording(EXIT_TRACE, "the program made syscall ptrace (101) with PTRACE_SINGLESTEP %s, "
+		       "which rewind cannot record yet; the trace %s ends before it", why, rec_dir());
+}
+
+/* Whether si is rec's own SIGSTOP (a preemption sent before the step). */
+static int ours(const siginfo_t *si)
+{
+	return si->si_signo == SIGSTOP && si->si_code == SI_TKILL &&
+	       (si->si_pid == getpid() || si->si_pid == 0);
+}
+
+int ptstep_fault(const siginfo_t *si)
+{
+	switch (si->si_signo) {
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP: case SIGSYS:
+		return si->si_code > 0;
+	}
+	return 0;
+}
+
+void ptstep_check(const struct task *t)
+{
+	if (t->state != T_READY || t->pinside || t->pvfdone || t->pexit || t->ptrap)
+		refuse("of a thread stopped inside a call");
+	if (t->pcall == P_ENTRY || t->pcall == P_GO)
+		refuse("from a syscall-entry stop (its call not begun)");
+}
+
+int64_t ptstep(struct task *t, int sig)
+{
+	struct task *me = cur;
+	pid_t tid = t->p.pid;
+	t->pcall = 0;	/* from a call's exit: the call is over */
+	t->dirty = 1;	/* recorded when it goes on, or makes a call */
+	siginfo_t si;
+	int st;
+	/* With a signal: its handler's frame is made, and it stops
+	 * before the handler's first instruction. A call of the
+	 * syscall-buffering library it steps into goes the traced way. */
+	buf_want_traced(&t->p);
+	pt_resume(&t->p, RESUME_STEP, sig);
+	for (;;) {
+		if (wait_any(tid, &st, 0) <= 0)
+			continue;
+		cur = t;
+		if (!WIFSTOPPED(st)) {
+			handle_other(st);	/* killed meanwhile: its end is seen */
+			cur = me;
+			return 0;
+		}
+		int k = pt_classify(st);
+		if (k == PS_SECCOMP) {
+			/* The step made a syscall: it is made and recorded as
+			 * any other (resumed for it without the step), and
+			 * the SIGTRAP the kernel sends at its end is made
+			 * there (ptemu_exit_stop). Its tracer waits. */
+			t->pstepsys = 1;
+			t->pstop = t->report = t->psig = 0;
+			/* Its state before the call (the steps up to it). */
+			t->pcall = P_ENTRY;
+			ptemu_record_dirty(t);
+			t->pcall = 0;
+			handle_other(st);
+			cur = me;
+			return 0;
+		}
+		if (k != PS_SIGNAL || ptrace(PTRACE_GETSIGINFO, tid, 0, &si) < 0)
+			refuse("that stopped other than by a signal");
+		if (ours(&si)) {
+			if (R.preempting == tid)
+				R.preempting = 0;
+			buf_want_traced(&t->p);
+			pt_resume(&t->p, RESUME_STEP, 0);
+			continue;
+		}
+		if (!ptstep_fault(&si)) {
+			/* A signal from outside: held, as a tracee's are, for
+			 * its next call; the step goes on. */
+			if (t->nstash < 64)
+				t->stash[t->nstash++] = si;
+			buf_want_traced(&t->p);
+			pt_resume(&t->p, RESUME_STEP, 0);
+			continue;
+		}
+		break;
+	}
+	/* The step's SIGTRAP, or the fault of the instruction: a signal
+	 * stop for its tracer, at a place replay reaches only by the state
+	 * recorded when it goes on. */
+	t->at_exit = 0;
+	ptemu_signal_stop(si.si_signo, 0, &si);
+	cur = me;
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* ptstep.h: PTRACE_SINGLESTEP of a tracee in the recorded tree, made by
+ * rec on the real thread at once; replay sets the state it reached. */
+#ifndef REWIND_REC_PTSTEP_H
+#define REWIND_REC_PTSTEP_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "task.h"
+
+/* Refuses, by name, a PTRACE_SINGLESTEP of t that rec cannot make: t
+ * is not stopped between calls. */
+void ptstep_check(const struct task *t);
+
+/* cur (a tracer) single-steps t, stopped for it between calls, with
+ * signal sig (0, or the one it stopped for, recorded already): t runs
+ * one instruction (or enters sig's handler) now and stops for cur with
+ * the SIGTRAP the kernel sends (or the signal the instruction raised);
+ * its state is recorded when it goes on. A step into a system call
+ * makes it, recorded as usual, and the step's SIGTRAP stops t at its
+ * end (ptemu_exit_stop). Returns the call's result. */
+int64_t ptstep(struct task *t, int sig);
+
+/* Whether si is a fault's signal (raised by an instruction: a
+ * breakpoint's or a step's SIGTRAP, a SIGSEGV...), not one sent. */
+int ptstep_fault(const siginfo_t *si);
+
+#endif
