@@ -215,6 +215,7 @@ int main(int argc, char **argv)
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
+	pt_regs_cache = 1;	/* every stop comes through wait_any (tasks.c) */
 	/* The program leads a process group when rec does (a shell's job);
 	 * else, as in a script, it leads none and may call setsid(), in a
 	 * group that holds neither rec nor the script. */
