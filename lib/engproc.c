@@ -4,6 +4,7 @@
 #include "count.h"
 #include "files.h"
 #include "maps.h"
+#include "pin.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
@@ -406,6 +407,13 @@ void eng_finish_exec(struct engine *e, int moved)
 /* The first execve: start the tracee on the trace's copy of the
  * executable, with the recorded arguments and environment, padded so that
  * its stack is at least as deep as the recorded one. */
+/* In the replay's first process, just before its execve. */
+static int spawn_before_exec(void)
+{
+	pin_self();
+	return tsc_arm();
+}
+
 void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 {
 	struct trace_item exe, argv_it, env_it, stack;
@@ -444,7 +452,9 @@ void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 		}
 		vec[v][k] = NULL;
 	}
-	pt_spawn(&e->p, path, vec[0], vec[1], NULL, tsc_arm);
+	pin_choose();
+	pt_spawn(&e->p, path, vec[0], vec[1], NULL, spawn_before_exec);
+	pin_self();
 	e->started = 1;
 	e->ti = eng_add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;
