@@ -103,7 +103,7 @@ $(O)/bench/%: bench/prog/%.c
 # software count (REWIND_NO_COUNT: counting is opt-in for now, with
 # REWIND_COUNT=1, which t2200, t8070 and t8071 set), and under ASan+UBSan.
 FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 \
-  REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_COUNT=1
+  REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_COUNT=1 REWIND_NO_PIN=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh

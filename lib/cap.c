@@ -26,6 +26,28 @@ int cap_is_restart(int64_t ret)
 	       ret == -ERESTART_RESTARTBLOCK;
 }
 
+/* Tracee memory read a page (to its end) at a time: the strings of an
+ * argv or envp mostly lie one after another, and a read of each string
+ * and each pointer would cost a syscall each. */
+struct window {
+	uint64_t lo;
+	size_t n;
+	uint8_t b[4096];
+};
+
+/* Points *at to addr's bytes in w, read anew (to the end of addr's page)
+ * when w does not hold addr; returns how many w holds from there. */
+static size_t win_get(struct pt_proc *p, struct window *w, uint64_t addr, const uint8_t **at)
+{
+	if (addr < w->lo || addr >= w->lo + w->n) {
+		ssize_t k = pt_read(p, addr, w->b, 4096 - (addr & 4095));
+		w->lo = addr;
+		w->n = k > 0 ? (size_t)k : 0;
+	}
+	*at = w->b + (addr - w->lo);
+	return w->lo + w->n - addr;
+}
+
 /* A reusable scratch buffer. */
 static uint8_t *scratch(size_t n)
 {
@@ -101,12 +123,25 @@ void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6
 			break;
 		case A_STRV: {
 			size_t len = 0;
+			struct window pw = { 0, 0, { 0 } }, sw = { 0, 0, { 0 } };
 			b = scratch(CAP_STRV_MAX);
 			for (int k = 0; len < CAP_STRV_MAX - 1; k++) {
 				uint64_t sp;
-				if (pt_read(p, v + 8 * k, &sp, 8) != 8 || !sp)
+				const uint8_t *at;
+				if (win_get(p, &pw, v + 8 * k, &at) >= 8)
+					memcpy(&sp, at, 8);
+				else if (pt_read(p, v + 8 * k, &sp, 8) != 8)
 					break;
-				n = pt_read_str(p, sp, (char *)b + len, CAP_STRV_MAX - len);
+				if (!sp)
+					break;
+				size_t room = CAP_STRV_MAX - len, have = win_get(p, &sw, sp, &at);
+				const uint8_t *z = have ? memchr(at, 0, have < room ? have : room) : NULL;
+				if (z) {
+					n = z - at;
+					memcpy(b + len, at, n + 1);
+				} else {
+					n = pt_read_str(p, sp, (char *)b + len, room);
+				}
 				if (n < 0)
 					break;
 				len += n + 1;

@@ -81,8 +81,10 @@ void eng_apply_mem(struct engine *e, const struct trace_rec *rec);
 int eng_sibling_execs(struct engine *e, const struct eng_task *t);
 /* Run a syscall the tracee is stopped at the entry of, to its exit. */
 void eng_run_call(struct engine *e, struct user_regs_struct *r);
-/* Fill a mapping replay made anonymous with the recorded file's bytes. */
-void eng_fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it);
+/* Fill a mapping replay made anonymous (by the mmap sc) with the
+ * recorded file's bytes, or map the file's copy there instead. */
+void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t addr, uint64_t len,
+		  const struct trace_item *it);
 /* Tell e->mapped that the program of the exec record e->cur is about to
  * run from path, and its interpreter maybe from the trace's copy. */
 void eng_note_exec(struct engine *e, const char *path);

@@ -4,6 +4,7 @@
 #include "count.h"
 #include "files.h"
 #include "maps.h"
+#include "pin.h"
 #include "sys.h"
 #include "tsc.h"
 #include "util.h"
@@ -102,8 +103,55 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r)
 	pt_getregs(&e->p, r);
 }
 
-/* Fill a mapping replay made anonymous with the recorded file's bytes. */
-void eng_fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it)
+/* Mappings of a file's bytes from this size on are mapped from replay's
+ * copy by three injected calls (each a few stops) instead of copied in
+ * (a page fault and a write to /proc/PID/mem a page). */
+#define MAP_BY_FILE (256 << 10)
+
+/* Map len bytes of the open file fd at off over the start of the
+ * anonymous mapping that the private file mapping sc made in the
+ * program, by calls injected at its syscall-exit stop: 0, or -1 with the
+ * anonymous mapping in place (made again if the kernel had dropped it). */
+static int map_from_file(struct engine *e, const struct trace_syscall *sc, int fd, uint64_t off,
+			 uint64_t len)
+{
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), fd);
+	size_t plen = strlen(path) + 1;
+	/* Below the red zone, the bytes there put back after (as in
+	 * eng_map_emulated). */
+	uint64_t at = r.rip - 2, sp = (r.rsp - 128 - plen) & ~15ull, pfd = -EIO, ret = -EIO, cr;
+	uint8_t save[64];
+	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
+		return -1;
+	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, O_RDONLY | O_CLOEXEC };
+	int rc = eng_inject(&e->p, &r, at, SYS_openat, oa, &pfd, NULL);
+	pt_write(&e->p, sp, save, plen);
+	if (rc < 0 || (int64_t)pfd < 0)
+		return -1;
+	uint64_t flags = (sc->args[3] & ~(uint64_t)MAP_FIXED_NOREPLACE) | MAP_FIXED;
+	uint64_t a[6] = { sc->ret, len, sc->args[2], flags, pfd, off };
+	eng_inject(&e->p, &r, at, SYS_mmap, a, &ret, NULL);
+	uint64_t ca[6] = { pfd };
+	eng_inject(&e->p, &r, at, SYS_close, ca, &cr, NULL);
+	if (ret == (uint64_t)sc->ret)
+		return 0;
+	/* Refused (a trace on a noexec mount, say): anonymous again. */
+	uint64_t aa[6] = { sc->ret, len, sc->args[2],
+			   (flags & ~(uint64_t)MAP_SHARED_VALIDATE) | MAP_PRIVATE | MAP_ANONYMOUS,
+			   (uint64_t)-1, 0 };
+	if (eng_inject(&e->p, &r, at, SYS_mmap, aa, &ret, NULL) < 0 || ret != (uint64_t)sc->ret)
+		eng_diverge(e, "cannot map 0x%llx again", (unsigned long long)sc->ret);
+	return -1;
+}
+
+/* Fill a mapping replay made anonymous with the recorded file's bytes:
+ * copied in, or, for a big private one (sc, the mmap), the mapping made
+ * the file's copy's. */
+void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t addr, uint64_t len,
+		  const struct trace_item *it)
 {
 	const char *path = eng_blob_path(e, it, 0);
 	uint64_t size = get64(it->p), off = get64(it->p + 24);
@@ -113,6 +161,13 @@ void eng_fill_map(struct engine *e, uint64_t addr, uint64_t len, const struct tr
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	/* A private mapping can be the file's, as it was in the recording,
+	 * up to the page that holds the file's last byte (its tail reads
+	 * zero either way); the pages past it stay anonymous, readable by
+	 * tseek and the stack unwinder as before. */
+	if (sc && (sc->args[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && n >= MAP_BY_FILE &&
+	    !(off & 4095) && map_from_file(e, sc, fd, off, (n + 4095) & ~4095ull) == 0)
+		n = 0;
 	static uint8_t buf[1 << 16];
 	for (uint64_t done = 0; done < n;) {
 		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
@@ -406,6 +461,13 @@ void eng_finish_exec(struct engine *e, int moved)
 /* The first execve: start the tracee on the trace's copy of the
  * executable, with the recorded arguments and environment, padded so that
  * its stack is at least as deep as the recorded one. */
+/* In the replay's first process, just before its execve. */
+static int spawn_before_exec(void)
+{
+	pin_self();
+	return tsc_arm();
+}
+
 void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 {
 	struct trace_item exe, argv_it, env_it, stack;
@@ -444,7 +506,9 @@ void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 		}
 		vec[v][k] = NULL;
 	}
-	pt_spawn(&e->p, path, vec[0], vec[1], NULL, tsc_arm);
+	pin_choose();
+	pt_spawn(&e->p, path, vec[0], vec[1], NULL, spawn_before_exec);
+	pin_self();
 	e->started = 1;
 	e->ti = eng_add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;

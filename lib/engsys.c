@@ -553,7 +553,7 @@ static void perform(struct engine *e, struct call *c)
 		c->r0.rax = c->r.rax;
 		pt_setregs(&e->p, &c->r0);
 		if (mapped)
-			eng_fill_map(e, sc->ret, sc->args[1], &it);
+			eng_fill_map(e, sc, sc->ret, sc->args[1], &it);
 	}
 	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,
 		    mapped ? eng_blob_path(e, &it, 0) : NULL);

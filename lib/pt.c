@@ -291,16 +291,41 @@ enum pt_stop pt_classify(int st)
 	return PS_SIGNAL;
 }
 
+int pt_regs_cache;
+
+/* The registers of one stopped thread as last read or set (see
+ * pt_regs_cache): rec asks for the same thread's registers several times
+ * a stop, and each request costs a ptrace call. */
+static struct {
+	pid_t pid;	/* 0: empty */
+	struct user_regs_struct r;
+} known;
+
+void pt_regs_forget(pid_t pid)
+{
+	if (known.pid == pid || pid <= 0)
+		known.pid = 0;
+}
+
 void pt_getregs(struct pt_proc *p, struct user_regs_struct *r)
 {
-	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) < 0)
-		die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(errno));
+	if (pt_getregs_alive(p, r) < 0)
+		die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(ESRCH));
 }
 
 int pt_getregs_alive(struct pt_proc *p, struct user_regs_struct *r)
 {
-	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) == 0)
+	if (pt_regs_cache && known.pid == p->pid && p->pid > 0) {
+		*r = known.r;
 		return 0;
+	}
+	if (ptrace(PTRACE_GETREGS, p->pid, 0, r) == 0) {
+		if (pt_regs_cache) {
+			known.pid = p->pid;
+			known.r = *r;
+		}
+		return 0;
+	}
 	if (errno == ESRCH)
 		return -1;
 	die(EXIT_TRACE, "ptrace(GETREGS) of %d: %s", p->pid, strerror(errno));
@@ -309,13 +334,21 @@ int pt_getregs_alive(struct pt_proc *p, struct user_regs_struct *r)
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 {
 	/* ESRCH: killed meanwhile (SIGKILL from outside), as pt_resume. */
-	if (ptrace(PTRACE_SETREGS, p->pid, 0, r) < 0 && errno != ESRCH)
-		die(EXIT_TRACE, "ptrace(SETREGS): %s", strerror(errno));
+	if (ptrace(PTRACE_SETREGS, p->pid, 0, r) < 0) {
+		pt_regs_forget(p->pid);
+		if (errno != ESRCH)
+			die(EXIT_TRACE, "ptrace(SETREGS): %s", strerror(errno));
+		return;
+	}
+	/* The kernel may adjust what it was given (flags, segments):
+	 * read anew. */
+	pt_regs_forget(p->pid);
 }
 
 void pt_resume(struct pt_proc *p, int how, int sig)
 {
 	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP };
+	pt_regs_forget(p->pid);
 	if (ptrace(req[how], p->pid, 0, sig) < 0 && errno != ESRCH)
 		die(EXIT_TRACE, "ptrace(resume): %s", strerror(errno));
 }

@@ -82,6 +82,14 @@ enum pt_stop {
 };
 enum pt_stop pt_classify(int status);
 
+/* When set (rec sets it), pt_getregs keeps the registers of the thread
+ * it read last until that thread is resumed, its registers set, or
+ * pt_regs_forget names it: the caller then calls pt_regs_forget at each
+ * stop it waits for, and resumes threads only through pt_resume (or sets
+ * their registers with pt_setregs after any other resume). */
+extern int pt_regs_cache;
+/* Forget the registers kept of thread pid (every thread's if pid <= 0). */
+void pt_regs_forget(pid_t pid);
 void pt_getregs(struct pt_proc *p, struct user_regs_struct *r);
 /* As pt_getregs, but -1 instead of dying when the thread was killed since
  * it stopped (ESRCH: SIGKILL from outside); its end comes next. */

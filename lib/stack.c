@@ -29,8 +29,9 @@ static size_t maps_len, maps_cap, maps_new_cap;
 static pid_t maps_pid;
 
 /* Replay maps the files a program maps itself (libraries the loader
- * opens) as anonymous memory filled from the trace, so /proc/PID/maps
- * does not name them. The engine tells us each one; the newest come
+ * opens) as anonymous memory filled from the trace, or (big ones) from
+ * the trace's copy of the file, so /proc/PID/maps does not name them as
+ * the program did. The engine tells us each one; the newest come
  * last. */
 struct note {
 	uint64_t start, end, off;
@@ -404,9 +405,13 @@ again:
 		const char *path = line + pos;
 		if (ino && path[0] == '/' && off == 0) {
 			const char *name = path, *file = path;
+			/* A big library replay mapped from the trace's copy
+			 * (engproc.c): named as the program mapped it. */
 			for (int i = nnotes - 1; i >= 0; i--)
-				if (notes[i].start == notes[i].end && notes[i].ino == ino &&
-				    major(notes[i].dev) == dmaj && minor(notes[i].dev) == dmin) {
+				if ((notes[i].start == notes[i].end && notes[i].ino == ino &&
+				     major(notes[i].dev) == dmaj && minor(notes[i].dev) == dmin) ||
+				    (notes[i].start < notes[i].end && notes[i].start == lo && notes[i].off == 0 &&
+				     !strcmp(notes[i].file, path))) {
 					name = notes[i].path;
 					file = notes[i].file;
 					break;

@@ -105,11 +105,16 @@ char **buf_setup(char **envp)
 	return env;
 }
 
-/* The header of p's process, if it has a live buffer. */
+/* The header of p's process, if it has a live buffer. Read with
+ * process_vm_readv alone: the header's page is always readable where the
+ * library made it, and a process without it (before its loader mapped
+ * the library) is asked at each stop, where pt_read's fallback through
+ * /proc/PID/mem would fail a second time. */
 static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
 {
-	if (!buf_on || pt_read(p, BUF_HDR, h, sizeof *h) != sizeof *h || h->magic != BUF_MAGIC ||
-	    h->mode != 1)
+	struct iovec l = { h, sizeof *h }, r = { (void *)BUF_HDR, sizeof *h };
+	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != sizeof *h ||
+	    h->magic != BUF_MAGIC || h->mode != 1)
 		return -1;
 	return 0;
 }
@@ -240,11 +245,16 @@ void buf_drain(struct pt_proc *p, int held,
 		}
 		off += (BUF_ENT_HDR + size + 7) & ~(size_t)7;
 	}
-	/* The thread is stopped and no other of its process runs. */
+	/* The thread is stopped and no other of its process runs. Most
+	 * stops find nothing logged and nothing to change: no write. */
+	int empty = !h.used && !h.count;
+	if (empty && h.traced_next == (uint32_t)(held > 0))
+		return;
 	h.used = 0;
 	h.count = 0;
 	h.traced_next = held > 0;
-	if (put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4) == 0)
+	if (put_hdr(p, &h, offsetof(struct buf_hdr, traced_next), offsetof(struct buf_hdr, traced_next) + 4) == 0 &&
+	    !empty)
 		put_hdr(p, &h, offsetof(struct buf_hdr, count), offsetof(struct buf_hdr, used) + 8);
 }
 

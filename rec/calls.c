@@ -12,6 +12,7 @@
 #include "mapped.h"
 #include "memfile.h"
 #include "own.h"
+#include "pin.h"
 #include "ptemu.h"
 #include "rec.h"
 #include "records.h"
@@ -160,6 +161,7 @@ void syscall_exit(void)
 		tw_put32(&R.w, 0);
 		tw_put64(&R.w, ret);
 	}
+	pin_after(&cur->p, nr, a, ret);	/* before the outputs are saved */
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
 	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
 		vdso_show();

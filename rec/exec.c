@@ -85,27 +85,25 @@ void record_exec(struct user_regs_struct *regs)
 	if (!stack_top)
 		die(EXIT_TRACE, "%s: no [stack] mapping", mpath);
 
-	/* Hide AT_SYSINFO_EHDR: walk argc, argv, envp to the auxv. */
-	uint64_t sp = regs->rsp, argc, v;
-	pt_read(&cur->p, sp, &argc, 8);
-	uint64_t a = sp + 8 * (argc + 2);
-	while (pt_read(&cur->p, a, &v, 8) == 8 && v)
-		a += 8;
-	for (a += 8;; a += 16) {
-		uint64_t av[2];
-		if (pt_read(&cur->p, a, av, 16) != 16 || av[0] == AT_NULL)
-			break;
-		if (av[0] == AT_SYSINFO_EHDR) {
-			uint64_t ign = AT_IGNORE;
-			pt_write(&cur->p, a, &ign, 8);
-			cur->vdso_slot = a;	/* shown again by vdso_show() */
-			cur->vdso = av[1];
-		}
-	}
+	/* Hide AT_SYSINFO_EHDR: walk argc, argv, envp to the auxv, in a
+	 * copy of the stack read at once (a read a word costs a syscall). */
+	uint64_t sp = regs->rsp;
 	size_t len = stack_top - sp;
 	uint8_t *stack = xmalloc(len);
-	if (pt_read(&cur->p, sp, stack, len) != (ssize_t)len)
+	if (len < 8 || (len & 7) || pt_read(&cur->p, sp, stack, len) != (ssize_t)len)
 		die(EXIT_TRACE, "cannot read the initial stack");
+	uint64_t *w = (uint64_t *)stack, nw = len / 8;
+	uint64_t i = w[0] + 2;	/* past argc, argv and its NULL */
+	while (i < nw && w[i])
+		i++;
+	for (i++; i + 1 < nw && w[i] != AT_NULL; i += 2)
+		if (w[i] == AT_SYSINFO_EHDR) {
+			uint64_t ign = AT_IGNORE, a = sp + 8 * i;
+			pt_write(&cur->p, a, &ign, 8);
+			w[i] = ign;	/* the stack recorded as the program has it */
+			cur->vdso_slot = a;	/* shown again by vdso_show() */
+			cur->vdso = w[i + 1];
+		}
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);

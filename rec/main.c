@@ -6,6 +6,7 @@
 #include "count.h"
 #include "events.h"
 #include "outs.h"
+#include "pin.h"
 #include "probe.h"
 #include "rec.h"
 #include "schedule.h"
@@ -96,6 +97,13 @@ static const char help[] =
 	"  -h, --help        print this help and exit\n"
 	"\n"
 	"Traces go to ${REWIND_DIR:-$HOME/.local/share/rewind}. See rec(1).\n";
+
+/* In the program's first process, just before its execve. */
+static int before_exec(void)
+{
+	pin_self();
+	return tsc_arm();
+}
 
 static void __attribute__((noreturn)) usage(int status)
 {
@@ -215,12 +223,14 @@ int main(int argc, char **argv)
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;
+	pt_regs_cache = 1;	/* every stop comes through wait_any (tasks.c) */
 	/* The program leads a process group when rec does (a shell's job);
 	 * else, as in a script, it leads none and may call setsid(), in a
 	 * group that holds neither rec nor the script. */
 	if (getpgrp() != getpid() && (pt_spawn_pgid = pt_group_holder()) < 0)
 		die(EXIT_TRACE, "cannot make a process group for the program: %s", strerror(errno));
-	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, tsc_arm);
+	pin_choose();
+	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, before_exec);
 	root->tgid = R.root = root->p.pid;
 	R.pgid = pt_spawn_pgid ? pt_spawn_pgid : root->p.pid;
 	tty_give(R.pgid);
@@ -231,6 +241,7 @@ int main(int argc, char **argv)
 	setitimer(ITIMER_REAL, &it, NULL);
 	record_start();
 	flush_or_die();		/* readable now, whatever ends rec */
+	pin_self();		/* after the flush: its helper thread runs anywhere */
 	syscall_entry();	/* the execve */
 	for (;;) {
 		if (!R.run_tid) {

@@ -97,7 +97,7 @@ void handle(int st)
 	 * its buffer, say): no request reaches it now, and its end is the
 	 * next thing rec sees of it. */
 	struct user_regs_struct r;
-	if (ptrace(PTRACE_GETREGS, cur->p.pid, 0, &r) < 0 && errno == ESRCH)
+	if (pt_getregs_alive(&cur->p, &r) < 0)
 		return;
 	if (cur->state == T_NEW && k != PS_SIGNAL)
 		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);

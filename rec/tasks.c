@@ -152,6 +152,8 @@ pid_t wait_any(pid_t tid, int *st, int nohang)
 		if (tid == -1 && continued())
 			return 0;
 		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
+		if (pid > 0)
+			pt_regs_forget(pid);	/* a new stop: registers read anew */
 		if (pid >= 0)
 			return pid;
 		if (errno == ECHILD && tid != -1 && nohang)

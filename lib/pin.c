@@ -1,0 +1,47 @@
+/* pin.c: the tracer's thread and its tracees on one CPU, hidden from the
+ * program's sched_getaffinity (see pin.h). */
+#include "pin.h"
+#include "util.h"
+
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+static int cpu = -1;		/* the chosen CPU, or -1: no pin */
+static cpu_set_t before;	/* the CPUs allowed before the pin */
+
+void pin_choose(void)
+{
+	cpu = -1;
+	if (env_flag("REWIND_NO_PIN") || sched_getaffinity(0, sizeof before, &before) < 0 ||
+	    CPU_COUNT(&before) < 2)
+		return;
+	int c = sched_getcpu();
+	if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &before))
+		cpu = c;
+}
+
+void pin_self(void)
+{
+	cpu_set_t one;
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	sched_setaffinity(0, sizeof one, &one);	/* a failure costs only speed */
+}
+
+void pin_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
+{
+	static int own;		/* the program set an affinity */
+	uint8_t got[sizeof(cpu_set_t)], one[sizeof(cpu_set_t)];
+	if (nr == SYS_sched_setaffinity && ret == 0)
+		own = 1;
+	if (nr != SYS_sched_getaffinity || cpu < 0 || own || ret <= 0 || ret > (int64_t)sizeof got ||
+	    pt_read(p, a[2], got, ret) != ret)
+		return;
+	memset(one, 0, sizeof one);
+	one[cpu / 8] = 1 << cpu % 8;
+	if (cpu / 8 < ret && !memcmp(got, one, ret))
+		pt_write(p, a[2], &before, ret);
+}
