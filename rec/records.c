@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ptrace.h>
 
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
@@ -39,6 +40,38 @@ void record_forget(pid_t tgid)
 	pos_shadow_forget(&last, tgid);
 }
 
+#define MAXDEAD 64
+
+/* The dead stacks of cur's process (pos_dead_stacks): its threads' stack
+ * pointers, as replay finds them (one inside a call: at its entry). */
+static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
+{
+	uint64_t sps[MAXDEAD];
+	int n = 0;
+	for (int i = 0; i < R.ntasks && n < MAXDEAD; i++) {
+		struct task *t = R.tasks[i];
+		struct user_regs_struct r;
+		if (t->tgid != cur->tgid)
+			continue;
+		if (t == cur)
+			sps[n++] = regs->rsp;
+		else if (t->state == T_KERNEL)
+			sps[n++] = t->entry_regs.rsp;
+		else if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) == 0)
+			sps[n++] = r.rsp;
+	}
+	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
+}
+
+/* cur stopped where it ran, counted: a point (TRP_POINT) when the count
+ * tells the place (count_exact) and REWIND_NO_POINTS=1 is not set. */
+static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
+{
+	return (flags & TRP_RAN) && !cur->tracer && !env_flag("REWIND_NO_POINTS") &&
+	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
+	       count_exact(cur->p.pid, cur->tgid, regs->rip);
+}
+
 int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
 	static struct pos_store written;	/* blocks already in the trace */
@@ -57,16 +90,29 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 			       "its writable memory is too large to read without PAGEMAP_SCAN" :
 			       strerror(errno));
 	}
+	uint64_t count;
+	int point = is_point(regs, flags, &count);
+	if (point) {
+		/* Replay re-executes to it: the hashes (of the bytes with
+		 * the dead stacks as zeros) tell it is there; the bytes stay
+		 * out, and so out of the copies later changes are made from. */
+		uint64_t dead[MAXDEAD][2];
+		int nd = dead_of_cur(regs, dead);
+		for (int i = 0; i < ps.nb; i++)
+			if (ps.data[i])
+				ps.b[i].hash = pos_hash_masked(ps.b[i].addr, ps.data[i], ps.b[i].len,
+							       (const uint64_t (*)[2])dead, nd);
+		flags |= TRP_POINT;
+	}
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
-	uint64_t count;
-	if (count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
+	if (point || count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
 		tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
-	for (int i = 0; i < ps.nb; i++) {
+	for (int i = 0; i < ps.nb && !point; i++) {
 		const struct pos_block *b = &ps.b[i];
 		if (!ps.data[i])
 			continue;
