@@ -601,6 +601,45 @@ int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], 
 	return nd;
 }
 
+int pos_gone_sps(struct pos_gone *g, uint32_t tgid, uint64_t *sps, const uint32_t *tids, int n,
+		 int max)
+{
+	int live = n;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->e[i].tgid != tgid)
+			continue;
+		int k = 0;
+		while (k < live && tids[k] != g->e[i].tid)
+			k++;
+		if (k < live)
+			g->e[i].sp = sps[k];
+		else if (n < max)
+			sps[n++] = g->e[i].sp;
+	}
+	for (int k = 0; k < live; k++) {
+		size_t i = 0;
+		while (i < g->n && (g->e[i].tgid != tgid || g->e[i].tid != tids[k]))
+			i++;
+		if (i < g->n)
+			continue;
+		if (g->n == g->cap)
+			g->e = xrealloc(g->e, (g->cap = g->cap * 2 + 16) * sizeof *g->e);
+		g->e[g->n].tgid = tgid;
+		g->e[g->n].tid = tids[k];
+		g->e[g->n++].sp = sps[k];
+	}
+	return n;
+}
+
+void pos_gone_forget(struct pos_gone *g, uint32_t tgid)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->e[i].tgid != tgid)
+			g->e[k++] = g->e[i];
+	g->n = k;
+}
+
 /* Are the bytes of block b in buf (p's now) the recorded ones, but in
  * the ranges skip? Where they differ by hash, those compared need the
  * recorded bytes (s, or zeros); with no s, b's hash is of its bytes

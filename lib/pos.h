@@ -121,4 +121,20 @@ uint64_t pos_hash_masked(uint64_t addr, const uint8_t *bytes, uint64_t len,
 #define POS_RED_ZONE 128
 int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], int max);
 
+/* Each thread's stack pointer at its process's last preemption record,
+ * kept by rec and by replay alike: a thread that ended since leaves its
+ * dead stack behind (a signal frame, what the syscall buffer's library
+ * wrote there), and it stays left out of the hashes of a point. */
+struct pos_gone {
+	struct { uint32_t tgid, tid; uint64_t sp; } *e;
+	size_t n, cap;
+};
+/* The live threads tids[0..n) of process tgid have stack pointers
+ * sps[0..n): those of its threads seen before and not among them are
+ * appended (up to max), and the live ones kept. Returns the new n. */
+int pos_gone_sps(struct pos_gone *g, uint32_t tgid, uint64_t *sps, const uint32_t *tids, int n,
+		 int max);
+/* Process tgid ended or replaced its memory. */
+void pos_gone_forget(struct pos_gone *g, uint32_t tgid);
+
 #endif

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
@@ -34,25 +35,25 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 }
 
 static struct pos_shadow last;		/* each block as last recorded */
-
-void record_forget(pid_t tgid)
-{
-	pos_shadow_forget(&last, tgid);
-}
+static struct pos_gone gone;		/* the threads' stack pointers (pos.h) */
 
 #define MAXDEAD 64
 
 /* The dead stacks of cur's process (pos_dead_stacks): its threads' stack
- * pointers, as replay finds them (one inside a call: at its entry). */
+ * pointers, as replay finds them (one inside a call: at its entry), and
+ * those of the ones gone since the last record (noted there). */
 static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 {
 	uint64_t sps[MAXDEAD];
+	uint32_t tids[MAXDEAD];
 	int n = 0;
 	for (int i = 0; i < R.ntasks && n < MAXDEAD; i++) {
 		struct task *t = R.tasks[i];
 		struct user_regs_struct r;
-		if (t->tgid != cur->tgid)
-			continue;
+		if (t->tgid != cur->tgid ||
+		    (t->state == T_KERNEL && (t->nr == SYS_exit || t->nr == SYS_exit_group)))
+			continue;	/* on its way out: replay has none there */
+		tids[n] = t->p.pid;
 		if (t == cur)
 			sps[n++] = regs->rsp;
 		else if (t->state == T_KERNEL)
@@ -60,16 +61,27 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 		else if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) == 0)
 			sps[n++] = r.rsp;
 	}
+	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
 	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
 }
 
 /* cur stopped where it ran, counted: a point (TRP_POINT) when the count
- * tells the place (count_exact) and REWIND_NO_POINTS=1 is not set. */
+ * tells the place (count_exact) and REWIND_NO_POINTS=1 is not set. Not
+ * at a stop that came at a syscall's end (orig_rax tells: an interrupt
+ * of user code leaves -1): there the kernel may restart the call, a
+ * state that no run of the thread's code reaches. */
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
-	return (flags & TRP_RAN) && !cur->tracer && !env_flag("REWIND_NO_POINTS") &&
+	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
+	       !env_flag("REWIND_NO_POINTS") &&
 	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
 	       count_exact(cur->p.pid, cur->tgid, regs->rip);
+}
+
+void record_forget(pid_t tgid)
+{
+	pos_shadow_forget(&last, tgid);
+	pos_gone_forget(&gone, tgid);
 }
 
 int record_state(struct user_regs_struct *regs, uint64_t flags)
@@ -90,14 +102,13 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 			       "its writable memory is too large to read without PAGEMAP_SCAN" :
 			       strerror(errno));
 	}
-	uint64_t count;
+	uint64_t count, dead[MAXDEAD][2];
 	int point = is_point(regs, flags, &count);
+	int nd = dead_of_cur(regs, dead);	/* at every record, as replay */
 	if (point) {
 		/* Replay re-executes to it: the hashes (of the bytes with
 		 * the dead stacks as zeros) tell it is there; the bytes stay
 		 * out, and so out of the copies later changes are made from. */
-		uint64_t dead[MAXDEAD][2];
-		int nd = dead_of_cur(regs, dead);
 		for (int i = 0; i < ps.nb; i++)
 			if (ps.data[i])
 				ps.b[i].hash = pos_hash_masked(ps.b[i].addr, ps.data[i], ps.b[i].len,
