@@ -198,26 +198,19 @@ static int preempt_count(const struct trace_rec *rec, uint64_t *c)
 
 #define MAXSPS 64
 
-static struct pos_gone gone;	/* as rec keeps it (pos.h) */
-
-/* The stack pointers of the threads of the current thread's process
- * into sps (at most MAXSPS), where their dead stacks begin: the live
- * ones', and those of the ones gone since they were seen. */
+/* The stack pointers of the live threads of the current thread's
+ * process into sps (at most MAXSPS), where their dead stacks begin (a
+ * point brings its own: IT_DEAD). */
 static int proc_sps(struct engine *e, uint64_t *sps)
 {
-	uint32_t tids[MAXSPS];
 	int n = 0;
 	for (int i = 0; i < e->ntasks && n < MAXSPS; i++) {
 		struct eng_task *t = &e->tasks[i];
 		struct user_regs_struct r;
-		/* One on its way out (as rec leaves out one in exit). */
-		if (t->rtgid == cur_task(e)->rtgid && t->state != ET_GONE && t->state != ET_EXITING &&
-		    eng_task_regs(e, t, &r) == 0 && r.orig_rax != SYS_exit && r.orig_rax != SYS_exit_group) {
-			tids[n] = t->rtid;
+		if (t->rtgid == cur_task(e)->rtgid && t->state != ET_GONE && eng_task_regs(e, t, &r) == 0)
 			sps[n++] = r.rsp;
-		}
 	}
-	return pos_gone_sps(&gone, cur_task(e)->rtgid, sps, tids, n, MAXSPS);
+	return n;
 }
 
 /* Resume the current thread (how: RESUME_CONT or RESUME_STEP) and wait
@@ -315,15 +308,12 @@ static void reexec_point(struct engine *e)
 
 /* The point e->cur was found: its FP/vector state is set all the same,
  * for the XSAVE header, which the comparison leaves out (rematch.c) but
- * a signal frame written later shows; and its threads' stack pointers
- * are noted, as rec did. */
+ * a signal frame written later shows. */
 static void point_found(struct engine *e, const struct trace_item *xs)
 {
-	uint64_t sps[MAXSPS];
 	if (pt_setxstate(&e->p, xs->p, xs->len) < 0)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			    strerror(errno));
-	proc_sps(e, sps);
 }
 
 /* The current thread was stopped between syscalls, after running a
@@ -377,10 +367,9 @@ static void replay_preempt(struct engine *e)
 	if (pt_setxstate(&e->p, xs.p, xs.len) < 0)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
-	uint64_t c, sps[MAXSPS];
+	uint64_t c;
 	if (preempt_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
 		count_set(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, c);
-	proc_sps(e, sps);	/* noted at every record, as rec does */
 }
 
 static void replay_signal(struct engine *e, int k)

@@ -122,9 +122,10 @@ uint64_t pos_hash_masked(uint64_t addr, const uint8_t *bytes, uint64_t len,
 int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], int max);
 
 /* Each thread's stack pointer at its process's last preemption record,
- * kept by rec and by replay alike: a thread that ended since leaves its
- * dead stack behind (a signal frame, what the syscall buffer's library
- * wrote there), and it stays left out of the hashes of a point. */
+ * kept by rec: a thread that ended since leaves its dead stack behind (a
+ * signal frame, what the syscall buffer's library wrote there), and it
+ * stays left out of the hashes of a point (whose IT_DEAD tells replay
+ * which ranges were left out). */
 struct pos_gone {
 	struct { uint32_t tgid, tid; uint64_t sp; } *e;
 	size_t n, cap;

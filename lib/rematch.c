@@ -69,12 +69,20 @@ static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rem
 		if (it.tag == IT_BLOCK && it.len >= 8)
 			pos_store_add(store, get64(it.p), it.p + 8, it.len - 8);
 	uint64_t dead[MAXDEAD][2];
-	int nd = pos_dead_stacks(p->pid, sps, n, dead, MAXDEAD);	/* p->pid: its process's maps too */
+	int nd = 0, point = trace_preempt_point(pre);
+	if (!point)
+		nd = pos_dead_stacks(p->pid, sps, n, dead, MAXDEAD);	/* p->pid: its process's maps too */
+	off = trace_fixed_size(TR_PREEMPT);
+	while (point && trace_item(pre, &off, &it) > 0)
+		for (uint32_t k = 0; it.tag == IT_DEAD && k + 16 <= it.len && nd < MAXDEAD; k += 16) {
+			dead[nd][0] = get64(it.p + k);	/* as rec hashed them */
+			dead[nd++][1] = get64(it.p + k + 8);
+		}
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
 	/* A point's blocks are hashed with the dead stacks as zeros, and
 	 * their bytes are not in the trace. */
-	int same = pos_same(p, b, hashes.len / 24, trace_preempt_point(pre) ? NULL : store,
+	int same = pos_same(p, b, hashes.len / 24, point ? NULL : store,
 			    (const uint64_t (*)[2])dead, nd, &m->differ);
 	free(b);
 	return same;

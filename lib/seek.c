@@ -2,6 +2,7 @@
  * (registers, memory map and pages, brk, signal state, the engine's place
  * in the trace) and making a freshly started replay that process again. */
 #include "seek.h"
+#include "count.h"
 #include "maps.h"
 #include "pagemap.h"
 #include "tsc.h"
@@ -554,13 +555,17 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	free_maps(m, n);
 	if (pm >= 0)
 		close(pm);
-	/* The pages hold patched rdtsc (lib/tsc.h): which places they are. */
-	uint8_t *ts;
-	size_t tl = tsc_export(k->rtgid, &ts);
+	/* The pages hold patched rdtsc (lib/tsc.h): which places they are;
+	 * and the code patched to count (lib/count.h), whose places and
+	 * threads' counts a point's re-execution needs. */
+	uint8_t *ts, *cs;
+	size_t tl = tsc_export(k->rtgid, &ts), cl = count_export(k->rtgid, &cs);
 	sb_32(b, tl / 16);
-	sb_32(b, 0);
+	sb_32(b, cl);
 	sb_put(b, ts, tl);
+	sb_put(b, cs, cl);
 	free(ts);
+	free(cs);
 	return 0;
 }
 
@@ -844,6 +849,8 @@ struct cproc {
 	size_t maps_at;		/* offset of its maps in the file */
 	const uint8_t *ts;	/* patched rdtsc places, ns of 16 bytes */
 	uint32_t ns;
+	const uint8_t *cs;	/* count_export()'s bytes, nc of them */
+	uint32_t nc;
 };
 
 /* Read a process's part of a checkpoint at r (its pages are only
@@ -870,8 +877,9 @@ static int get_proc(struct rd *r, struct cproc *c)
 			r->bad = 1;
 	}
 	c->ns = rd_32(r);
-	rd_32(r);
+	c->nc = rd_32(r);
 	c->ts = rd_get(r, (size_t)c->ns * 16);
+	c->cs = rd_get(r, c->nc);
 	return r->bad ? -1 : 0;
 }
 
@@ -1211,8 +1219,10 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	eng_adopt(e, tasks, n, ti, rtgids, pids, nprocs, th);
 	tasks = NULL;
 	made = 0;
-	for (uint32_t j = 0; j < nprocs; j++)
+	for (uint32_t j = 0; j < nprocs; j++) {
 		tsc_import(procs[j].rtgid, procs[j].ts, (size_t)procs[j].ns * 16);
+		count_import(procs[j].rtgid, procs[j].cs, procs[j].nc);
+	}
 	/* The engine's side: the event replayed last, and the reader just
 	 * after what it had read. */
 	if (trace_seek(&e->r, &pos) < 0) {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "engine.h"
 
-#define SEEK_VERSION 2
+#define SEEK_VERSION 3	/* 3: a process holds its counting state */
 #define SEEK_INDEX_MAGIC "RWNDSIDX"
 #define SEEK_CP_MAGIC "RWNDSCKP"
 #define SEEK_PAGES_MAGIC "RWNDSPGS"

@@ -98,6 +98,9 @@ enum trace_tag {
 	IT_COUNT = 26,	/* start record: u32 1 when rec counted progress
 			   (lib/count.h), 0 when not; TR_PREEMPT: u64 the
 			   thread's count there (none: not counted) */
+	IT_DEAD = 27,	/* (u64 from, u64 to) per range: at a point
+			   (TRP_POINT), the dead stacks its IT_HASHES were
+			   made without (read as zeros) */
 	IT_SIGS = 25,	/* u64 ignored, u64 blocked (bit n-1: signal n): the
 			   signals rec was started with ignored and its
 			   blocked mask, which the program started with

@@ -123,6 +123,8 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
 	if (point || count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
 		tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
+	if (point)
+		tw_item(&R.w, IT_DEAD, 0, dead, nd * sizeof dead[0], NULL, 0);
 	for (int i = 0; i < ps.nb && !point; i++) {
 		const struct pos_block *b = &ps.b[i];
 		if (!ps.data[i])
