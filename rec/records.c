@@ -1,5 +1,6 @@
 /* records.c: the records of a signal delivered (TR_SIGNAL) and of a
- * thread's whole state (TR_PREEMPT), written for sig.c and ptemu.c. */
+ * thread's whole state or its point (TR_PREEMPT), written for sig.c and
+ * ptemu.c. */
 #include "count.h"
 #include "dirty.h"
 #include "events.h"
@@ -39,9 +40,9 @@ static struct pos_gone gone;		/* the threads' stack pointers (pos.h) */
 
 #define MAXDEAD 64
 
-/* The dead stacks of cur's process (pos_dead_stacks): its threads' stack
- * pointers, as replay finds them (one inside a call: at its entry), and
- * those of the ones gone since the last record (noted there). */
+/* The dead stacks of cur's process (pos_dead_stacks) into dead: below
+ * its threads' stack pointers (one inside a call: at its entry), and
+ * below those of the ones gone since, as the last record noted them. */
 static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 {
 	uint64_t sps[MAXDEAD];
@@ -104,7 +105,7 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	}
 	uint64_t count, dead[MAXDEAD][2];
 	int point = is_point(regs, flags, &count);
-	int nd = dead_of_cur(regs, dead);	/* at every record, as replay */
+	int nd = dead_of_cur(regs, dead);	/* at every record: it notes them */
 	if (point) {
 		/* Replay re-executes to it: the hashes (of the bytes with
 		 * the dead stacks as zeros) tell it is there; the bytes stay
