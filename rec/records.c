@@ -17,8 +17,45 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 
+/* The handlers each thread is in (entered by a delivery, left by
+ * rt_sigreturn; one left by longjmp stays counted, which only costs
+ * points). */
+static struct { pid_t tgid, tid; int depth; } *inh;
+static int ninh;
+
+static int *depth_of(pid_t tgid, pid_t tid)
+{
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tid == tid && inh[i].tgid == tgid)
+			return &inh[i].depth;
+	inh = xrealloc(inh, (ninh + 1) * sizeof *inh);
+	inh[ninh].tgid = tgid;
+	inh[ninh].tid = tid;
+	inh[ninh].depth = 0;
+	return &inh[ninh++].depth;
+}
+
+void record_sigreturn(void)
+{
+	int *d = depth_of(cur->tgid, cur->p.pid);
+	if (*d > 0)
+		(*d)--;
+}
+
+/* Whether a thread of process tgid is inside a signal handler. */
+static int in_handler(pid_t tgid)
+{
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tgid == tgid && inh[i].depth > 0)
+			return 1;
+	return 0;
+}
+
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
+	uint64_t cgt;
+	if (pt_status_hex(cur->p.pid, "SigCgt:", &cgt) < 0 || (cgt >> (sig - 1) & 1))
+		(*depth_of(cur->tgid, cur->p.pid))++;	/* it runs the handler now */
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);
@@ -70,11 +107,15 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
  * tells the place (count_exact) and REWIND_NO_POINTS=1 is not set. Not
  * at a stop that came at a syscall's end (orig_rax tells: an interrupt
  * of user code leaves -1): there the kernel may restart the call, a
- * state that no run of the thread's code reaches. */
+ * state that no run of the thread's code reaches. Not while a thread of
+ * the process is in a signal handler: the kernel's XSAVE into its frame
+ * skips the components in their initial state, leaving there the stale
+ * stack bytes, which the syscall buffer's library made otherwise in the
+ * recording than in replay. */
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
 	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
-	       !env_flag("REWIND_NO_POINTS") &&
+	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") &&
 	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
 	       count_exact(cur->p.pid, cur->tgid, regs->rip);
 }
@@ -83,6 +124,9 @@ void record_forget(pid_t tgid)
 {
 	pos_shadow_forget(&last, tgid);
 	pos_gone_forget(&gone, tgid);
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tgid == tgid)
+			inh[i--] = inh[--ninh];
 }
 
 int record_state(struct user_regs_struct *regs, uint64_t flags)
