@@ -103,8 +103,54 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
 }
 
+/* Each thread's registers at its last TR_PREEMPT. */
+static struct { pid_t tgid, tid; struct user_regs_struct r; } *lastp;
+static int nlastp;
+
+static void note_regs(const struct user_regs_struct *r)
+{
+	int i = 0;
+	while (i < nlastp && lastp[i].tid != cur->p.pid)
+		i++;
+	if (i == nlastp)
+		lastp = xrealloc(lastp, ++nlastp * sizeof *lastp);
+	lastp[i].tgid = cur->tgid;
+	lastp[i].tid = cur->p.pid;
+	lastp[i].r = *r;
+}
+
+/* Whether thread t of cur's process is where the trace has it: inside a
+ * call, or stopped where its last record left it (a syscall's end, a
+ * preemption). One that ran since, to a stop rec has not taken yet,
+ * wrote memory that replay writes only after this record, so a point's
+ * hashes would hold what replay cannot have there. */
+static int settled(const struct task *t)
+{
+	struct user_regs_struct r;
+	if (t == cur || t->state == T_KERNEL)
+		return 1;
+	if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) < 0)
+		return 0;
+	if (t->at_exit && !memcmp(&r, &t->exit_regs, sizeof r))
+		return 1;
+	for (int i = 0; i < nlastp; i++)
+		if (lastp[i].tid == t->p.pid)
+			return !memcmp(&r, &lastp[i].r, sizeof r);
+	return 0;
+}
+
+/* Whether every thread of cur's process is settled. */
+static int all_settled(void)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == cur->tgid && !settled(R.tasks[i]))
+			return 0;
+	return 1;
+}
+
 /* cur stopped where it ran, counted: a point (TRP_POINT) when the count
- * tells the place (count_exact) and REWIND_NO_POINTS=1 is not set. Not
+ * tells the place (count_exact), every other thread of its process is
+ * settled, and REWIND_NO_POINTS=1 is not set. Not
  * at a stop that came at a syscall's end (orig_rax tells: an interrupt
  * of user code leaves -1): there the kernel may restart the call, a
  * state that no run of the thread's code reaches. Not while a thread of
@@ -115,7 +161,7 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
 	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
-	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") &&
+	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
 	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
 	       count_exact(cur->p.pid, cur->tgid, regs->rip);
 }
@@ -127,6 +173,9 @@ void record_forget(pid_t tgid)
 	for (int i = 0; i < ninh; i++)
 		if (inh[i].tgid == tgid)
 			inh[i--] = inh[--ninh];
+	for (int i = 0; i < nlastp; i++)
+		if (lastp[i].tgid == tgid)
+			lastp[i--] = lastp[--nlastp];
 }
 
 int record_state(struct user_regs_struct *regs, uint64_t flags)
@@ -149,6 +198,7 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	}
 	uint64_t count, dead[MAXDEAD][2];
 	int point = is_point(regs, flags, &count);
+	note_regs(regs);
 	int nd = dead_of_cur(regs, dead);	/* at every record: it notes them */
 	if (point) {
 		/* Replay re-executes to it: the hashes (of the bytes with
