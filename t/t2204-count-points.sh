@@ -22,10 +22,10 @@ test_expect_success 'recorded with REWIND_COUNT=1, replay prints the same bytes'
 	run_tool tdump "$trace" >dump &&
 	grep -q " preempt at " dump
 '
-test_expect_success 'counted: the preemptions are points, each with its count' '
+test_expect_success 'counted: preemptions are points (where all threads were settled), each with its count' '
 	if counted; then
 		grep " preempt at " dump >pre &&
-		! grep -v " (point: replay runs the thread to it: " pre &&
+		grep -q " (point: replay runs the thread to it: " pre &&
 		! grep -v " count=[0-9][0-9]*$" pre
 	else
 		! grep -q " (point: " dump
