@@ -2,6 +2,7 @@
  * code (see count.h): finds them with Zydis, builds their trampolines in
  * pages injected near the code, and keeps each thread's slot. */
 #include "count.h"
+#include "bufabi.h"
 #include "codescan.h"
 #include "inject.h"
 #include "maps.h"
@@ -63,6 +64,8 @@ struct cproc {
 	int nr;
 	struct cthread *t;
 	int nt;
+	uint64_t (*seen)[2];	/* the executable mappings patch_mapping() saw */
+	int nseen;
 };
 
 static int on = -1;
@@ -776,6 +779,11 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	struct cproc *c = arg;
 	struct code code;
 	struct codebytes cb;
+	if (c->ok && !sc->shared) {
+		c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
+		c->seen[c->nseen][0] = sc->lo;
+		c->seen[c->nseen++][1] = sc->hi;
+	}
 	/* rdtsc patched already (tsc.c) is the file's code all the same. */
 	sc->unpatch = tsc_unpatch;
 	sc->key = c->key;
@@ -866,7 +874,7 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 	if (!count_on())
 		return;
 	struct cproc *c = proc_of(key, 1);
-	c->n = c->nt = c->nr = 0;
+	c->n = c->nt = c->nr = c->nseen = 0;
 	c->ok = map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
 	c->owner = 0;
 	if (!c->ok)
@@ -878,8 +886,38 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 	code_each_exec(p, exe, patch_mapping, c);
 }
 
+/* [lo, hi) of c was unmapped, mapped over or changed: no longer seen
+ * (what is mapped there anew is seen when it is patched). */
+static void unsee(struct cproc *c, uint64_t lo, uint64_t hi)
+{
+	int n = c->nseen;
+	for (int i = 0; i < n; i++) {
+		uint64_t a = c->seen[i][0], b = c->seen[i][1];
+		if (a >= hi || b <= lo)
+			continue;
+		c->seen[i][1] = a;	/* emptied; the parts outside stay */
+		if (a < lo) {
+			c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
+			c->seen[c->nseen][0] = a;
+			c->seen[c->nseen++][1] = lo;
+		}
+		if (b > hi) {
+			c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
+			c->seen[c->nseen][0] = hi;
+			c->seen[c->nseen++][1] = b;
+		}
+	}
+	int k = 0;
+	for (int i = 0; i < c->nseen; i++)
+		if (c->seen[i][0] < c->seen[i][1])
+			memcpy(c->seen[k++], c->seen[i], sizeof c->seen[0]);
+	c->nseen = k;
+}
+
 static void drop(struct cproc *c, uint64_t lo, uint64_t hi)
 {
+	if (c)
+		unsee(c, lo, hi);
 	if (!c || !in_regions(c, lo, hi, 0))
 		return;
 	for (int i = 0; i < c->n; i++)
@@ -945,6 +983,9 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 		/* Moved code is no longer counted; its old places are gone. */
 		drop(c, a[0], a[0] + len);
 		return;
+	case SYS_mprotect:	/* code that may be written now: not seen */
+		unsee(c, at, at + len);
+		return;
 	}
 }
 
@@ -955,9 +996,14 @@ void count_fork(uint32_t parent, uint32_t child)
 	struct cproc *pa = proc_of(parent, 0);
 	struct cproc *c = proc_of(child, 1);
 	pa = proc_of(parent, 0);	/* procs may have moved */
-	c->n = c->nt = c->nr = 0;
+	c->n = c->nt = c->nr = c->nseen = 0;
 	c->owner = 0;
 	c->ok = pa && pa->ok;
+	if (pa && pa->nseen) {
+		c->seen = xrealloc(c->seen, pa->nseen * sizeof *c->seen);
+		memcpy(c->seen, pa->seen, pa->nseen * sizeof *c->seen);
+		c->nseen = pa->nseen;
+	}
 	if (pa && pa->n) {
 		c->s = xrealloc(c->s, (c->cap = pa->n) * sizeof *c->s);
 		memcpy(c->s, pa->s, pa->n * sizeof *c->s);
@@ -1105,6 +1151,29 @@ int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, 
 		pt_getregs(p, r);
 	}
 	return n;
+}
+
+int count_exact(pid_t pid, uint32_t key, uint64_t rip)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!c || !c->ok || site_at(c, rip) || count_moved(key, rip))
+		return 0;
+	FILE *f = maps_open(pid);
+	struct maps_line m;
+	int exact = f != NULL;
+	while (exact && maps_next(f, &m)) {
+		/* The syscall buffer's page of `syscall; ret` has no loop. */
+		if (m.perm[2] != 'x' || !strcmp(m.name, "[vdso]") || !strcmp(m.name, "[vsyscall]") ||
+		    in_regions(c, m.lo, m.hi, 1) || (m.lo >= BUF_ADDR && m.hi <= BUF_ADDR + BUF_SIZE))
+			continue;
+		int seen = 0;
+		for (int i = 0; i < c->nseen && !seen; i++)
+			seen = c->seen[i][0] <= m.lo && c->seen[i][1] >= m.hi;
+		exact = seen;
+	}
+	if (f)
+		fclose(f);
+	return exact;
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/user.h>
 #include "pt.h"
 
@@ -29,8 +30,10 @@
  * program differently from rec. 1: the first; 2: trampolines of code
  * mapped low (a non-PIE executable) go above it, past room for its heap
  * (before, none were found and the code was left uncounted), and no
- * instruction is moved from before a function's start to after it. */
-#define COUNT_VERSION 2
+ * instruction is moved from before a function's start to after it;
+ * 3: preemptions may be points (TRP_POINT in lib/trace.h), which older
+ * readers would not re-execute: they refuse the trace by this number. */
+#define COUNT_VERSION 3
 
 /* Turn counting on or off, once per process. rec passes -1: on when
  * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not. Replay passes what
@@ -84,6 +87,15 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
  * to hold. */
 int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
 		   int max);
+
+/* May rec record thread p (of process key) stopped at rip as a point
+ * (TRP_POINT), which replay re-executes to? Only when the process is
+ * counted, rip is in the program's code (not a trampoline, nor an
+ * instruction moved into one), and every executable mapping is one that
+ * counting saw (patched, or found without edges to count): no JIT code,
+ * nothing made executable by mprotect. Edges left uncounted in those
+ * only lengthen replay's search (every arrival at rip is compared). */
+int count_exact(pid_t pid, uint32_t key, uint64_t rip);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */

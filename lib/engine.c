@@ -197,6 +197,126 @@ static int preempt_count(const struct trace_rec *rec, uint64_t *c)
 	return -1;
 }
 
+#define MAXSPS 64
+
+/* The stack pointers of the live threads of the current thread's
+ * process into sps (at most MAXSPS), where their dead stacks begin (a
+ * point brings its own: IT_DEAD). */
+static int proc_sps(struct engine *e, uint64_t *sps)
+{
+	int n = 0;
+	for (int i = 0; i < e->ntasks && n < MAXSPS; i++) {
+		struct eng_task *t = &e->tasks[i];
+		struct user_regs_struct r;
+		if (t->rtgid == cur_task(e)->rtgid && t->state != ET_GONE && eng_task_regs(e, t, &r) == 0)
+			sps[n++] = r.rsp;
+	}
+	return n;
+}
+
+/* Resume the current thread (how: RESUME_CONT or RESUME_STEP) and wait
+ * for its next stop, passing over interruptions; returns the stop's
+ * kind, its wait status in *st. */
+static int point_run(struct engine *e, int how, int *st)
+{
+	int k;
+	e->how = how;
+	pt_resume(&e->p, how, 0);
+	while ((k = eng_wait_stop(e, st)) == PS_INTR)
+		pt_resume(&e->p, how, 0);
+	e->stop = k;
+	return k;
+}
+
+/* The thread on its way to its point stopped at k (status st), which
+ * the recorded run did not: a divergence. */
+static void __attribute__((noreturn)) point_lost(struct engine *e, int k, int st, uint64_t want)
+{
+	eng_diverge(e, "thread %u: expected to reach its point (count %llu, rip %#llx), got %s",
+		    cur_task(e)->rtid, (unsigned long long)want,
+		    (unsigned long long)trace_preempt_rip(&e->cur), eng_describe_stop(e, k, st));
+}
+
+/* The current thread (stopped) re-executes to the point e->cur records:
+ * with its count armed it runs to the count's trap (count.h), then on
+ * to the recorded rip with a hidden int3 there, armed again to trap at
+ * the next counted edge, which would mean it went past. At each
+ * arrival its state is compared (rematch.h); the first equal one is
+ * the point. Anything else first (a call, a signal, the count's next
+ * trap, a search over budget) is a divergence. */
+static void reexec_point(struct engine *e)
+{
+	struct eng_task *t = cur_task(e);
+	uint64_t want, rip = trace_preempt_rip(&e->cur), sps[MAXSPS];
+	struct user_regs_struct r;
+	int st, k;
+	if (preempt_count(&e->cur, &want) < 0)
+		eng_bad_record(e, "a point without its count");
+	int armed = count_arm(&e->p, t->rtgid, t->rtid, want);
+	if (armed < 0)
+		eng_diverge(e, "thread %u: its count is past %llu, where its point is", t->rtid,
+			    (unsigned long long)want);
+	while (armed > 0) {
+		k = point_run(e, RESUME_CONT, &st);
+		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGTRAP) {
+			pt_getregs(&e->p, &r);
+			if (count_trapped(&e->p, t->rtgid, t->rtid, r.rip, want))
+				break;
+		}
+		point_lost(e, k, st, want);
+	}
+	for (;;) {
+		pt_getregs(&e->p, &r);
+		if (r.rip == rip) {
+			e->rm.arrivals++;
+			count_set(&e->p, t->rtgid, t->rtid, want);	/* the slot as rec had it */
+			int m = rematch_check(&e->p, &e->cur, &e->rm, &store, sps, proc_sps(e, sps));
+			if (m > 0)
+				break;
+			if (m < 0)
+				eng_diverge(e, "thread %u: no state at %#llx after count %llu is its "
+					    "point's (%llu arrivals compared)", t->rtid,
+					    (unsigned long long)rip, (unsigned long long)want,
+					    (unsigned long long)e->rm.arrivals);
+			/* On past the int3's place, one instruction. */
+			k = point_run(e, RESUME_STEP, &st);
+			if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
+				point_lost(e, k, st, want);
+			continue;
+		}
+		uint8_t orig, cc = 0xcc;
+		if (count_arm(&e->p, t->rtgid, t->rtid, want + 1) < 0 ||
+		    pt_read(&e->p, rip, &orig, 1) != 1 || pt_write(&e->p, rip, &cc, 1) < 0)
+			eng_diverge(e, "thread %u: cannot arm the search for its point at %#llx", t->rtid,
+				    (unsigned long long)rip);
+		k = point_run(e, RESUME_CONT, &st);
+		pt_write(&e->p, rip, &orig, 1);
+		if (k != PS_SIGNAL || WSTOPSIG(st) != SIGTRAP)
+			point_lost(e, k, st, want);
+		pt_getregs(&e->p, &r);
+		if (count_trapped(&e->p, t->rtgid, t->rtid, r.rip, want + 1))
+			eng_diverge(e, "thread %u: went past its point (count %llu, rip %#llx) without "
+				    "finding its state", t->rtid, (unsigned long long)want,
+				    (unsigned long long)rip);
+		if (r.rip - 1 != rip)
+			point_lost(e, k, st, want);
+		r.rip = rip;
+		pt_setregs(&e->p, &r);
+	}
+	e->stop = PS_SIGNAL;
+	e->preempt_how = RM_FOUND;
+}
+
+/* The point e->cur was found: its FP/vector state is set all the same,
+ * for the XSAVE header, which the comparison leaves out (rematch.c) but
+ * a signal frame written later shows. */
+static void point_found(struct engine *e, const struct trace_item *xs)
+{
+	if (pt_setxstate(&e->p, xs->p, xs->len) < 0)
+		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
+			    strerror(errno));
+}
+
 /* The current thread was stopped between syscalls, after running a
  * stretch of code that replay cannot count its way through without
  * hardware counters. Its recorded state is made instead: registers,
@@ -213,6 +333,18 @@ static void replay_preempt(struct engine *e)
 		eng_bad_record(e, "preemption without its state");
 	if (e->pending_sig)
 		deliver_pending(e);
+	if (trace_preempt_point(&e->cur)) {
+		/* Counted (lib/count.h): re-executed to, unless a debugger's
+		 * search found it already; a search that gave up or ran
+		 * into a call left the thread past it. */
+		if (e->preempt_how == RM_SET)
+			reexec_point(e);
+		else if (e->preempt_how != RM_FOUND)
+			eng_diverge(e, "thread %u: its point at %#llx was not found", cur_task(e)->rtid,
+				    (unsigned long long)trace_preempt_rip(&e->cur));
+		point_found(e, &xs);
+		return;
+	}
 	have_blocks(e, &e->cur);
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
@@ -350,13 +482,10 @@ static uint64_t rerun_rip(struct engine *e, int *ti)
  * again, or the search gave up; its state is then set either way. */
 static int rematch_here(struct engine *e, const struct trace_rec *nx)
 {
-	pid_t tids[64];
-	int n = 0;
-	for (int i = 0; i < e->ntasks && n < 64; i++)
-		if (e->tasks[i].rtgid == cur_task(e)->rtgid && e->tasks[i].state != ET_GONE)
-			tids[n++] = i == e->ti ? e->p.pid : e->tasks[i].p.pid;
+	uint64_t sps[MAXSPS];
+	int n = proc_sps(e, sps);
 	have_blocks(e, nx);	/* the bytes of its changed blocks */
-	int m = rematch_check(&e->p, nx, &e->rm, &store, tids, n);
+	int m = rematch_check(&e->p, nx, &e->rm, &store, sps, n);
 	e->preempt_how = m > 0 ? RM_FOUND : RM_GAVEUP;
 	return m;
 }

@@ -911,16 +911,18 @@ static const char *show_preempt(const struct trace_rec *rec, struct sn_buf *b, s
 			for (uint32_t k = 0; k + 24 <= it.len; k += 24)
 				if (get64(it.p + k + 16) != POS_ZERO)	/* runs of empty pages are not read */
 					mem += get64(it.p + k + 8);
-	int ran = trace_preempt_ran(rec);
+	int ran = trace_preempt_ran(rec), point = trace_preempt_point(rec);
 	int since = get64(rec->p + 8) & TRP_SINCE;
 	sn_printf(b, "at %#llx (%s: registers, %llu KiB of memory hashed%s)", (unsigned long long)rip,
+		  point ? "point: replay runs the thread to it" :
 		  ran ? "replay sets its state, gdbstub runs the thread to it" :
 		  "not re-executed: replay sets its state", (unsigned long long)mem / 1024,
 		  since ? ", what changed since the last" : "");
 	if (counted)
 		sn_printf(b, " count=%llu", (unsigned long long)count);
 	if (js)
-		sn_printf(js, ",\"rip\":%llu,\"ran\":%s", (unsigned long long)rip, ran ? "true" : "false");
+		sn_printf(js, ",\"rip\":%llu,\"ran\":%s,\"point\":%s", (unsigned long long)rip,
+			  ran ? "true" : "false", point ? "true" : "false");
 	if (js && counted)
 		sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
 	return "preempt";

@@ -564,14 +564,93 @@ static int zero_range_is(struct pt_proc *p, uint64_t lo, uint64_t hi, const uint
 	return same;
 }
 
+uint64_t pos_hash_masked(uint64_t addr, const uint8_t *bytes, uint64_t len,
+			 const uint64_t (*skip)[2], int nskip)
+{
+	static uint8_t buf[POS_BLOCK];
+	int partial = 0;
+	for (int k = 0; k < nskip; k++)
+		partial |= skip[k][0] < addr + len && skip[k][1] > addr;
+	if (!partial || len > POS_BLOCK)
+		return hash_of(bytes, len);
+	memcpy(buf, bytes, len);
+	for (int k = 0; k < nskip; k++) {
+		uint64_t lo = skip[k][0] > addr ? skip[k][0] : addr;
+		uint64_t hi = skip[k][1] < addr + len ? skip[k][1] : addr + len;
+		if (lo < hi)
+			memset(buf + (lo - addr), 0, hi - lo);
+	}
+	return hash_of(buf, len);
+}
+
+int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], int max)
+{
+	struct maps_line m;
+	int nd = 0;
+	FILE *f = maps_open(pid);
+	while (f && maps_next(f, &m))
+		for (int i = 0; i < n && nd < max; i++) {
+			uint64_t sp = sps[i] > POS_RED_ZONE ? sps[i] - POS_RED_ZONE : 0;
+			if (sp > m.lo && sp < m.hi) {
+				dead[nd][0] = m.lo;
+				dead[nd++][1] = sp;
+			}
+		}
+	if (f)
+		fclose(f);
+	return nd;
+}
+
+int pos_gone_sps(struct pos_gone *g, uint32_t tgid, uint64_t *sps, const uint32_t *tids, int n,
+		 int max)
+{
+	int live = n;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->e[i].tgid != tgid)
+			continue;
+		int k = 0;
+		while (k < live && tids[k] != g->e[i].tid)
+			k++;
+		if (k < live)
+			g->e[i].sp = sps[k];
+		else if (n < max)
+			sps[n++] = g->e[i].sp;
+	}
+	for (int k = 0; k < live; k++) {
+		size_t i = 0;
+		while (i < g->n && (g->e[i].tgid != tgid || g->e[i].tid != tids[k]))
+			i++;
+		if (i < g->n)
+			continue;
+		if (g->n == g->cap)
+			g->e = xrealloc(g->e, (g->cap = g->cap * 2 + 16) * sizeof *g->e);
+		g->e[g->n].tgid = tgid;
+		g->e[g->n].tid = tids[k];
+		g->e[g->n++].sp = sps[k];
+	}
+	return n;
+}
+
+void pos_gone_forget(struct pos_gone *g, uint32_t tgid)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->e[i].tgid != tgid)
+			g->e[k++] = g->e[i];
+	g->n = k;
+}
+
 /* Are the bytes of block b in buf (p's now) the recorded ones, but in
  * the ranges skip? Where they differ by hash, those compared need the
- * recorded bytes (s, or zeros). */
+ * recorded bytes (s, or zeros); with no s, b's hash is of its bytes
+ * with the ranges skip zeroed (pos_hash_masked). */
 static int block_same(const struct pos_block *b, const uint8_t *buf, const struct pos_store *s,
 		      const uint64_t (*skip)[2], int nskip)
 {
 	if (hash_of(buf, b->len) == b->hash)
 		return 1;
+	if (!s)
+		return pos_hash_masked(b->addr, buf, b->len, skip, nskip) == b->hash;
 	int partial = 0;
 	for (int k = 0; k < nskip; k++)
 		partial |= skip[k][0] < b->addr + b->len && skip[k][1] > b->addr;

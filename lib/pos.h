@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/user.h>
 #include "pt.h"
 
@@ -105,5 +106,36 @@ int pos_apply(struct pt_proc *p, const struct pos_block *b, int nb, struct pos_s
  * that differs now. */
 int pos_same(struct pt_proc *p, const struct pos_block *b, int nb, const struct pos_store *s,
 	     const uint64_t (*skip)[2], int nskip, int *first);
+
+/* The hash of len bytes of memory at addr (at most POS_BLOCK) with the
+ * parts in the ranges skip[0..nskip) read as zeros: a point's blocks
+ * (TRP_POINT) are hashed so, skipping the dead stacks, which may differ
+ * between rec and replay. pos_same() with no store compares so. */
+uint64_t pos_hash_masked(uint64_t addr, const uint8_t *bytes, uint64_t len,
+			 const uint64_t (*skip)[2], int nskip);
+
+/* The dead parts of the stacks of process pid whose threads' stack
+ * pointers are sps[0..n): from the bottom of the mapping each is in up
+ * to POS_RED_ZONE below it (what lies there is not read again before it
+ * is written). Fills dead[] (at most max); returns how many. */
+#define POS_RED_ZONE 128
+int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], int max);
+
+/* Each thread's stack pointer at its process's last preemption record,
+ * kept by rec: a thread that ended since leaves its dead stack behind (a
+ * signal frame, what the syscall buffer's library wrote there), and it
+ * stays left out of the hashes of a point (whose IT_DEAD tells replay
+ * which ranges were left out). */
+struct pos_gone {
+	struct { uint32_t tgid, tid; uint64_t sp; } *e;
+	size_t n, cap;
+};
+/* The live threads tids[0..n) of process tgid have stack pointers
+ * sps[0..n): those of its threads seen before and not among them are
+ * appended (up to max), and the live ones kept. Returns the new n. */
+int pos_gone_sps(struct pos_gone *g, uint32_t tgid, uint64_t *sps, const uint32_t *tids, int n,
+		 int max);
+/* Process tgid ended or replaced its memory. */
+void pos_gone_forget(struct pos_gone *g, uint32_t tgid);
 
 #endif

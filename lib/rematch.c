@@ -42,46 +42,12 @@ static int xstate_same(struct pt_proc *p, const uint8_t *x, size_t len)
 			len - XSAVE_HDR - XSAVE_HDR_LEN));
 }
 
-#define RED_ZONE 128	/* bytes below the stack pointer a function may use */
 #define MAXDEAD 64
-
-/* The dead parts of the stacks of threads tids[0..n) (process pid):
- * from the bottom of the mapping each stack pointer is in, up to it, or
- * for the thread running (pid) up to its red zone. The others wait in
- * the kernel; whatever lies below their stack pointers is not read
- * again, and it does not change while this one runs. Returns how many
- * ranges are in dead. */
-static int dead_stacks(pid_t pid, const pid_t *tids, int n, uint64_t (*dead)[2])
-{
-	uint64_t sp[MAXDEAD];
-	int nsp = 0, nd = 0;
-	for (int i = 0; i < n && nsp < MAXDEAD; i++) {
-		struct user_regs_struct r;
-		if (ptrace(PTRACE_GETREGS, tids[i], 0, &r) == 0 && r.rsp > RED_ZONE)
-			sp[nsp++] = r.rsp - (tids[i] == pid ? RED_ZONE : 0);
-	}
-	char path[64], line[512];
-	snprintf(path, sizeof path, "/proc/%d/maps", pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		for (int i = 0; i < nsp && nd < MAXDEAD; i++)
-			if (sp[i] > lo && sp[i] < hi) {
-				dead[nd][0] = lo;
-				dead[nd++][1] = sp[i];
-			}
-	}
-	if (f)
-		fclose(f);
-	return nd;
-}
 
 /* Compare p with the state pre records: registers first (cheap), then
  * FP/vector state, then memory (all of it: counted in m). */
 static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m,
-		      struct pos_store *store, const pid_t *tids, int n)
+		      struct pos_store *store, const uint64_t *sps, int n)
 {
 	struct trace_item it, regs, xs, hashes;
 	trace_preempt_state(pre, &regs, &xs, &hashes);
@@ -103,16 +69,27 @@ static int state_same(struct pt_proc *p, const struct trace_rec *pre, struct rem
 		if (it.tag == IT_BLOCK && it.len >= 8)
 			pos_store_add(store, get64(it.p), it.p + 8, it.len - 8);
 	uint64_t dead[MAXDEAD][2];
-	int nd = dead_stacks(p->pid, tids, n, dead);	/* p->pid: its process's maps too */
+	int nd = 0, point = trace_preempt_point(pre);
+	if (!point)
+		nd = pos_dead_stacks(p->pid, sps, n, dead, MAXDEAD);	/* p->pid: its process's maps too */
+	off = trace_fixed_size(TR_PREEMPT);
+	while (point && trace_item(pre, &off, &it) > 0)
+		for (uint32_t k = 0; it.tag == IT_DEAD && k + 16 <= it.len && nd < MAXDEAD; k += 16) {
+			dead[nd][0] = get64(it.p + k);	/* as rec hashed them */
+			dead[nd++][1] = get64(it.p + k + 8);
+		}
 	struct pos_block *b = xmalloc(hashes.len + 1);
 	memcpy(b, hashes.p, hashes.len);
-	int same = pos_same(p, b, hashes.len / 24, store, (const uint64_t (*)[2])dead, nd, &m->differ);
+	/* A point's blocks are hashed with the dead stacks as zeros, and
+	 * their bytes are not in the trace. */
+	int same = pos_same(p, b, hashes.len / 24, point ? NULL : store,
+			    (const uint64_t (*)[2])dead, nd, &m->differ);
 	free(b);
 	return same;
 }
 
 int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m,
-		  struct pos_store *store, const pid_t *tids, int n)
+		  struct pos_store *store, const uint64_t *sps, int n)
 {
 	struct user_regs_struct r;
 	pt_getregs(p, &r);
@@ -121,10 +98,13 @@ int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch
 	if (m->checked != m->arrivals + 1) {
 		if (!m->checked)
 			m->differ = -1;
-		m->same = state_same(p, pre, m, store, tids, n);
+		m->same = state_same(p, pre, m, store, sps, n);
 		m->checked = m->arrivals + 1;
 	}
-	if (!m->same && (m->arrivals >= rematch_budget() || m->compares >= REMATCH_MEMCMPS))
+	uint64_t budget = trace_preempt_point(pre) ? REMATCH_POINT_ARRIVALS : rematch_budget();
+	if (budget < rematch_budget())
+		budget = rematch_budget();
+	if (!m->same && (m->arrivals >= budget || m->compares >= REMATCH_MEMCMPS))
 		return -1;
 	return m->same;
 }

@@ -20,6 +20,9 @@ struct pos_store;	/* pos.h */
  * only when registers and FP state are equal). */
 #define REMATCH_ARRIVALS 1000
 #define REMATCH_MEMCMPS 1000
+/* A point (TRP_POINT: no state to set) is searched longer, from its
+ * count on: past it, replay has diverged. */
+#define REMATCH_POINT_ARRIVALS 100000
 
 /* Where the search for the end of the current stretch is. It is part of
  * the replay's state (checkpoints keep it, every event clears it), so
@@ -64,13 +67,14 @@ static inline uint64_t rematch_rip(const struct trace_rec *pre)
  * registers (but orig_rax and the resume flag), FP/vector state and
  * memory; 0 if not; -1 if not and the budget is spent. Checks an arrival
  * once (m). The recorded bytes of memory blocks are in store (pre's own
- * are added). The stacks of the threads tids[0..n) of p's process below
- * their stack pointers (and red zones) are not compared: what lies there
- * is dead, and differs where a library took other paths in the
- * recording (the syscall buffer's) than in the replay; the state set
- * afterwards makes those bytes the recorded ones too. */
+ * are added). The stacks of p's process below its threads' stack
+ * pointers sps[0..n) (and red zones) are not compared (pos_dead_stacks):
+ * what lies there is dead, and differs where a library took other paths
+ * in the recording (the syscall buffer's) than in the replay; the state
+ * set afterwards makes those bytes the recorded ones too (a point's
+ * hashes were made without them). */
 int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch *m,
-		  struct pos_store *store, const pid_t *tids, int n);
+		  struct pos_store *store, const uint64_t *sps, int n);
 
 /* The thread stopped with SIGTRAP si, registers r, on its way to pre's
  * place: count it in m if it arrived at pre's rip (an int3 there, or a

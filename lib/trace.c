@@ -317,6 +317,11 @@ uint64_t trace_preempt_rip(const struct trace_rec *pre)
 	return get64(pre->p);
 }
 
+int trace_preempt_point(const struct trace_rec *pre)
+{
+	return trace_preempt_ran(pre) && (get64(pre->p + 8) & TRP_POINT);
+}
+
 int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 {
 	if (rec->kind != TR_SYSCALL || rec->size < trace_fixed_size(TR_SYSCALL))

@@ -43,6 +43,14 @@ enum trace_kind {
 #define TRP_SINCE 2	/* IT_HASHES lists, of the private anonymous
 			   mappings, only the pages written since the
 			   process's previous TR_PREEMPT with this flag */
+#define TRP_POINT 4	/* a point (with TRP_RAN and IT_COUNT): the thread is
+			   not given this state but re-executes to it: to
+			   the first arrival at rip once its count is
+			   IT_COUNT's, whose registers and FP state are
+			   IT_REGS and IT_XSTATE and whose memory has
+			   IT_HASHES' hashes, made with the dead stacks read
+			   as zeros; no IT_BLOCK or IT_XBLOCK (only in a
+			   trace counted by patcher 3 or later) */
 
 /* TR_SYSCALL record flags. */
 #define TRF_NORETURN 1	/* the syscall did not return (exit, exit_group) */
@@ -90,6 +98,9 @@ enum trace_tag {
 	IT_COUNT = 26,	/* start record: u32 1 when rec counted progress
 			   (lib/count.h), 0 when not; TR_PREEMPT: u64 the
 			   thread's count there (none: not counted) */
+	IT_DEAD = 27,	/* (u64 from, u64 to) per range: at a point
+			   (TRP_POINT), the dead stacks its IT_HASHES were
+			   made without (read as zeros) */
 	IT_SIGS = 25,	/* u64 ignored, u64 blocked (bit n-1: signal n): the
 			   signals rec was started with ignored and its
 			   blocked mask, which the program started with
@@ -213,6 +224,10 @@ int trace_preempt_ran(const struct trace_rec *pre);
 
 /* The recorded rip of preemption record pre. */
 uint64_t trace_preempt_rip(const struct trace_rec *pre);
+
+/* Is preemption record pre a point (TRP_POINT), which replay reaches by
+ * re-executing the thread instead of setting its state? */
+int trace_preempt_point(const struct trace_rec *pre);
 
 /* Syscall record fields. */
 struct trace_syscall {

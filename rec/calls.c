@@ -125,6 +125,8 @@ void syscall_exit(void)
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
+	if (nr == SYS_rt_sigreturn)
+		record_sigreturn();	/* its frame is below its stack now */
 	if (cur->kicked) {
 		cur->kicked = 0;
 		if (cap_is_restart(ret) && nr == SYS_wait4 && ptemu_wait(a, &ret) == 1) {

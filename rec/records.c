@@ -1,5 +1,6 @@
 /* records.c: the records of a signal delivered (TR_SIGNAL) and of a
- * thread's whole state (TR_PREEMPT), written for sig.c and ptemu.c. */
+ * thread's whole state or its point (TR_PREEMPT), written for sig.c and
+ * ptemu.c. */
 #include "count.h"
 #include "dirty.h"
 #include "events.h"
@@ -13,9 +14,48 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+
+/* The handlers each thread is in (entered by a delivery, left by
+ * rt_sigreturn; one left by longjmp stays counted, which only costs
+ * points). */
+static struct { pid_t tgid, tid; int depth; } *inh;
+static int ninh;
+
+static int *depth_of(pid_t tgid, pid_t tid)
+{
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tid == tid && inh[i].tgid == tgid)
+			return &inh[i].depth;
+	inh = xrealloc(inh, (ninh + 1) * sizeof *inh);
+	inh[ninh].tgid = tgid;
+	inh[ninh].tid = tid;
+	inh[ninh].depth = 0;
+	return &inh[ninh++].depth;
+}
+
+void record_sigreturn(void)
+{
+	int *d = depth_of(cur->tgid, cur->p.pid);
+	if (*d > 0)
+		(*d)--;
+}
+
+/* Whether a thread of process tgid is inside a signal handler. */
+static int in_handler(pid_t tgid)
+{
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tgid == tgid && inh[i].depth > 0)
+			return 1;
+	return 0;
+}
 
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
+	uint64_t cgt;
+	if (pt_status_hex(cur->p.pid, "SigCgt:", &cgt) < 0 || (cgt >> (sig - 1) & 1))
+		(*depth_of(cur->tgid, cur->p.pid))++;	/* it runs the handler now */
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);
@@ -33,10 +73,109 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 }
 
 static struct pos_shadow last;		/* each block as last recorded */
+static struct pos_gone gone;		/* the threads' stack pointers (pos.h) */
+
+#define MAXDEAD 64
+
+/* The dead stacks of cur's process (pos_dead_stacks) into dead: below
+ * its threads' stack pointers (one inside a call: at its entry), and
+ * below those of the ones gone since, as the last record noted them. */
+static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
+{
+	uint64_t sps[MAXDEAD];
+	uint32_t tids[MAXDEAD];
+	int n = 0;
+	for (int i = 0; i < R.ntasks && n < MAXDEAD; i++) {
+		struct task *t = R.tasks[i];
+		struct user_regs_struct r;
+		if (t->tgid != cur->tgid ||
+		    (t->state == T_KERNEL && (t->nr == SYS_exit || t->nr == SYS_exit_group)))
+			continue;	/* on its way out: replay has none there */
+		tids[n] = t->p.pid;
+		if (t == cur)
+			sps[n++] = regs->rsp;
+		else if (t->state == T_KERNEL)
+			sps[n++] = t->entry_regs.rsp;
+		else if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) == 0)
+			sps[n++] = r.rsp;
+	}
+	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
+	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
+}
+
+/* Each thread's registers at its last TR_PREEMPT. */
+static struct { pid_t tgid, tid; struct user_regs_struct r; } *lastp;
+static int nlastp;
+
+static void note_regs(const struct user_regs_struct *r)
+{
+	int i = 0;
+	while (i < nlastp && lastp[i].tid != cur->p.pid)
+		i++;
+	if (i == nlastp)
+		lastp = xrealloc(lastp, ++nlastp * sizeof *lastp);
+	lastp[i].tgid = cur->tgid;
+	lastp[i].tid = cur->p.pid;
+	lastp[i].r = *r;
+}
+
+/* Whether thread t of cur's process is where the trace has it: inside a
+ * call, or stopped where its last record left it (a syscall's end, a
+ * preemption). One that ran since, to a stop rec has not taken yet,
+ * wrote memory that replay writes only after this record, so a point's
+ * hashes would hold what replay cannot have there. */
+static int settled(const struct task *t)
+{
+	struct user_regs_struct r;
+	if (t == cur || t->state == T_KERNEL)
+		return 1;
+	if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) < 0)
+		return 0;
+	if (t->at_exit && !memcmp(&r, &t->exit_regs, sizeof r))
+		return 1;
+	for (int i = 0; i < nlastp; i++)
+		if (lastp[i].tid == t->p.pid)
+			return !memcmp(&r, &lastp[i].r, sizeof r);
+	return 0;
+}
+
+/* Whether every thread of cur's process is settled. */
+static int all_settled(void)
+{
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == cur->tgid && !settled(R.tasks[i]))
+			return 0;
+	return 1;
+}
+
+/* cur stopped where it ran, counted: a point (TRP_POINT) when the count
+ * tells the place (count_exact), every other thread of its process is
+ * settled, and REWIND_NO_POINTS=1 is not set. Not
+ * at a stop that came at a syscall's end (orig_rax tells: an interrupt
+ * of user code leaves -1): there the kernel may restart the call, a
+ * state that no run of the thread's code reaches. Not while a thread of
+ * the process is in a signal handler: the kernel's XSAVE into its frame
+ * skips the components in their initial state, leaving there the stale
+ * stack bytes, which the syscall buffer's library made otherwise in the
+ * recording than in replay. */
+static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
+{
+	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
+	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
+	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
+	       count_exact(cur->p.pid, cur->tgid, regs->rip);
+}
 
 void record_forget(pid_t tgid)
 {
 	pos_shadow_forget(&last, tgid);
+	pos_gone_forget(&gone, tgid);
+	for (int i = 0; i < ninh; i++)
+		if (inh[i].tgid == tgid)
+			inh[i--] = inh[--ninh];
+	for (int i = 0; i < nlastp; i++)
+		if (lastp[i].tgid == tgid)
+			lastp[i--] = lastp[--nlastp];
 }
 
 int record_state(struct user_regs_struct *regs, uint64_t flags)
@@ -57,16 +196,31 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 			       "its writable memory is too large to read without PAGEMAP_SCAN" :
 			       strerror(errno));
 	}
+	uint64_t count, dead[MAXDEAD][2];
+	int point = is_point(regs, flags, &count);
+	note_regs(regs);
+	int nd = dead_of_cur(regs, dead);	/* at every record: it notes them */
+	if (point) {
+		/* Replay re-executes to it: the hashes (of the bytes with
+		 * the dead stacks as zeros) tell it is there; the bytes stay
+		 * out, and so out of the copies later changes are made from. */
+		for (int i = 0; i < ps.nb; i++)
+			if (ps.data[i])
+				ps.b[i].hash = pos_hash_masked(ps.b[i].addr, ps.data[i], ps.b[i].len,
+							       (const uint64_t (*)[2])dead, nd);
+		flags |= TRP_POINT;
+	}
 	begin(TR_PREEMPT, 0);
 	tw_put64(&R.w, regs->rip);
 	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
 	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
-	uint64_t count;
-	if (count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
+	if (point || count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
 		tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
-	for (int i = 0; i < ps.nb; i++) {
+	if (point)
+		tw_item(&R.w, IT_DEAD, 0, dead, nd * sizeof dead[0], NULL, 0);
+	for (int i = 0; i < ps.nb && !point; i++) {
 		const struct pos_block *b = &ps.b[i];
 		if (!ps.data[i])
 			continue;

@@ -1,0 +1,45 @@
+#!/bin/bash
+# t2204-count-points.sh: with REWIND_COUNT=1, a preemption of a counted
+# thread is recorded as a point (TRP_POINT: its count, rip, registers
+# and the hashes of its memory, no bytes), and replay re-executes the
+# thread to it: counting.c's threads, whose output differs run to run,
+# replay byte for byte. Under the fallbacks (REWIND_NO_COUNT=1) nothing
+# is counted, no preemption is a point, and replay matches all the same.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog counting spin
+export REWIND_COUNT=1
+
+# counted: whether the trace's start record says it was counted.
+counted () {
+	run_tool tdump "$trace" | grep -q "^0 .* start .*counted=[1-9]"
+}
+
+test_expect_success 'counting prints something else each native run' '
+	differs_natively "$T/counting" 100
+'
+test_expect_success 'recorded with REWIND_COUNT=1, replay prints the same bytes' '
+	rec_replay_cmp "$T/counting" 100 &&
+	run_tool tdump "$trace" >dump &&
+	grep -q " preempt at " dump
+'
+test_expect_success 'counted: preemptions are points (where all threads were settled), each with its count' '
+	if counted; then
+		grep " preempt at " dump >pre &&
+		grep -q " (point: replay runs the thread to it: " pre &&
+		! grep -v " count=[0-9][0-9]*$" pre
+	else
+		! grep -q " (point: " dump
+	fi
+'
+test_expect_success 'a thread spinning on a flag replays from its point' '
+	rec_replay_cmp "$T/spin" count &&
+	run_tool tdump "$trace" >dump &&
+	if counted; then grep -q " (point: " dump; fi
+'
+test_expect_success 'REWIND_NO_POINTS=1: counted, but every state recorded whole' '
+	REWIND_NO_POINTS=1 rec_replay_cmp "$T/counting" 100 &&
+	run_tool tdump "$trace" >dump &&
+	grep -q " preempt at " dump &&
+	! grep -q " (point: " dump
+'
+test_done
