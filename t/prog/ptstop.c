@@ -2,6 +2,7 @@
  * (group-stop, SEIZE+INTERRUPT, waits from threads, a stop's SIGCHLD);
  * the mode (argv[1]) picks one. Prints what the tracer sees, no ids. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,6 +96,29 @@ static void regs(const char *what)
 	fflush(stdout);
 }
 
+/* Wait until process pid sleeps in a call ('S' in /proc/PID/stat): a
+ * fixed pause is not enough on a loaded machine under rec, where the
+ * call's entry waits for rec first ('t'), and an INTERRUPT there finds
+ * the child before its sleep. */
+static void wait_asleep(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (;;) {
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			char *q = strrchr(buf, ')');
+			if (q && q[1] == ' ' && q[2] == 'S')
+				return;
+		}
+		usleep(1000);
+	}
+}
+
 static void intsys(void)
 {
 	char c;
@@ -106,7 +130,7 @@ static void intsys(void)
 	}
 	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, PTRACE_O_TRACESYSGOOD));
 	read(tfd[0], &c, 1);
-	usleep(100000);		/* asleep by now */
+	wait_asleep(child);
 	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
 	waitshow("interrupted");
 	regs("at the interrupt");
@@ -138,7 +162,7 @@ static void intsusp(void)
 		_exit(3);
 	}
 	read(tfd[0], &c, 1);
-	usleep(100000);		/* asleep by now */
+	wait_asleep(child);
 	printf("seize %ld\n", ptrace(PTRACE_SEIZE, child, 0, 0));
 	printf("interrupt %ld\n", ptrace(PTRACE_INTERRUPT, child, 0, 0));
 	waitshow("interrupted");
