@@ -278,10 +278,37 @@ static int cont_pending(struct task *t)
  * ends (a SIGCONT), and then traps again at once, a PTRACE_EVENT_STOP
  * with SIGTRAP (the kernel's JOBCTL_TRAP_NOTIFY). A SIGCONT that came
  * before makes it trap again now. */
+/* t single-steps (ptstep.h), and what the step ended in is made: its
+ * state before a call it entered (the steps up to it) and the call; or
+ * a signal stop for its tracer, at a place replay reaches only by the
+ * state recorded when it goes on. */
+static int64_t step(struct task *t, int sig)
+{
+	struct task *me = cur;
+	siginfo_t si;
+	int st;
+	switch (ptstep(t, sig, &st, &si)) {
+	case PTSTEP_CALL:
+		t->pcall = P_ENTRY;
+		ptemu_record_dirty(t);
+		t->pcall = 0;
+		cur = t;
+		handle_other(st);
+		break;
+	case PTSTEP_STOP:
+		cur = t;
+		ptemu_signal_stop(si.si_signo, 0, &si);
+		break;
+	}
+	cur = me;
+	return 0;
+}
+
 static void listen(struct task *t)
 {
 	t->report = 0;
 	t->plisten = 1;
+	tasks_continued = ptemu_continued;	/* a SIGCONT in tasks.c's sight traps it */
 	t->psig = 0;
 	if (!t->pgroup)
 		return;	/* not in a group-stop: only PTRACE_INTERRUPT ends it */
@@ -531,7 +558,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 						  : " with a signal at a stop other than a signal's");
 		ptstep_check(t);
 		pass_on(t, data, 1);
-		return ptstep(t, data);
+		return step(t, data);
 	case PTRACE_SETOPTIONS:
 		if (data & ~OPTS)
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);

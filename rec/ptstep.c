@@ -4,7 +4,6 @@
  * tracer gave it (a TR_PREEMPT), so replay never steps. */
 #include "bufdrain.h"
 #include "events.h"
-#include "ptemu.h"
 #include "ptstep.h"
 #include "rec.h"
 #include "sys_names.h"
@@ -47,7 +46,7 @@ void ptstep_check(const struct task *t)
 		refuse("from a syscall-entry stop (its call not begun)");
 }
 
-int64_t ptstep(struct task *t, int sig)
+int ptstep(struct task *t, int sig, int *stp, siginfo_t *sip)
 {
 	struct task *me = cur;
 	pid_t tid = t->p.pid;
@@ -67,7 +66,7 @@ int64_t ptstep(struct task *t, int sig)
 		if (!WIFSTOPPED(st)) {
 			handle_other(st);	/* killed meanwhile: its end is seen */
 			cur = me;
-			return 0;
+			return PTSTEP_GONE;
 		}
 		int k = pt_classify(st);
 		if (k == PS_SECCOMP) {
@@ -77,13 +76,9 @@ int64_t ptstep(struct task *t, int sig)
 			 * there (ptemu_exit_stop). Its tracer waits. */
 			t->pstepsys = 1;
 			t->pstop = t->report = t->psig = 0;
-			/* Its state before the call (the steps up to it). */
-			t->pcall = P_ENTRY;
-			ptemu_record_dirty(t);
-			t->pcall = 0;
-			handle_other(st);
 			cur = me;
-			return 0;
+			*stp = st;
+			return PTSTEP_CALL;
 		}
 		if (k != PS_SIGNAL || ptrace(PTRACE_GETSIGINFO, tid, 0, &si) < 0)
 			refuse("that stopped other than by a signal");
@@ -105,11 +100,8 @@ int64_t ptstep(struct task *t, int sig)
 		}
 		break;
 	}
-	/* The step's SIGTRAP, or the fault of the instruction: a signal
-	 * stop for its tracer, at a place replay reaches only by the state
-	 * recorded when it goes on. */
 	t->at_exit = 0;
-	ptemu_signal_stop(si.si_signo, 0, &si);
 	cur = me;
-	return 0;
+	*sip = si;
+	return PTSTEP_STOP;
 }

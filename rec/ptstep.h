@@ -13,12 +13,16 @@ void ptstep_check(const struct task *t);
 
 /* cur (a tracer) single-steps t, stopped for it between calls, with
  * signal sig (0, or the one it stopped for, recorded already): t runs
- * one instruction (or enters sig's handler) now and stops for cur with
- * the SIGTRAP the kernel sends (or the signal the instruction raised);
- * its state is recorded when it goes on. A step into a system call
- * makes it, recorded as usual, and the step's SIGTRAP stops t at its
- * end (ptemu_exit_stop). Returns the call's result. */
-int64_t ptstep(struct task *t, int sig);
+ * one instruction (or enters sig's handler) now. Returns how the step
+ * ended, for the caller (ptemu.c) to make of it:
+ *   PTSTEP_STOP  stopped with the step's SIGTRAP or the signal the
+ *                instruction raised (*si): a signal stop for its tracer;
+ *   PTSTEP_CALL  stopped at a system call's entry (wait status *st):
+ *                the call is made and recorded as any other, and the
+ *                step's SIGTRAP stops t at its end (ptemu_exit_stop);
+ *   PTSTEP_GONE  killed meanwhile (its end was seen). */
+enum { PTSTEP_GONE, PTSTEP_CALL, PTSTEP_STOP };
+int ptstep(struct task *t, int sig, int *st, siginfo_t *si);
 
 /* Whether si is a fault's signal (raised by an instruction: a
  * breakpoint's or a step's SIGTRAP, a SIGSEGV...), not one sent. */

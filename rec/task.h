@@ -139,4 +139,9 @@ int in_tree(uint64_t pid);
 /* Whether a thread other than the running one waits to run. */
 int others_ready(void);
 
+/* Called for each task in a group-stop that a SIGCONT came for, once it
+ * is ready again; NULL until the emulated ptrace needs it (ptemu.c sets
+ * it when a tracee first listens, to trap it again). */
+extern void (*tasks_continued)(struct task *t);
+
 #endif

@@ -2,7 +2,6 @@
  * and the recorder's state (rec.h). */
 #include "count.h"
 #include "events.h"
-#include "ptemu.h"
 #include "rec.h"
 #include "task.h"
 #include "tsc.h"
@@ -79,6 +78,8 @@ void drop_task(struct task *t)
 /* Whether a SIGCONT came for a task in a group-stop (it is pending, since
  * a tracee's signals wait for the tracer): such tasks may run again,
  * and take it. ptrace reports no such event; this looks at every tick. */
+void (*tasks_continued)(struct task *t);
+
 static int continued(void)
 {
 	int any = 0;
@@ -90,7 +91,8 @@ static int continued(void)
 		if (pt_status_hex(t->p.pid, "SigPnd:", &pend) < 0 ||
 		    pt_status_hex(t->p.pid, "ShdPnd:", &shared) < 0 || ((pend | shared) & mask)) {
 			ready(t);
-			ptemu_continued(t);
+			if (tasks_continued)
+				tasks_continued(t);
 			any = 1;
 		}
 	}
