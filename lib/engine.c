@@ -247,7 +247,7 @@ static void __attribute__((noreturn)) point_lost(struct engine *e, int k, int st
 static void reexec_point(struct engine *e)
 {
 	struct eng_task *t = cur_task(e);
-	uint64_t want, rip = trace_preempt_rip(&e->cur), sps[MAXSPS];
+	uint64_t want, rip = trace_preempt_rip(&e->cur);
 	struct user_regs_struct r;
 	int st, k;
 	if (preempt_count(&e->cur, &want) < 0)
@@ -270,7 +270,8 @@ static void reexec_point(struct engine *e)
 		if (r.rip == rip) {
 			e->rm.arrivals++;
 			count_set(&e->p, t->rtgid, t->rtid, want);	/* the slot as rec had it */
-			int m = rematch_check(&e->p, &e->cur, &e->rm, &store, sps, proc_sps(e, sps));
+			/* A point brings its dead stacks (IT_DEAD): no stack pointers. */
+			int m = rematch_check(&e->p, &e->cur, &e->rm, &store, NULL, 0);
 			if (m > 0)
 				break;
 			if (m < 0)

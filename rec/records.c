@@ -53,8 +53,8 @@ static int in_handler(pid_t tgid)
 
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
-	uint64_t cgt;
-	if (pt_status_hex(cur->p.pid, "SigCgt:", &cgt) < 0 || (cgt >> (sig - 1) & 1))
+	uint64_t cgt;	/* (kept for points only: counted runs) */
+	if (count_on() && (pt_status_hex(cur->p.pid, "SigCgt:", &cgt) < 0 || (cgt >> (sig - 1) & 1)))
 		(*depth_of(cur->tgid, cur->p.pid))++;	/* it runs the handler now */
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
@@ -161,8 +161,8 @@ static int all_settled(void)
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
 	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
-	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
 	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
+	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
 	       count_exact(cur->p.pid, cur->tgid, regs->rip);
 }
 
@@ -199,7 +199,7 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 	uint64_t count, dead[MAXDEAD][2];
 	int point = is_point(regs, flags, &count);
 	note_regs(regs);
-	int nd = dead_of_cur(regs, dead);	/* at every record: it notes them */
+	int nd = count_on() ? dead_of_cur(regs, dead) : 0;	/* at every counted record: it notes them */
 	if (point) {
 		/* Replay re-executes to it: the hashes (of the bytes with
 		 * the dead stacks as zeros) tell it is there; the bytes stay
