@@ -108,6 +108,29 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r)
  * (a page fault and a write to /proc/PID/mem a page). */
 #define MAP_BY_FILE (256 << 10)
 
+/* Open replay's descriptor fd in the program (registers r, stopped at a
+ * syscall's exit, whose syscall instruction is at at), with flags: the
+ * path to it goes below the red zone, where a signal frame would go (a
+ * thread's stack may be small), and the bytes there come back after.
+ * Returns -1 when the path could not be placed, else 0 with *pfd the
+ * program's descriptor or openat's -errno. */
+static int open_in_program(struct engine *e, const struct user_regs_struct *r, uint64_t at, int fd,
+			   int flags, uint64_t *pfd)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), fd);
+	size_t plen = strlen(path) + 1;
+	uint64_t sp = (r->rsp - 128 - plen) & ~15ull;
+	uint8_t save[64];
+	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
+		return -1;
+	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, flags | O_CLOEXEC };
+	*pfd = -EIO;
+	eng_inject(&e->p, r, at, SYS_openat, oa, pfd, NULL);
+	pt_write(&e->p, sp, save, plen);
+	return 0;
+}
+
 /* Map len bytes of the open file fd at off over the start of the
  * anonymous mapping that the private file mapping sc made in the
  * program, by calls injected at its syscall-exit stop: 0, or -1 with the
@@ -117,19 +140,8 @@ static int map_from_file(struct engine *e, const struct trace_syscall *sc, int f
 {
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), fd);
-	size_t plen = strlen(path) + 1;
-	/* Below the red zone, the bytes there put back after (as in
-	 * eng_map_emulated). */
-	uint64_t at = r.rip - 2, sp = (r.rsp - 128 - plen) & ~15ull, pfd = -EIO, ret = -EIO, cr;
-	uint8_t save[64];
-	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
-		return -1;
-	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, O_RDONLY | O_CLOEXEC };
-	int rc = eng_inject(&e->p, &r, at, SYS_openat, oa, &pfd, NULL);
-	pt_write(&e->p, sp, save, plen);
-	if (rc < 0 || (int64_t)pfd < 0)
+	uint64_t at = r.rip - 2, pfd, ret = -EIO, cr;
+	if (open_in_program(e, &r, at, fd, O_RDONLY, &pfd) < 0 || (int64_t)pfd < 0)
 		return -1;
 	uint64_t flags = (sc->args[3] & ~(uint64_t)MAP_FIXED_NOREPLACE) | MAP_FIXED;
 	uint64_t a[6] = { sc->ret, len, sc->args[2], flags, pfd, off };
@@ -247,18 +259,9 @@ void eng_map_emulated(struct engine *e, const struct trace_syscall *sc, struct u
 		if (i < 0)
 			eng_diverge(e, "cannot make replay's copy of %s: %s", f.path, strerror(errno));
 	}
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), e->fs.f[i].fd);
-	size_t plen = strlen(path) + 1;
-	/* The path goes below the red zone, where a signal frame would go
-	 * (a thread's stack may be small), and its bytes come back after. */
-	uint64_t at = r->rip - 2, sp = (r->rsp - 128 - plen) & ~15ull, fd = -EIO, ret = -EIO, cr;
-	uint8_t save[64];
-	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
+	uint64_t at = r->rip - 2, fd, ret = -EIO, cr;
+	if (open_in_program(e, r, at, e->fs.f[i].fd, writable ? O_RDWR : O_RDONLY, &fd) < 0)
 		eng_diverge(e, "cannot place a path on the stack");
-	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC };
-	eng_inject(&e->p, r, at, SYS_openat, oa, &fd, NULL);
-	pt_write(&e->p, sp, save, plen);
 	e->stop = PS_SYSEXIT;
 	if ((int64_t)fd < 0)
 		eng_diverge(e, "cannot open replay's copy of %s in the program: %s", f.path,
@@ -458,15 +461,16 @@ void eng_finish_exec(struct engine *e, int moved)
 	count_exec(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, e->exe);
 }
 
-/* The first execve: start the tracee on the trace's copy of the
- * executable, with the recorded arguments and environment, padded so that
- * its stack is at least as deep as the recorded one. */
 /* In the replay's first process, just before its execve. */
 static int spawn_before_exec(void)
 {
 	pin_self();
 	return tsc_arm();
 }
+
+/* The first execve: start the tracee on the trace's copy of the
+ * executable, with the recorded arguments and environment, padded so that
+ * its stack is at least as deep as the recorded one. */
 
 void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 {
