@@ -1095,7 +1095,7 @@ static uint64_t sub_flags(uint64_t x)
 	return f;
 }
 
-int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
+int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
 {
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
 	const struct csite *s = site_at(c, rip - 1);
@@ -1103,8 +1103,9 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 	if (!s || rip - 1 != s->tramp + s->zero || c->owner != tid ||
 	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v != 0)
 		return 0;
-	/* As rec left them: the slot, and the flags of its sub where the
-	 * program's were dead (they are part of the state compared). */
+	/* As an unarmed run leaves them: the slot, and the flags of its sub
+	 * where the program's were dead (they are part of the state
+	 * compared). */
 	v = COUNT_BASE - want;
 	pt_write(p, COUNT_DATA, &v, 8);
 	if (!s->live) {
@@ -1113,6 +1114,14 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 		r.eflags = (r.eflags & ~0x8d5ull) | sub_flags(v + 1);
 		pt_setregs(p, &r);
 	}
+	return 1;
+}
+
+int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!count_take_trap(p, key, tid, rip, want))
+		return 0;
 	/* Out through the edge's jump, into the program's code. */
 	for (int i = 0; i < 4; i++) {
 		struct user_regs_struct r;
@@ -1125,6 +1134,14 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 			return 0;
 	}
 	return 1;
+}
+
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	uint64_t left;
+	if (c && c->ok && c->owner == tid && pt_read(p, COUNT_DATA, &left, 8) == 8 && left <= want)
+		count_set(p, key, tid, want - left);
 }
 
 int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
@@ -1153,10 +1170,10 @@ int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, 
 	return n;
 }
 
-int count_exact(pid_t pid, uint32_t key, uint64_t rip)
+int count_seen_all(pid_t pid, uint32_t key)
 {
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	if (!c || !c->ok || site_at(c, rip) || count_moved(key, rip))
+	if (!c || !c->ok)
 		return 0;
 	FILE *f = maps_open(pid);
 	struct maps_line m;
@@ -1174,6 +1191,11 @@ int count_exact(pid_t pid, uint32_t key, uint64_t rip)
 	if (f)
 		fclose(f);
 	return exact;
+}
+
+int count_exact(pid_t pid, uint32_t key, uint64_t rip)
+{
+	return !count_in_tramp(key, rip) && !count_moved(key, rip) && count_seen_all(pid, key);
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

@@ -79,6 +79,15 @@ int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
  * the program's code (to the counted edge's target) and return 1; else 0. */
 int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
 
+/* The first half of count_trapped(): the trap is taken (slot and flags
+ * made as an unarmed run has them) and p stays inside the trampoline,
+ * for count_step_out(). Returns 1, or 0 when rip is not the trap. */
+int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
+
+/* Thread tid, armed for want (count_arm) and stopped before its trap,
+ * gets its true count back in its slot. */
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
+
 /* Thread p of process key, stopped, is made to leave the trampoline it
  * may be in, one step at a time, so that a recorded place is always in
  * the program's own code (r: its registers, updated). A signal that stops
@@ -96,6 +105,10 @@ int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, 
  * nothing made executable by mprotect. Edges left uncounted in those
  * only lengthen replay's search (every arrival at rip is compared). */
 int count_exact(pid_t pid, uint32_t key, uint64_t rip);
+
+/* The half of count_exact() that does not depend on the place: the
+ * process is counted and every executable mapping is one counting saw. */
+int count_seen_all(pid_t pid, uint32_t key);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */

@@ -148,9 +148,19 @@ static int all_settled(void)
 	return 1;
 }
 
-/* cur stopped where it ran, counted: a point (TRP_POINT) when the count
- * tells the place (count_exact), every other thread of its process is
- * settled, and REWIND_NO_POINTS=1 is not set. Not
+/* The half of is_point() that holds wherever cur is (records.h). */
+int record_could_point(void)
+{
+	uint64_t count;
+	return !cur->tracer && count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0 &&
+	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
+	       count_seen_all(cur->p.pid, cur->tgid);
+}
+
+/* cur stopped where it ran, counted: a point (TRP_POINT) when it
+ * stopped at a counted edge's trap (advance.h), so that the count alone
+ * tells the place and replay compares one arrival; every other thread of
+ * its process is settled, and REWIND_NO_POINTS=1 is not set. Not
  * at a stop that came at a syscall's end (orig_rax tells: an interrupt
  * of user code leaves -1): there the kernel may restart the call, a
  * state that no run of the thread's code reaches. Not while a thread of
@@ -160,10 +170,9 @@ static int all_settled(void)
  * recording than in replay. */
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
-	return (flags & TRP_RAN) && !cur->tracer && (int64_t)regs->orig_rax == -1 &&
+	return (flags & TRP_RAN) && cur->at_edge && (int64_t)regs->orig_rax == -1 && record_could_point() &&
 	       count_get(&cur->p, cur->tgid, cur->p.pid, count) == 0 &&
-	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
-	       count_exact(cur->p.pid, cur->tgid, regs->rip);
+	       !count_in_tramp(cur->tgid, regs->rip) && !count_moved(cur->tgid, regs->rip);
 }
 
 void record_forget(pid_t tgid)

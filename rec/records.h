@@ -25,6 +25,13 @@ void record_sigreturn(void);
  * Returns -1, having recorded nothing, when cur is being killed. */
 int record_state(struct user_regs_struct *regs, uint64_t flags);
 
+/* Whether cur could be recorded as a point wherever its own code is:
+ * its process is counted, every executable mapping is one counting saw,
+ * no thread of it is in a signal handler, every other thread is where
+ * the trace has it, it has no tracer in the tree, and REWIND_NO_POINTS=1
+ * is not set. */
+int record_could_point(void);
+
 /* Process tgid ended or replaced its memory (execve): the copies of its
  * blocks kept to record their changes small are dropped, so that rec's
  * memory follows the live processes, not all that ever ran. */

@@ -1,5 +1,6 @@
 /* sig.c: signals delivered to the program, rdtsc stops, and preemption
  * (its state record, TR_PREEMPT, is written by records.c). */
+#include "advance.h"
 #include "bufdrain.h"
 #include "count.h"
 #include "dirty.h"
@@ -104,9 +105,13 @@ static int ours(const siginfo_t *si)
 }
 
 /* cur was stopped by our SIGSTOP between syscalls: record its state
- * there, which replay makes again, then deliver what it held. */
-static void preempted(struct user_regs_struct *regs)
+ * there, which replay makes again, then deliver what it held. Counted,
+ * it runs on to its next counted edge first (advance.h), and is
+ * recorded there: returns 1 while it runs on, else 0. */
+static int preempted(struct user_regs_struct *regs)
 {
+	if (advance_start())
+		return 1;
 	R.gave_way = cur->p.pid;
 	/* It runs no more: no SIGSTOP of on_alarm's may come while its state
 	 * is taken (seg_ticks is past want_ticks still). One would stop the
@@ -142,9 +147,11 @@ static void preempted(struct user_regs_struct *regs)
 			cur->stash[cur->nstash++] = got[k];
 		}
 	}
-	if (record_state(regs, TRP_RAN) < 0) {
+	int rs = record_state(regs, TRP_RAN);
+	advance_done();
+	if (rs < 0) {
 		ready(cur);	/* it dies when resumed */
-		return;
+		return 0;
 	}
 	/* The first held signal it does not block now is delivered here,
 	 * and replay raises it at the same place. One it blocked since it
@@ -169,6 +176,12 @@ static void preempted(struct user_regs_struct *regs)
 		cur->sig = si.si_signo;
 	}
 	ready(cur);
+	return 0;
+}
+
+int sig_preempt(struct user_regs_struct *regs)
+{
+	return preempted(regs);
 }
 
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
@@ -180,12 +193,17 @@ int do_signal(int sig)
 	if (ptrace(PTRACE_GETSIGINFO, cur->p.pid, 0, &si) < 0) {
 		/* A group-stop (SIGSTOP, SIGTSTP...): it stays stopped, as its
 		 * parent may see with WUNTRACED, until a SIGCONT comes. */
+		advance_cancel();
 		cur->state = T_STOPPED;
 		if (sig != SIGSTOP && cur->p.pid == R.root)
 			job_stop(sig);
 		return 0;
 	}
 	pt_getregs(&cur->p, &regs);
+	/* Advancing to its next counted edge: there, or given up. */
+	int adv = advance_stopped(sig, &regs);
+	if (adv)
+		return adv > 0 ? preempted(&regs) : 1;
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
 	 * the program's (the two look alike: cur->injected tells). */
@@ -199,8 +217,7 @@ int do_signal(int sig)
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
-		preempted(&regs);
-		return 0;
+		return preempted(&regs);
 	}
 	if (do_rdtsc(&si, &regs)) {
 		pt_resume(&cur->p, RESUME_CONT, 0);
@@ -245,8 +262,7 @@ int do_signal(int sig)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
 			if (!env_flag("REWIND_HOLD_SIGNALS") && !buf_busy(&cur->p) && !cur->tracer) {
-				preempted(&regs);
-				return 0;
+				return preempted(&regs);
 			}
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);

@@ -18,4 +18,9 @@ void pending_now(struct pt_proc *p, uint64_t set[2]);
  * running (resumed), 0 if it stopped running. */
 int do_signal(int sig);
 
+/* cur, stopped in its own code, is preempted there as by a SIGSTOP of
+ * rec's (held signals delivered): returns 1 if it runs on to its next
+ * counted edge first (advance.h), 0 if it stopped running. */
+int sig_preempt(struct user_regs_struct *regs);
+
 #endif

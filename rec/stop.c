@@ -1,5 +1,6 @@
 /* stop.c: one stop of a thread, sent to what handles it (a syscall entry
  * or exit, a signal, an exec, a new thread, an end). */
+#include "advance.h"
 #include "bufdrain.h"
 #include "calls.h"
 #include "dirty.h"
@@ -99,6 +100,22 @@ void handle(int st)
 	struct user_regs_struct r;
 	if (pt_getregs_alive(&cur->p, &r) < 0)
 		return;
+	if (k == PS_SECCOMP && cur->advance) {
+		/* A call before its edge, with a signal held: undone, and
+		 * the signal delivered before it, as natively. */
+		int a = advance_call(&r, &st);
+		if (a < 0) {
+			handle(st);
+			return;
+		}
+		if (a > 0) {
+			if (!sig_preempt(&r))
+				R.run_tid = 0;
+			return;
+		}
+	}
+	if (k != PS_SIGNAL)
+		advance_cancel();	/* a call or an event came before its edge */
 	if (cur->state == T_NEW && k != PS_SIGNAL)
 		die(EXIT_TRACE, "unexpected first stop 0x%x of thread %d", st, cur->p.pid);
 	int ev = st >> 16;

@@ -39,6 +39,11 @@ struct task {
 	int injected;		/* signal number raised at the last entry */
 	int held_blocked;	/* it blocks every held signal: no preemption
 				   for them until its next syscall */
+	uint64_t advance;	/* preempted, it runs on to its next counted
+				   edge, armed to trap at this count (0: not) */
+	int advance_failed;	/* its timeslice ended first: the next
+				   preemption takes it where it is */
+	int at_edge;		/* stopped at that edge (a point may be taken) */
 	int out;		/* the call sends data to stdout or stderr */
 	struct user_regs_struct entry_regs;	/* at the entry of that call */
 	/* ptrace emulated for a tracer inside the tree (see ptemu.h). */

@@ -1,0 +1,106 @@
+/* advance.c: a counted thread rec preempts runs on to its next counted
+ * edge, armed to trap there (count.h), and is recorded at that edge: a
+ * point replay reaches by its count alone, with one state compared. */
+#include "advance.h"
+#include "bufdrain.h"
+#include "count.h"
+#include "rec.h"
+#include "records.h"
+#include "task.h"
+
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+int advance_start(void)
+{
+	uint64_t now;
+	if (cur->advance || cur->advance_failed || cur->at_edge || !count_on() || !record_could_point() ||
+	    count_get(&cur->p, cur->tgid, cur->p.pid, &now) < 0 ||
+	    count_arm(&cur->p, cur->tgid, cur->p.pid, now + 1) != 1)
+		return 0;
+	cur->advance = now + 1;
+	/* A signal held on the way comes in before any call, as natively:
+	 * the calls the buffer would make without a stop go traced, and a
+	 * call reached before the edge is undone (advance_call). */
+	if (cur->nstash)
+		buf_want_traced(&cur->p);
+	/* Replay raises what is held at the edge, not at the last exit. */
+	cur->at_exit = 0;
+	pt_resume(&cur->p, RESUME_CONT, 0);
+	return 1;
+}
+
+int advance_stopped(int sig, struct user_regs_struct *regs)
+{
+	if (!cur->advance)
+		return 0;
+	uint64_t want = cur->advance;
+	if (sig == SIGTRAP && count_take_trap(&cur->p, cur->tgid, cur->p.pid, regs->rip, want)) {
+		cur->advance = 0;
+		/* Inside the syscall buffer's call: on to the edge after. */
+		if (buf_busy(&cur->p) && count_arm(&cur->p, cur->tgid, cur->p.pid, want + 1) == 1) {
+			cur->advance = want + 1;
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return -1;
+		}
+		cur->at_edge = 1;
+		pt_getregs(&cur->p, regs);
+		return 1;
+	}
+	count_disarm(&cur->p, cur->tgid, cur->p.pid, want);
+	cur->advance = 0;
+	/* A timeslice ended before the edge came (code counting does not
+	 * see, or a long stretch with none): it is recorded where it is. */
+	if (sig == SIGSTOP)
+		cur->advance_failed = 1;
+	return 0;
+}
+
+int advance_call(struct user_regs_struct *r, int *st)
+{
+	uint8_t insn[2];
+	if (!cur->advance || !cur->nstash || pt_read(&cur->p, r->rip - 2, insn, 2) != 2 ||
+	    insn[0] != 0x0f || insn[1] != 0x05)
+		return 0;
+	count_disarm(&cur->p, cur->tgid, cur->p.pid, cur->advance);
+	cur->advance = 0;
+	cur->advance_failed = 1;
+	/* Skipped (orig_rax -1), and back before its syscall instruction
+	 * with its number in rax: as it was before it made the call. The
+	 * step's trap comes as it returns, before it runs anything. */
+	r->rax = r->orig_rax;
+	r->orig_rax = -1;
+	r->rip -= 2;
+	pt_setregs(&cur->p, r);
+	pt_resume(&cur->p, RESUME_STEP, 0);
+	for (;;) {
+		if (wait_any(cur->p.pid, st, 0) <= 0)
+			continue;
+		if (!WIFSTOPPED(*st))
+			return -1;
+		if (WSTOPSIG(*st) == SIGTRAP)
+			break;
+		/* Another signal on the way: held with the rest. */
+		siginfo_t si;
+		if (ptrace(PTRACE_GETSIGINFO, cur->p.pid, 0, &si) == 0 && cur->nstash < 64)
+			cur->stash[cur->nstash++] = si;
+		pt_resume(&cur->p, RESUME_STEP, 0);
+	}
+	pt_getregs(&cur->p, r);
+	return 1;
+}
+
+void advance_cancel(void)
+{
+	if (cur->advance)
+		count_disarm(&cur->p, cur->tgid, cur->p.pid, cur->advance);
+	cur->advance = 0;
+	cur->advance_failed = 0;
+}
+
+void advance_done(void)
+{
+	cur->advance_failed = 0;
+	cur->at_edge = 0;
+}

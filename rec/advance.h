@@ -1,0 +1,37 @@
+/* advance.h: a counted thread rec preempts runs on to its next counted
+ * edge and is recorded there, where its count alone tells the place. */
+#ifndef REWIND_REC_ADVANCE_H
+#define REWIND_REC_ADVANCE_H
+
+#include <sys/user.h>
+
+/* cur, stopped to be preempted where it could be a point
+ * (record_could_point), is armed to trap at its next counted edge and
+ * let run: returns 1 (it runs), or 0 when it is to be recorded where it
+ * is (not counted, not a point, or its last advance came to nothing). */
+int advance_start(void);
+
+/* cur, advancing, stopped with signal sig (regs: its registers): returns
+ * 1 when this is its edge's trap (taken: its slot and flags are as an
+ * unarmed run has them, regs read again, and the steps out of the
+ * trampoline are the caller's); -1 when the trap came inside the syscall
+ * buffer's call (it runs on, armed for the edge after); else 0, the
+ * advance given up and its count disarmed. */
+int advance_stopped(int sig, struct user_regs_struct *regs);
+
+/* cur, advancing with a signal held, stopped at a call's entry (seccomp)
+ * before its edge: the call is undone, and cur stopped before its
+ * syscall instruction, where the signal is delivered (the call is made
+ * when the handler returns). Returns 1 (r: its registers there), 0 when
+ * that is not so (the caller goes on with the call), -1 if it ended
+ * meanwhile (*st: how). */
+int advance_call(struct user_regs_struct *r, int *st);
+
+/* cur stopped otherwise (a call, an event): the advance, if any, is
+ * given up. */
+void advance_cancel(void);
+
+/* cur was recorded: its next preemption may advance again. */
+void advance_done(void);
+
+#endif
