@@ -287,11 +287,46 @@ static int flags_live(const uint8_t *bytes, size_t n, int64_t t)
 	return 1;
 }
 
+/* A direct jcc or jmp at b (len bytes, branch hints allowed): its
+ * condition (0-15) for a jcc, 16 for a jmp, -1 for anything else; *rel
+ * its displacement. */
+static int direct_jump(const uint8_t *b, int len, int64_t *rel)
+{
+	int k = 0, cc;
+	while (k < len && (b[k] == 0x2e || b[k] == 0x3e || b[k] == 0xf2))	/* hints, bnd */
+		k++;
+	if (k + 2 == len && b[k] >= 0x70 && b[k] <= 0x7f) {
+		cc = b[k] & 15;
+		*rel = (int8_t)b[k + 1];
+	} else if (k + 2 == len && b[k] == 0xeb) {
+		cc = 16;
+		*rel = (int8_t)b[k + 1];
+	} else if (k + 6 == len && b[k] == 0x0f && (b[k + 1] & 0xf0) == 0x80) {
+		int32_t d;
+		memcpy(&d, b + k + 2, 4);
+		cc = b[k + 1] & 15;
+		*rel = d;
+	} else if (k + 5 == len && b[k] == 0xe9) {
+		int32_t d;
+		memcpy(&d, b + k + 1, 4);
+		cc = 16;
+		*rel = d;
+	} else {
+		return -1;
+	}
+	return cc;
+}
+
 /* May instruction in (at offset off, decoded in full) move into a
  * trampoline: no branch, nothing odd, no write to memory (a watchpoint
  * would stop inside the trampoline), rip-relative only in memory. */
 static int movable(const uint8_t *bytes, size_t n, const struct insn *x)
 {
+	int64_t rel;
+	/* A forward jcc or jmp goes as its rel32 form (a target inside the
+	 * moved bytes is refused by the caller). */
+	if (x->kind == K_BRANCH)
+		return x->target > (int64_t)x->off && direct_jump(bytes + x->off, x->len, &rel) >= 0;
 	if (x->kind != K_PLAIN)
 		return 0;
 	ZydisDecodedInstruction in;
@@ -362,21 +397,33 @@ static int build(const uint8_t *bytes, const struct insn *ins, const struct plan
 	const struct insn *e = &ins[pl->last];
 	uint64_t F = lo + e->off + e->len, T = lo + e->target;
 	for (size_t i = pl->first; i < pl->last; i++) {
-		if (relocate(t + k, bytes + ins[i].off, ins[i].len, lo + ins[i].off + ins[i].len,
-			     ta + k + ins[i].len) < 0)
+		int64_t rel = 0;
+		int cc = ins[i].kind == K_BRANCH ? direct_jump(bytes + ins[i].off, ins[i].len, &rel) : -2;
+		uint64_t to = lo + ins[i].off + ins[i].len + rel;
+		if (cc == -1) {
 			return -1;
-		k += ins[i].len;
+		} else if (cc == 16) {	/* jmp rel32 */
+			t[k] = 0xe9;
+			if (put_rel32(t + k + 1, ta + k + 5, to) < 0)
+				return -1;
+			k += 5;
+		} else if (cc >= 0) {	/* jcc rel32 */
+			t[k] = 0x0f;
+			t[k + 1] = 0x80 | cc;
+			if (put_rel32(t + k + 2, ta + k + 6, to) < 0)
+				return -1;
+			k += 6;
+		} else {
+			if (relocate(t + k, bytes + ins[i].off, ins[i].len, lo + ins[i].off + ins[i].len,
+				     ta + k + ins[i].len) < 0)
+				return -1;
+			k += ins[i].len;
+		}
 	}
 	if (e->kind == K_EDGE_JCC) {
-		const uint8_t *b = bytes + e->off;
-		int cc;
-		while (*b == 0x2e || *b == 0x3e)	/* branch hints */
-			b++;
-		if (*b >= 0x70 && *b <= 0x7f)
-			cc = *b & 15;
-		else if (*b == 0x0f && (b[1] & 0xf0) == 0x80)
-			cc = b[1] & 15;
-		else
+		int64_t rel;
+		int cc = direct_jump(bytes + e->off, e->len, &rel);
+		if (cc < 0 || cc == 16)
 			return -1;
 		t[k++] = 0x0f;
 		t[k++] = 0x80 | (cc ^ 1);
@@ -570,7 +617,7 @@ struct plans {
  * classify(), movable(), flags_live(), plan_sites(), or this layout.
  * The cache key holds it, and Zydis's version. (COUNT_VERSION, in the
  * trace, changes with it: replay must patch as rec did.) */
-#define PLAN_VERSION 2
+#define PLAN_VERSION 3
 
 /* The cache key: a 128-bit hash of everything plans are made from (the
  * mapping's bytes, its code ranges and function starts, the landing
