@@ -184,19 +184,6 @@ static void have_blocks(struct engine *e, const struct trace_rec *rec)
 	}
 }
 
-/* The count recorded in TR_PREEMPT rec into *c: 0, or -1 (not counted). */
-static int preempt_count(const struct trace_rec *rec, uint64_t *c)
-{
-	size_t off = trace_fixed_size(TR_PREEMPT);
-	struct trace_item it;
-	while (trace_item(rec, &off, &it) > 0)
-		if (it.tag == IT_COUNT && it.len >= 8) {
-			*c = get64(it.p);
-			return 0;
-		}
-	return -1;
-}
-
 #define MAXSPS 64
 
 /* The stack pointers of the live threads of the current thread's
@@ -250,7 +237,7 @@ static void reexec_point(struct engine *e)
 	uint64_t want, rip = trace_preempt_rip(&e->cur);
 	struct user_regs_struct r;
 	int st, k;
-	if (preempt_count(&e->cur, &want) < 0)
+	if (rematch_count(&e->cur, &want) < 0)
 		eng_bad_record(e, "a point without its count");
 	int armed = count_arm(&e->p, t->rtgid, t->rtid, want);
 	if (armed < 0)
@@ -370,7 +357,7 @@ static void replay_preempt(struct engine *e)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
 	uint64_t c;
-	if (preempt_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
+	if (rematch_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
 		count_set(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, c);
 }
 
@@ -528,7 +515,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 		uint64_t want;
 		pt_getregs(&e->p, &r);
 		if (rerun && e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
-		    preempt_count(rerun, &want) == 0 &&
+		    rematch_count(rerun, &want) == 0 &&
 		    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
 			/* At the recorded count, on the edge's target: the
 			 * search for the rip begins here. */
@@ -636,7 +623,7 @@ uint64_t eng_rematch_rip(struct engine *e)
 		struct eng_task *t = &e->tasks[i];
 		struct pt_proc *p = i == e->ti ? &e->p : &t->p;
 		e->rm.cstate = RMC_DONE;
-		if (preempt_count(eng_peek_next(e, 1), &want) == 0 &&
+		if (rematch_count(eng_peek_next(e, 1), &want) == 0 &&
 		    count_arm(p, t->rtgid, t->rtid, want) > 0)
 			e->rm.cstate = RMC_ARMED;
 	}

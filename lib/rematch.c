@@ -25,6 +25,26 @@ uint64_t rematch_budget(void)
 	return v;
 }
 
+int rematch_count(const struct trace_rec *pre, uint64_t *c)
+{
+	size_t off = trace_fixed_size(TR_PREEMPT);
+	struct trace_item it;
+	while (trace_item(pre, &off, &it) > 0)
+		if (it.tag == IT_COUNT && it.len >= 8) {
+			*c = get64(it.p);
+			return 0;
+		}
+	return -1;
+}
+
+uint64_t rematch_budget_of(const struct trace_rec *pre)
+{
+	uint64_t c, b = rematch_budget();
+	if ((trace_preempt_point(pre) || rematch_count(pre, &c) == 0) && b < REMATCH_POINT_ARRIVALS)
+		b = REMATCH_POINT_ARRIVALS;
+	return b;
+}
+
 /* Is p's FP/vector state the recorded XSAVE area x? The header says
  * which components are in their initial state, which the kernel shows as
  * their initial values all the same: the values are compared, not it. */
@@ -101,9 +121,7 @@ int rematch_check(struct pt_proc *p, const struct trace_rec *pre, struct rematch
 		m->same = state_same(p, pre, m, store, sps, n);
 		m->checked = m->arrivals + 1;
 	}
-	uint64_t budget = trace_preempt_point(pre) ? REMATCH_POINT_ARRIVALS : rematch_budget();
-	if (budget < rematch_budget())
-		budget = rematch_budget();
+	uint64_t budget = rematch_budget_of(pre);
 	if (!m->same && (m->arrivals >= budget || m->compares >= REMATCH_MEMCMPS))
 		return -1;
 	return m->same;

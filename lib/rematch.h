@@ -21,7 +21,9 @@ struct pos_store;	/* pos.h */
 #define REMATCH_ARRIVALS 1000
 #define REMATCH_MEMCMPS 1000
 /* A point (TRP_POINT: no state to set) is searched longer, from its
- * count on: past it, replay has diverged. */
+ * count on: past it, replay has diverged. So is a counted state (one rec
+ * did not take as a point: no counted edge came after where it stopped),
+ * from its count on. */
 #define REMATCH_POINT_ARRIVALS 100000
 
 /* Where the search for the end of the current stretch is. It is part of
@@ -84,5 +86,14 @@ void rematch_stopped(struct rematch *m, const struct trace_rec *pre, const sigin
 
 /* The arrivals a search may take (REMATCH_ARRIVALS or the environment's). */
 uint64_t rematch_budget(void);
+
+/* The budget of the search for the end of the stretch pre closes:
+ * REMATCH_POINT_ARRIVALS for a point or a counted state, else
+ * rematch_budget(). */
+uint64_t rematch_budget_of(const struct trace_rec *pre);
+
+/* The count TR_PREEMPT pre records (IT_COUNT) into *c: 0, or -1 when it
+ * was not counted. */
+int rematch_count(const struct trace_rec *pre, uint64_t *c);
 
 #endif
