@@ -1,0 +1,46 @@
+#!/bin/bash
+# t2210-count-advance.sh: rec takes a point only at a counted edge, to
+# which it runs the preempted thread on (rec/advance.c). uncounted.c
+# spins in a loop the patcher cannot count (a store before its 2-byte
+# back edge) until a timer's signal: no edge comes, so the state is
+# recorded whole and the signal delivered there, and replay matches
+# (patcher 3's rec took a point there that replay never found again).
+# With a second thread computing beside it, that thread's preemptions
+# are points and the spinner's are not.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog uncounted
+export REWIND_COUNT=1
+
+counted () {
+	run_tool tdump "$trace" | grep -q "^0 .* start .*counted=[1-9]"
+}
+
+test_expect_success 'uncounted prints something else each native run' '
+	differs_natively "$T/uncounted"
+'
+test_expect_success 'the signal in an uncounted loop: replay prints the same bytes' '
+	rec_replay_cmp "$T/uncounted" &&
+	run_tool tdump "$trace" >dump &&
+	grep -q " signal SIGALRM .* async" dump
+'
+test_expect_success 'counted: the state there is recorded whole, not as a point' '
+	if counted; then
+		grep -B1 " signal SIGALRM .* async" dump | head -n 1 >at &&
+		cat at &&
+		grep -q " preempt at .*(replay sets its state, " at &&
+		! grep -q " (point: " dump
+	fi
+'
+test_expect_success 'with a thread computing beside it: replay prints the same bytes' '
+	rec_replay_cmp "$T/uncounted" thread &&
+	run_tool tdump "$trace" >dump2 &&
+	spinner=$(awk "\$3 == \"signal\" && / SIGALRM / { print \$2; exit }" dump2) &&
+	test -n "$spinner" &&
+	if counted; then
+		! grep " preempt at .* (point: " dump2 | awk -v t="$spinner" "\$2 == t" | grep -q .
+	fi
+'
+test_expect_success 'a second replay is identical' '
+	replay_cmp
+'
+test_done
