@@ -58,6 +58,8 @@ struct cproc {
 	uint32_t key;
 	int ok;			/* its data page is mapped */
 	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
+	uint64_t armed;		/* the count the owner is armed to trap at (the
+				   slot holds how many edges are left), or 0 */
 	struct csite *s;
 	int n, cap;
 	struct cregion *r;
@@ -66,6 +68,9 @@ struct cproc {
 	int nt;
 	uint64_t (*seen)[2];	/* the executable mappings patch_mapping() saw */
 	int nseen;
+	int traced;		/* it asked to be traced (PTRACE_TRACEME): what
+				   it execs is not counted, so that its tracer
+				   sees the program's own code */
 };
 
 static int on = -1;
@@ -922,8 +927,8 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 		return;
 	struct cproc *c = proc_of(key, 1);
 	c->n = c->nt = c->nr = c->nseen = 0;
-	c->ok = map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
 	c->owner = 0;
+	c->ok = !c->traced && map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
 	if (!c->ok)
 		return;
 	uint64_t v = COUNT_BASE;
@@ -1004,6 +1009,10 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 {
 	if (!count_on() || (ret < 0 && ret > -4096))
 		return;
+	if (nr == SYS_ptrace && a[0] == PTRACE_TRACEME) {
+		proc_of(key, 1)->traced = 1;
+		return;
+	}
 	struct cproc *c = proc_of(key, 0);
 	if (!c)
 		return;
@@ -1068,7 +1077,8 @@ void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
 		return;
 	uint64_t v;
 	if (c->owner && pt_read(p, COUNT_DATA, &v, 8) == 8)
-		thread_of(c, c->owner)->slot = v;
+		thread_of(c, c->owner)->slot = c->armed ? COUNT_BASE - (c->armed - v) : v;
+	c->armed = 0;	/* an armed owner leaves it with its true count */
 	v = thread_of(c, tid)->slot;
 	pt_write(p, COUNT_DATA, &v, 8);
 	c->owner = tid;
@@ -1084,7 +1094,7 @@ int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count)
 		v = thread_of(c, tid)->slot;
 	else if (pt_read(p, COUNT_DATA, &v, 8) != 8)
 		return -1;
-	*count = COUNT_BASE - v;
+	*count = c->owner == tid && c->armed ? c->armed - v : COUNT_BASE - v;
 	return 0;
 }
 
@@ -1094,9 +1104,10 @@ void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t cnt)
 	if (!c || !c->ok)
 		return;
 	uint64_t v = COUNT_BASE - cnt;
-	if (c->owner == tid)
+	if (c->owner == tid) {
 		pt_write(p, COUNT_DATA, &v, 8);
-	else
+		c->armed = 0;
+	} else
 		thread_of(c, tid)->slot = v;
 }
 
@@ -1109,7 +1120,10 @@ int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
 	if (now == want)
 		return 0;
 	uint64_t v = want - now;
-	return pt_write(p, COUNT_DATA, &v, 8) < 0 ? -1 : 1;
+	if (pt_write(p, COUNT_DATA, &v, 8) < 0)
+		return -1;
+	proc_of(key, 0)->armed = want;
+	return 1;
 }
 
 static const struct csite *site_at(const struct cproc *c, uint64_t rip)
@@ -1155,6 +1169,7 @@ int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip,
 	 * compared). */
 	v = COUNT_BASE - want;
 	pt_write(p, COUNT_DATA, &v, 8);
+	c->armed = 0;
 	if (!s->live) {
 		struct user_regs_struct r;
 		pt_getregs(p, &r);
@@ -1183,12 +1198,11 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 	return 1;
 }
 
-void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	uint64_t left;
-	if (c && c->ok && c->owner == tid && pt_read(p, COUNT_DATA, &left, 8) == 8 && left <= want)
-		count_set(p, key, tid, want - left);
+	uint64_t now;
+	if (count_get(p, key, tid, &now) == 0)
+		count_set(p, key, tid, now);
 }
 
 int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
@@ -1243,6 +1257,12 @@ int count_seen_all(pid_t pid, uint32_t key)
 int count_exact(pid_t pid, uint32_t key, uint64_t rip)
 {
 	return !count_in_tramp(key, rip) && !count_moved(key, rip) && count_seen_all(pid, key);
+}
+
+int count_process(uint32_t key)
+{
+	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	return c && c->ok;
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

@@ -84,9 +84,10 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
  * for count_step_out(). Returns 1, or 0 when rip is not the trap. */
 int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
 
-/* Thread tid, armed for want (count_arm) and stopped before its trap,
- * gets its true count back in its slot. */
-void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
+/* Thread tid, armed (count_arm) and stopped before its trap, gets its
+ * true count back in its slot. (count_get and count_switch know an
+ * armed slot, so a thread switched out armed keeps its true count.) */
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid);
 
 /* Thread p of process key, stopped, is made to leave the trampoline it
  * may be in, one step at a time, so that a recorded place is always in
@@ -109,6 +110,9 @@ int count_exact(pid_t pid, uint32_t key, uint64_t rip);
 /* The half of count_exact() that does not depend on the place: the
  * process is counted and every executable mapping is one counting saw. */
 int count_seen_all(pid_t pid, uint32_t key);
+
+/* Whether process key is counted (its code patched). */
+int count_process(uint32_t key);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */
