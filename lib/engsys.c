@@ -607,6 +607,10 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
 		answer(e, &c);
+		/* A PTRACE_TRACEME: what the process execs is not counted
+		 * (rec's calls.c tells counting of every call). */
+		if (sc->nr == SYS_ptrace)
+			count_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret, NULL);
 		return;
 	case C_SUSPEND:
 		suspend(e, &c);

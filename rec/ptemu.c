@@ -1,6 +1,7 @@
 /* ptemu.c: ptrace for tracers inside the recorded tree. rec is the real
  * tracer of every thread, so a program's own ptrace is answered here and
  * never reaches the kernel. */
+#include "count.h"
 #include "bufdrain.h"
 #include "events.h"
 #include "ptchld.h"
@@ -450,6 +451,9 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, " of a process outside the recorded tree");
 		if (t->tgid == cur->tgid || t->tracer)
 			return -EPERM;
+		if (count_process(t->tgid))
+			ptrace_refuse(req, " of a process whose code is patched to count its progress "
+				      "(REWIND_COUNT=1: its tracer would see the patches)");
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
 		settle(t);
