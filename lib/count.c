@@ -68,9 +68,9 @@ struct cproc {
 	int nt;
 	uint64_t (*seen)[2];	/* the executable mappings patch_mapping() saw */
 	int nseen;
-	int traced;		/* it asked to be traced (PTRACE_TRACEME): what
-				   it execs is not counted, so that its tracer
-				   sees the program's own code */
+	int traced;		/* a tracer in the tree traces it (count_traced):
+				   its code is not patched, nor what it execs,
+				   so that its tracer sees the program's own */
 };
 
 static int on = -1;
@@ -1004,13 +1004,23 @@ static void disable(struct pt_proc *p, struct cproc *c)
 	c->ok = 0;
 }
 
+void count_traced(struct pt_proc *p, uint32_t key)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 1) : NULL;
+	if (!c)
+		return;
+	c->traced = 1;
+	if (c->ok)
+		disable(p, c);
+}
+
 void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
 		   const char *file)
 {
 	if (!count_on() || (ret < 0 && ret > -4096))
 		return;
 	if (nr == SYS_ptrace && a[0] == PTRACE_TRACEME) {
-		proc_of(key, 1)->traced = 1;
+		count_traced(p, key);
 		return;
 	}
 	struct cproc *c = proc_of(key, 0);
@@ -1257,12 +1267,6 @@ int count_seen_all(pid_t pid, uint32_t key)
 int count_exact(pid_t pid, uint32_t key, uint64_t rip)
 {
 	return !count_in_tramp(key, rip) && !count_moved(key, rip) && count_seen_all(pid, key);
-}
-
-int count_process(uint32_t key)
-{
-	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	return c && c->ok;
 }
 
 int count_in_tramp(uint32_t key, uint64_t rip)

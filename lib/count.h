@@ -111,8 +111,12 @@ int count_exact(pid_t pid, uint32_t key, uint64_t rip);
  * process is counted and every executable mapping is one counting saw. */
 int count_seen_all(pid_t pid, uint32_t key);
 
-/* Whether process key is counted (its code patched). */
-int count_process(uint32_t key);
+/* Process key (p: a thread of it) is traced by a tracer in the recorded
+ * tree, from PTRACE_TRACEME (count_syscall sees it), PTRACE_ATTACH or
+ * PTRACE_SEIZE (the caller tells): its code is given back its original
+ * bytes and it is counted no more, nor what it execs, so that its tracer
+ * sees the program's own code. Made at the same event in rec and replay. */
+void count_traced(struct pt_proc *p, uint32_t key);
 
 /* Whether rip of process key is inside a trampoline (stop there is moved
  * out by stepping, before anyone sees it). */

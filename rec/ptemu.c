@@ -451,14 +451,12 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			ptrace_refuse(req, " of a process outside the recorded tree");
 		if (t->tgid == cur->tgid || t->tracer)
 			return -EPERM;
-		if (count_process(t->tgid))
-			ptrace_refuse(req, " of a process whose code is patched to count its progress "
-				      "(REWIND_COUNT=1: its tracer would see the patches)");
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
 		settle(t);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
+		count_traced(&t->p, t->tgid);	/* its tracer sees its own code */
 		t->tracer = cur;
 		t->popts = req == PTRACE_SEIZE ? data : 0;
 		t->psys = t->pcall = 0;
