@@ -46,8 +46,10 @@ struct buf_hdr {
 	uint32_t traced_next;	/* rec wants the next call traced (a held
 				   signal, or another thread's turn) */
 	uint32_t nowrite;	/* no buffered writes (a MAP_SHARED file mapping) */
-	uint32_t busy;		/* the library is between its call and the
-				   end of the entry: no drain, no preemption */
+	uint32_t busy;		/* the library is deciding whether a call
+				   goes untraced, or between that call and
+				   the end of its entry: no drain, no
+				   preemption */
 	uint32_t count;		/* entries in the buffer */
 	uint64_t used;		/* bytes of the buffer in use */
 	uint8_t fd_read[BUF_NFD / 8];	/* bit set: reads of this fd cannot block */
