@@ -33,7 +33,8 @@
  * and count; rec writes mode, traced_next, nowrite and the fd sets,
  * which the library also keeps up to date across the opens, closes and
  * dups it makes itself.
- * Under replay the mode is 0 (every call traced) or 2: the engine put
+ * Under replay the mode is 0 (every call traced) or, from the engine's
+ * loading a run until the thread's next stop, 2: the engine put
  * count entries (rec's, as in the trace) in the buffer, the library
  * answers the thread's next calls from them in order, each after
  * checking its number, arguments and input bytes, and counts them in
