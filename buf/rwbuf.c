@@ -134,16 +134,37 @@ static int bit(const uint8_t *set, long fd)
 	return fd >= 0 && fd < BUF_NFD && (set[fd / 8] >> (fd % 8) & 1);
 }
 
+/* A can() that made no entry after all. */
+static void unbusy(void)
+{
+	__asm__ volatile("" ::: "memory");
+	hdr->busy = 0;
+}
+
 /* Whether this call may go untraced with up to max bytes of items; if
- * so the buffer is marked busy until end(). */
+ * so the buffer is marked busy until end().
+ * The decision is made only once busy is set: rec never preempts a busy
+ * thread, so a state it records in here holds nothing read from rec's
+ * header. Replay sets such a state in a process whose header is its
+ * own, and there the call goes traced, as it may. Decided before (the
+ * mode read, then a preemption), replay's library would log an entry
+ * into its header, and answer its next call from it: a call more than
+ * rec made. */
 static int can(size_t max)
 {
 	struct buf_hdr *h = hdr;
-	if (!h || h->mode != BUF_MODE_REC || h->traced_next || h->busy ||
-	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_DATA_SIZE)
+	/* Only spares the writes below when it is no: nothing is decided
+	 * by a yes here. A nested call (a signal handler inside this
+	 * library) finds busy set, and must leave it so. */
+	if (!h || h->mode != BUF_MODE_REC || h->busy)
 		return 0;
 	h->busy = 1;
 	__asm__ volatile("" ::: "memory");
+	if (h->mode != BUF_MODE_REC || h->traced_next ||
+	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_DATA_SIZE) {
+		unbusy();
+		return 0;
+	}
 	return 1;
 }
 
@@ -211,13 +232,6 @@ static void end(struct ent *e)
 	__asm__ volatile("" ::: "memory");
 	hdr->used += (BUF_ENT_HDR + size + 7) & ~7ull;
 	hdr->count++;
-	__asm__ volatile("" ::: "memory");
-	hdr->busy = 0;
-}
-
-/* A can() that made no entry after all. */
-static void unbusy(void)
-{
 	__asm__ volatile("" ::: "memory");
 	hdr->busy = 0;
 }

@@ -33,7 +33,8 @@
  * and count; rec writes mode, traced_next, nowrite and the fd sets,
  * which the library also keeps up to date across the opens, closes and
  * dups it makes itself.
- * Under replay the mode is 0 (every call traced) or 2: the engine put
+ * Under replay the mode is 0 (every call traced) or, from the engine's
+ * loading a run until the thread's next stop, 2: the engine put
  * count entries (rec's, as in the trace) in the buffer, the library
  * answers the thread's next calls from them in order, each after
  * checking its number, arguments and input bytes, and counts them in
@@ -46,8 +47,10 @@ struct buf_hdr {
 	uint32_t traced_next;	/* rec wants the next call traced (a held
 				   signal, or another thread's turn) */
 	uint32_t nowrite;	/* no buffered writes (a MAP_SHARED file mapping) */
-	uint32_t busy;		/* the library is between its call and the
-				   end of the entry: no drain, no preemption */
+	uint32_t busy;		/* the library is deciding whether a call
+				   goes untraced, or between that call and
+				   the end of its entry: no drain, no
+				   preemption */
 	uint32_t count;		/* entries in the buffer */
 	uint64_t used;		/* bytes of the buffer in use */
 	uint8_t fd_read[BUF_NFD / 8];	/* bit set: reads of this fd cannot block */

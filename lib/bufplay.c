@@ -64,9 +64,14 @@ int bufplay_load(struct engine *e)
 	const struct trace_rec *nx = e->held ? &e->ahead : NULL;
 	struct buf_hdr h;
 	uint32_t tid = nx ? nx->tid : 0;
+	/* A library busy here runs its recording path under replay: one
+	 * that decided in can() before it set busy (traces made before
+	 * that was fixed) goes on so from a preemption rec took there. It
+	 * is about to log an entry into the buffer: no run goes there
+	 * meanwhile. */
 	if (!e->batch || !nx || !fits(e, nx, tid) ||
 	    pt_read(&e->p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC ||
-	    h.mode == BUF_MODE_REC)
+	    h.mode == BUF_MODE_REC || h.busy)
 		return 0;
 	B.len = 0;
 	if (!add(nx))
@@ -126,12 +131,13 @@ void bufplay_sync(struct engine *e)
 	struct buf_hdr h;
 	uint32_t j = 0;
 	/* A process that is gone answered nothing we can tell: its first
-	 * call is then replayed, and found missing, the usual way. */
+	 * call is then replayed, and found missing, the usual way. Until
+	 * the next run is loaded the library answers nothing: an entry it
+	 * logs itself meanwhile (see bufplay_load) is never an answer. */
 	if (pt_read(&e->p, BUF_HDR, &h, sizeof h) == sizeof h && h.magic == BUF_MAGIC) {
 		j = h.consumed <= (uint32_t)B.n ? h.consumed : 0;
-		uint32_t z[2] = { 0, 0 };
-		pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, count), z, 4);
-		pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, consumed), z, 4);
+		uint32_t zero = 0;
+		pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, mode), &zero, 4);
 	}
 	if (j == 0) {
 		/* A library that answers nothing (of another build, say)

@@ -1,11 +1,14 @@
 /* bufdrain.c: rec's side of syscall buffering (see bufdrain.h and
  * lib/bufabi.h): finds and preloads librewind-buf.so, tells it which
- * descriptors cannot block, and turns the calls it logged into records. */
+ * descriptors cannot block, and turns the calls it logged into records
+ * (and, for tests, forces a preemption inside it: REWIND_BUF_PREEMPT). */
 #include "bufdrain.h"
 #include "bufabi.h"
 #include "cap.h"
 #include "emu.h"
+#include "maps.h"
 #include "outs.h"
+#include "probe.h"
 #include "sys.h"
 #include "trace.h"
 #include "util.h"
@@ -24,11 +27,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <unistd.h>
 
 #define LIBNAME "librewind-buf.so"
@@ -78,6 +83,65 @@ void buf_probe_print(FILE *f)
 		fprintf(f, "syscall buffering: present: %s makes the common calls without a stop\n", lib);
 }
 
+/* REWIND_BUF_PREEMPT: the offset (bp_off, with bp_want), then the
+ * breakpoint's thread and address while it is armed. */
+static int bp_want;
+static uint64_t bp_off, bp_addr;
+static pid_t bp_tid;
+
+/* Read REWIND_BUF_PREEMPT, before the program starts: the probe forks
+ * (and the program's stops are rec's to wait for once it runs). */
+static void want_preempt(void)
+{
+	const char *s = getenv("REWIND_BUF_PREEMPT");
+	if (!s || !*s)
+		return;
+	char *end;
+	bp_off = strtoull(s, &end, 0);
+	if (*end)
+		die(EXIT_USAGE, "REWIND_BUF_PREEMPT: not an offset: %s", s);
+	if (!probe_has(PROBE_DEBUGREGS))
+		die(EXIT_USAGE, "REWIND_BUF_PREEMPT: no debug registers here (see rec --probe)");
+	bp_want = 1;
+}
+
+/* Arm REWIND_BUF_PREEMPT in p, whose library has just set its page up:
+ * an execution breakpoint in debug register 0 at the library's load
+ * address plus the offset. Once per recording. */
+static void arm_preempt(struct pt_proc *p)
+{
+	if (!bp_want)
+		return;
+	bp_want = 0;
+	FILE *f = maps_open(p->pid);
+	struct maps_line m;
+	uint64_t base = 0;
+	size_t nl = strlen(LIBNAME), n;
+	while (f && !base && maps_next(f, &m))
+		if (m.off == 0 && (n = strlen(m.name)) > nl && m.name[n - nl - 1] == '/' &&
+		    !strcmp(m.name + n - nl, LIBNAME))
+			base = m.lo;
+	if (f)
+		fclose(f);
+	size_t dr = offsetof(struct user, u_debugreg);
+	if (!base || ptrace(PTRACE_POKEUSER, p->pid, dr, base + bp_off) < 0 ||
+	    ptrace(PTRACE_POKEUSER, p->pid, dr + 7 * 8, 1) < 0)
+		die(EXIT_TRACE, "REWIND_BUF_PREEMPT: cannot set a breakpoint in thread %d: %s", p->pid,
+		    base ? strerror(errno) : "no " LIBNAME " mapped");
+	bp_tid = p->pid;
+	bp_addr = base + bp_off;
+}
+
+int buf_preempt_hit(struct pt_proc *p, const siginfo_t *si, uint64_t rip)
+{
+	if (!bp_tid || p->pid != bp_tid || si->si_signo != SIGTRAP || si->si_code != TRAP_HWBKPT ||
+	    rip != bp_addr)
+		return 0;
+	bp_tid = 0;
+	ptrace(PTRACE_POKEUSER, p->pid, offsetof(struct user, u_debugreg) + 7 * 8, 0);
+	return 1;
+}
+
 char **buf_setup(char **envp)
 {
 	static char lib[PATH_MAX];
@@ -102,6 +166,7 @@ char **buf_setup(char **envp)
 	}
 	pt_untraced_ip = BUF_UNTRACED_IP;
 	buf_on = 1;
+	want_preempt();
 	return env;
 }
 
@@ -374,6 +439,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		scan_fds(&h, p);
 		h.mode = !stopped;
 		put_settings(p, &h);
+		arm_preempt(p);
 		return;
 	}
 	if (ret < 0)

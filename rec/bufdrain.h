@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "pt.h"
@@ -44,6 +45,14 @@ void buf_poke(pid_t tid);
  * (the library's mprotect of its page), keep the fd sets in step with
  * the descriptors, and turn buffering off where it cannot be exact. */
 void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
+
+/* Whether signal si of thread p, stopped at rip, is the trap of
+ * REWIND_BUF_PREEMPT (tests: a preemption forced at an instruction of
+ * librewind-buf.so, its offset as objdump shows it, the first time the
+ * first thread whose buffering starts runs it). The breakpoint is then
+ * gone; the caller preempts p there as an asynchronous signal would, and
+ * the trap is not the program's. */
+int buf_preempt_hit(struct pt_proc *p, const siginfo_t *si, uint64_t rip);
 
 /* Make process p's buffered writes go traced from now on (a file it may
  * have open became emulated). */

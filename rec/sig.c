@@ -219,6 +219,15 @@ int do_signal(int sig)
 		}
 		return preempted(&regs);
 	}
+	/* REWIND_BUF_PREEMPT's trap: preempted as by a signal that came
+	 * there (one held while the library is busy or for a tracer). */
+	if (sig == SIGTRAP && buf_preempt_hit(&cur->p, &si, regs.rip)) {
+		if (buf_busy(&cur->p) || cur->tracer) {
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return 1;
+		}
+		return preempted(&regs);
+	}
 	if (do_rdtsc(&si, &regs)) {
 		pt_resume(&cur->p, RESUME_CONT, 0);
 		return 1;
