@@ -92,12 +92,16 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 		    (t->state == T_KERNEL && (t->nr == SYS_exit || t->nr == SYS_exit_group)))
 			continue;	/* on its way out: replay has none there */
 		tids[n] = t->p.pid;
+		/* Another thread at a call (its entry, or its end): what lies
+		 * in its red zone is stale, left by calls before, and the
+		 * buffering library's path there may differ in replay. */
 		if (t == cur)
 			sps[n++] = regs->rsp;
 		else if (t->state == T_KERNEL)
-			sps[n++] = t->entry_regs.rsp;
+			sps[n++] = t->entry_regs.rsp + POS_RED_ZONE;
 		else if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) == 0)
-			sps[n++] = r.rsp;
+			sps[n++] = r.rsp + (t->at_exit && !memcmp(&r, &t->exit_regs, sizeof r) ?
+					    POS_RED_ZONE : 0);
 	}
 	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
 	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
