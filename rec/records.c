@@ -137,6 +137,8 @@ static int settled(const struct task *t)
 		return 0;
 	if (t->at_exit && !memcmp(&r, &t->exit_regs, sizeof r))
 		return 1;
+	if (!memcmp(&r, &t->born_regs, sizeof r))
+		return 1;	/* not run since its clone made it */
 	for (int i = 0; i < nlastp; i++)
 		if (lastp[i].tid == t->p.pid)
 			return !memcmp(&r, &lastp[i].r, sizeof r);

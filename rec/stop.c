@@ -141,6 +141,7 @@ void handle(int st)
 	case PS_SIGNAL:
 		if (cur->state == T_NEW) {
 			cur->fresh = 0;
+			cur->born_regs = r;
 			/* ready once the parent's clone event named it */
 			if (cur->p.memfd >= 0)
 				ready(cur);

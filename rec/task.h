@@ -44,6 +44,9 @@ struct task {
 	int advance_failed;	/* its timeslice ended first: the next
 				   preemption takes it where it is */
 	int at_edge;		/* stopped at that edge (a point may be taken) */
+	struct user_regs_struct born_regs;	/* at its first stop, where its
+						   clone left it (a thread that
+						   has not run since is settled) */
 	int out;		/* the call sends data to stdout or stderr */
 	struct user_regs_struct entry_regs;	/* at the entry of that call */
 	/* ptrace emulated for a tracer inside the tree (see ptemu.h). */
