@@ -744,8 +744,10 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 	int fd = memfd_create("gdbstub.gdb", 0);
 	if (fd >= 0 && write_all(fd, gdb_hooks, strlen(gdb_hooks)) == 0)
 		snprintf(hooks, sizeof hooks, "/proc/self/fd/%d", fd);
-	execlp("gdb", "gdb", "-q", iopt, "-x", hooks, "-ex", "set sysroot /", "-ex", cmd, exe,
-	       (char *)NULL);
+	/* The stub replays to the program's first stop before it answers:
+	 * seconds on a loaded machine, past gdb's 2 s default. */
+	execlp("gdb", "gdb", "-q", iopt, "-x", hooks, "-ex", "set sysroot /", "-ex",
+	       "set remotetimeout 60", "-ex", cmd, exe, (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));
 }
 

@@ -106,7 +106,7 @@ test_expect_success GDB 'gdb and gdbstub as nobody: the watchpoint hunt finds th
 	src=$TEST_DIR/prog/dbg.c &&
 	out=$(grep -n "printf(\"seed" "$src" | cut -d: -f1) &&
 	buglin=$(grep -n "/\* BUG \*/" "$src" | cut -d: -f1) &&
-	nb gdb -batch -nx -ex "set pagination off" \
+	nb gdb -batch -nx -iex "set remotetimeout 60" -ex "set pagination off" \
 		-ex "target remote | $REWIND_BIN/gdbstub $nr/dbg" \
 		-ex "break dbg.c:$out" -ex continue -ex "watch -l last->next" \
 		-ex reverse-continue -ex "monitor when" "$T/dbg" >gdb.out 2>&1 &&

@@ -12,7 +12,7 @@ require_gdb
 # stub.msg (the program's output shown before gdb connects goes to
 # stderr too), gdb's "Current event" line in stub.when.
 stub_at () {
-	timeout -k 5 60 gdb -batch -nx -ex "target remote | gdbstub -g $1 $2 2>stub.err" \
+	timeout -k 5 60 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | gdbstub -g $1 $2 2>stub.err" \
 		-ex "monitor when" "$3" >stub.out 2>&1
 	local st=$?
 	grep "^Current event: " stub.out >stub.when
@@ -76,7 +76,7 @@ test_expect_success 'gdbstub -g one past the last: refused, exit 2' '
 	one_line_error g.err "^gdbstub: -g $((last + 1)): the trace ends at event $last$"
 '
 test_expect_success 'monitor goto: the last event goes to the end; one past it stays' '
-	timeout -k 5 60 gdb -batch -nx -ex "target remote | gdbstub -g 5 $trace" \
+	timeout -k 5 60 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | gdbstub -g 5 $trace" \
 		-ex "monitor goto $((last + 1))" -ex "monitor goto $last" -ex "monitor when" \
 		"$T/linger" >goto.out 2>&1 &&
 	grep -qx "rewind: the trace ends at event $last; still at event 5" goto.out &&

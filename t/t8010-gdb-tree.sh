@@ -101,7 +101,7 @@ test_expect_success 'gdbstub -p on each process of a pipeline: its own write(2)'
 	test $(wc -l <pids) = 3 &&
 	bad= &&
 	while read -r pid; do
-		timeout -k 5 120 gdb -batch -nx -ex "set pagination off" \
+		timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "set pagination off" \
 			-ex "set breakpoint pending on" \
 			-ex "target remote | $REWIND_BIN/gdbstub -p $pid $trace" \
 			-ex "break write" -ex continue -ex "info threads" </dev/null >gdb.out 2>&1

@@ -47,7 +47,7 @@ test_expect_success 'gdbstub --gdb runs the commands and prints what the README 
 test_expect_success 'gdb stops at SIGUSR1 by default; gdbstub passes it to the handler, where a breakpoint stops' '
 	src=$TEST_DIR/prog/dbg.c &&
 	handler=$(grep -n "/\* HANDLER \*/" "$src" | cut -d: -f1) &&
-	timeout -k 5 120 gdb -batch -nx -ex "target remote | gdbstub bug.trace" \
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | gdbstub bug.trace" \
 		-ex "break dbg.c:$handler" -ex continue -ex "print sig" "$T/dbg" >h.out 2>&1
 	not_signalled $? &&
 	grep -Eq "^Breakpoint 1, handler \(sig=10\) at .*dbg\.c:$handler$" h.out &&
@@ -56,14 +56,14 @@ test_expect_success 'gdb stops at SIGUSR1 by default; gdbstub passes it to the h
 '
 test_expect_success 'a fault stops, though the program catches it' '
 	RR_EXPECT=0 rec_replay_cmp "$T/segv" &&
-	timeout -k 5 120 gdb -batch -nx -ex "target remote | gdbstub $trace" -ex continue \
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | gdbstub $trace" -ex continue \
 		"$T/segv" >s.out 2>&1
 	not_signalled $? &&
 	grep -q "^Program received signal SIGSEGV, Segmentation fault\.$" s.out
 '
 test_expect_success 'a signal the program does not catch stops' '
 	rec_prog sh -c "kill -USR2 \$\$" &&
-	timeout -k 5 120 gdb -batch -nx -ex "target remote | gdbstub $trace" -ex continue \
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | gdbstub $trace" -ex continue \
 		>u.out 2>&1
 	not_signalled $? &&
 	grep -q "^Program received signal SIGUSR2, User defined signal 2\.$" u.out

@@ -7,7 +7,7 @@ require_gdb
 
 # at N TRACE: gdb's rip and monitor when at gdbstub -g N.
 at () {
-	timeout -k 5 120 gdb -batch -nx -ex "target remote | $REWIND_BIN/gdbstub -g $1 $2" \
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | $REWIND_BIN/gdbstub -g $1 $2" \
 		-ex "info registers rip" -ex "monitor when" "$T/lines" 2>&1 |
 		grep -E "^(rip |Current event)"
 }
@@ -32,7 +32,7 @@ test_expect_success 'with an index: the same event and rip' '
 '
 test_expect_success 'gdbstub said nothing about the index' '
 	n=$(head -n 1 evs) &&
-	timeout -k 5 120 gdb -batch -nx -ex "target remote | $REWIND_BIN/gdbstub -g $n $trace" \
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" -ex "target remote | $REWIND_BIN/gdbstub -g $n $trace" \
 		-ex "monitor when" "$T/lines" >g.out 2>&1 &&
 	! grep -q "replaying from the start" g.out
 '

@@ -416,7 +416,7 @@ gdb_run () {
 	for s in "$@"; do
 		args+=(-x "$s")
 	done
-	timeout -k 5 120 gdb -batch -nx "${args[@]}" "$prog" >gdb.out 2>&1
+	timeout -k 5 120 gdb -batch -nx -iex "set remotetimeout 60" "${args[@]}" "$prog" >gdb.out 2>&1
 	st=$?
 	cp gdb.out "gdb.out.$test_count"
 	return $st
