@@ -1321,7 +1321,6 @@ void count_import(uint32_t key, const uint8_t *p, size_t len)
 	struct cproc *c = proc_of(key, 1);
 	c->ok = h[0];
 	c->owner = h[1];
-	c->armed = 0;	/* a checkpoint's slot holds a count, not edges left */
 	c->n = c->nt = 0;
 	const uint8_t *q = p + sizeof h;
 	for (uint32_t i = 0; i < h[2]; i++, q += sizeof(struct csite)) {
