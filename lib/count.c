@@ -58,8 +58,6 @@ struct cproc {
 	uint32_t key;
 	int ok;			/* its data page is mapped */
 	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
-	uint64_t armed;		/* the count the owner is armed to trap at (the
-				   slot holds how many edges are left), or 0 */
 	struct csite *s;
 	int n, cap;
 	struct cregion *r;
@@ -1087,8 +1085,7 @@ void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
 		return;
 	uint64_t v;
 	if (c->owner && pt_read(p, COUNT_DATA, &v, 8) == 8)
-		thread_of(c, c->owner)->slot = c->armed ? COUNT_BASE - (c->armed - v) : v;
-	c->armed = 0;	/* an armed owner leaves it with its true count */
+		thread_of(c, c->owner)->slot = v;
 	v = thread_of(c, tid)->slot;
 	pt_write(p, COUNT_DATA, &v, 8);
 	c->owner = tid;
@@ -1104,7 +1101,7 @@ int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count)
 		v = thread_of(c, tid)->slot;
 	else if (pt_read(p, COUNT_DATA, &v, 8) != 8)
 		return -1;
-	*count = c->owner == tid && c->armed ? c->armed - v : COUNT_BASE - v;
+	*count = COUNT_BASE - v;
 	return 0;
 }
 
@@ -1114,10 +1111,9 @@ void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t cnt)
 	if (!c || !c->ok)
 		return;
 	uint64_t v = COUNT_BASE - cnt;
-	if (c->owner == tid) {
+	if (c->owner == tid)
 		pt_write(p, COUNT_DATA, &v, 8);
-		c->armed = 0;
-	} else
+	else
 		thread_of(c, tid)->slot = v;
 }
 
@@ -1130,10 +1126,7 @@ int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
 	if (now == want)
 		return 0;
 	uint64_t v = want - now;
-	if (pt_write(p, COUNT_DATA, &v, 8) < 0)
-		return -1;
-	proc_of(key, 0)->armed = want;
-	return 1;
+	return pt_write(p, COUNT_DATA, &v, 8) < 0 ? -1 : 1;
 }
 
 static const struct csite *site_at(const struct cproc *c, uint64_t rip)
@@ -1179,7 +1172,6 @@ int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip,
 	 * compared). */
 	v = COUNT_BASE - want;
 	pt_write(p, COUNT_DATA, &v, 8);
-	c->armed = 0;
 	if (!s->live) {
 		struct user_regs_struct r;
 		pt_getregs(p, &r);
@@ -1208,11 +1200,12 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 	return 1;
 }
 
-void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid)
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
 {
-	uint64_t now;
-	if (count_get(p, key, tid, &now) == 0)
-		count_set(p, key, tid, now);
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	uint64_t left;
+	if (c && c->ok && c->owner == tid && pt_read(p, COUNT_DATA, &left, 8) == 8 && left <= want)
+		count_set(p, key, tid, want - left);
 }
 
 int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,

@@ -84,10 +84,10 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
  * for count_step_out(). Returns 1, or 0 when rip is not the trap. */
 int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
 
-/* Thread tid, armed (count_arm) and stopped before its trap, gets its
- * true count back in its slot. (count_get and count_switch know an
- * armed slot, so a thread switched out armed keeps its true count.) */
-void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid);
+/* Thread tid, armed for want (count_arm), holding the slot and stopped
+ * before its trap, gets its true count back in its slot. (An armed slot
+ * holds the edges left: count_get reads it only disarmed.) */
+void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
 
 /* Thread p of process key, stopped, is made to leave the trampoline it
  * may be in, one step at a time, so that a recorded place is always in

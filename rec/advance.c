@@ -48,7 +48,7 @@ int advance_stopped(int sig, struct user_regs_struct *regs)
 		pt_getregs(&cur->p, regs);
 		return 1;
 	}
-	count_disarm(&cur->p, cur->tgid, cur->p.pid);
+	count_disarm(&cur->p, cur->tgid, cur->p.pid, want);
 	cur->advance = 0;
 	/* A timeslice ended before the edge came (code counting does not
 	 * see, or a long stretch with none): it is recorded where it is. */
@@ -63,7 +63,7 @@ int advance_call(struct user_regs_struct *r, int *st)
 	if (!cur->advance || !cur->nstash || pt_read(&cur->p, r->rip - 2, insn, 2) != 2 ||
 	    insn[0] != 0x0f || insn[1] != 0x05)
 		return 0;
-	count_disarm(&cur->p, cur->tgid, cur->p.pid);
+	count_disarm(&cur->p, cur->tgid, cur->p.pid, cur->advance);
 	cur->advance = 0;
 	cur->advance_failed = 1;
 	/* Skipped (orig_rax -1), and back before its syscall instruction
@@ -91,10 +91,21 @@ int advance_call(struct user_regs_struct *r, int *st)
 	return 1;
 }
 
+void advance_before_switch(struct task *t)
+{
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *x = R.tasks[i];
+		if (x != t && x->tgid == t->tgid && x->advance) {
+			count_disarm(&x->p, x->tgid, x->p.pid, x->advance);
+			x->advance = 0;
+		}
+	}
+}
+
 void advance_cancel(void)
 {
 	if (cur->advance)
-		count_disarm(&cur->p, cur->tgid, cur->p.pid);
+		count_disarm(&cur->p, cur->tgid, cur->p.pid, cur->advance);
 	cur->advance = 0;
 	cur->advance_failed = 0;
 }

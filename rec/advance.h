@@ -27,6 +27,12 @@ int advance_stopped(int sig, struct user_regs_struct *regs);
  * meanwhile (*st: how). */
 int advance_call(struct user_regs_struct *r, int *st);
 
+/* t is about to take its process's counting slot: a thread of the
+ * process still armed (stopped where none of the above saw it) is
+ * disarmed first, since the slot holds its edges left. */
+struct task;
+void advance_before_switch(struct task *t);
+
 /* cur stopped otherwise (a call, an event): the advance, if any, is
  * given up. */
 void advance_cancel(void);

@@ -1,5 +1,6 @@
 /* schedule.c: which thread runs user code, for how long (timeslices
  * counted in ticks of the interval timer), and when it gives way. */
+#include "advance.h"
 #include "bufdrain.h"
 #include "calls.h"
 #include "count.h"
@@ -115,6 +116,7 @@ void schedule(void)
 	R.run_tid = t->p.pid;
 	int sig = t->sig;
 	t->sig = 0;
+	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
@@ -215,6 +217,7 @@ void await_quick_return(void)
 	R.run_tid = tid;
 	int sig = t->sig;
 	t->sig = 0;
+	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, tid);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
