@@ -471,6 +471,11 @@ static uint64_t rerun_rip(struct engine *e, int *ti)
 static int rematch_here(struct engine *e, const struct trace_rec *nx)
 {
 	uint64_t sps[MAXSPS];
+	/* Counted and not at its count yet (armed: a checkpoint restored
+	 * there, say): an equal state before it is another turn of a loop
+	 * whose state repeats, not the place. */
+	if (e->rm.cstate == RMC_ARMED)
+		return 0;
 	int n = proc_sps(e, sps);
 	have_blocks(e, nx);	/* the bytes of its changed blocks */
 	int m = rematch_check(&e->p, nx, &e->rm, &store, sps, n);
@@ -628,6 +633,23 @@ uint64_t eng_rematch_rip(struct engine *e)
 			e->rm.cstate = RMC_ARMED;
 	}
 	return e->rm.cstate == RMC_ARMED ? 0 : rip;
+}
+
+void eng_rematch_restored(struct engine *e)
+{
+	int i;
+	uint64_t want;
+	if (e->rm.cstate != RMC_ARMED || !rerun_rip(e, &i) ||
+	    rematch_count(eng_peek_next(e, 1), &want) < 0) {
+		if (e->rm.cstate == RMC_ARMED)
+			e->rm.cstate = RMC_NONE;
+		return;
+	}
+	struct eng_task *t = &e->tasks[i];
+	struct pt_proc *p = i == e->ti ? &e->p : &t->p;
+	count_switch(p, t->rtgid, t->rtid);
+	count_disarm(p, t->rtgid, t->rtid, want);
+	e->rm.cstate = RMC_NONE;
 }
 
 int eng_count_trapped(struct engine *e)
