@@ -89,14 +89,10 @@ static void add_block(struct pos *out, int *cap, uint64_t a, uint64_t len, uint6
 	if (out->nb == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
 		out->b = xrealloc(out->b, *cap * sizeof *out->b);
-		out->data = xrealloc(out->data, *cap * sizeof *out->data);
+		out->full = xrealloc(out->full, *cap);
 	}
 	out->b[out->nb] = (struct pos_block){ a, len, hash };
-	out->data[out->nb] = NULL;
-	if (buf && !all_zero(buf, len)) {
-		out->data[out->nb] = xmalloc(len);
-		memcpy(out->data[out->nb], buf, len);
-	}
+	out->full[out->nb] = buf && !all_zero(buf, len);
 	out->nb++;
 }
 
@@ -298,8 +294,7 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 				continue;
 			/* New since the last take (or the scan failed): from
 			 * here on tracked, and taken whole this once. */
-			while (out->nb > nb)
-				free(out->data[--out->nb]);
+			out->nb = nb;
 			rc = take_arming(p, fd, uffd, out, &cap, lo, hi);
 			continue;
 		}
@@ -325,11 +320,38 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 	return rc;
 }
 
+int pos_read(struct pt_proc *p, const struct pos_block *b, uint8_t *buf)
+{
+	read_block(p, b->addr, b->len, buf);
+	return hash_of(buf, b->len) == b->hash;
+}
+
+void pos_fill(struct pt_proc *p, struct pos *ps)
+{
+	if (!ps->data)
+		ps->data = xmalloc((ps->nb ? ps->nb : 1) * sizeof *ps->data);
+	for (int i = 0; i < ps->nb; i++) {
+		struct pos_block *b = &ps->b[i];
+		ps->data[i] = NULL;
+		if (b->hash == POS_ZERO)
+			continue;
+		uint8_t *d = xmalloc(b->len);
+		read_block(p, b->addr, b->len, d);
+		b->hash = hash_of(d, b->len);
+		ps->full[i] = !all_zero(d, b->len);
+		if (ps->full[i])
+			ps->data[i] = d;
+		else
+			free(d);
+	}
+}
+
 void pos_free(struct pos *ps)
 {
-	for (int i = 0; i < ps->nb; i++)
+	for (int i = 0; ps->data && i < ps->nb; i++)
 		free(ps->data[i]);
 	free(ps->data);
+	free(ps->full);
 	free(ps->b);
 	memset(ps, 0, sizeof *ps);
 }
