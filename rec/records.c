@@ -186,7 +186,7 @@ static struct pos_store written;	/* blocks already in the trace */
  * XOR with the copy of what was recorded there last (IT_XBLOCK). Their
  * bytes are ps->data's, or read again (ps->data NULL): -1 then when one
  * no longer hashes as IT_HASHES says, and the record is to be made
- * again (tw_cancel). The record's size was told by add_size. */
+ * again (tw_cancel). act[] is block_items'. */
 static int put_blocks(struct pos *ps, const uint8_t *act)
 {
 	static uint8_t bytes[POS_BLOCK], xor[POS_BLOCK];
