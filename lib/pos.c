@@ -370,16 +370,37 @@ static size_t shadow_slot(const struct pos_shadow *s, int pid, uint64_t addr)
 	return i;
 }
 
+/* A copy keeps only the pages of its block that are not all zeros
+ * (mask: bit k for page k), back to back: a heap's blocks hold many. */
+#define SHADOW_PAGE 4096
+
+int pos_shadow_has(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len)
+{
+	if (!s->cap)
+		return 0;
+	size_t i = shadow_slot(s, pid, addr);
+	return s->slot[i].data && s->slot[i].len == len;
+}
+
 const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
 			      uint64_t *hash)
 {
-	if (!s->cap)
+	static uint8_t out[POS_BLOCK];
+	if (!pos_shadow_has(s, pid, addr, len))
 		return NULL;
 	size_t i = shadow_slot(s, pid, addr);
-	if (!s->slot[i].data || s->slot[i].len != len)
-		return NULL;
+	const uint8_t *d = s->slot[i].data;
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (s->slot[i].mask >> k & 1) {
+			memcpy(out + at, d, n);
+			d += n;
+		} else {
+			memset(out + at, 0, n);
+		}
+	}
 	*hash = s->slot[i].hash;
-	return s->slot[i].data;
+	return out;
 }
 
 void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
@@ -401,20 +422,32 @@ void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, 
 		if (s->bytes + len > POS_SHADOW_MAX)
 			return;
 		s->n++;
-	} else if (s->slot[i].len != len) {
-		free(s->slot[i].data);
-		s->slot[i].data = NULL;
+	} else {
 		s->bytes -= s->slot[i].len;
 	}
-	if (!s->slot[i].data) {
-		s->slot[i].data = xmalloc(len ? len : 1);
-		s->bytes += len;
+	uint32_t mask = 0, kept = 0;
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (!all_zero(data + at, n)) {
+			mask |= 1u << k;
+			kept += n;
+		}
 	}
+	free(s->slot[i].data);
+	uint8_t *d = s->slot[i].data = xmalloc(kept ? kept : 1);
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (mask >> k & 1) {
+			memcpy(d, data + at, n);
+			d += n;
+		}
+	}
+	s->bytes += len;
 	s->slot[i].pid = pid;
 	s->slot[i].addr = addr;
 	s->slot[i].len = len;
+	s->slot[i].mask = mask;
 	s->slot[i].hash = hash;
-	memcpy(s->slot[i].data, data, len);
 }
 
 void pos_shadow_forget(struct pos_shadow *s, int pid)

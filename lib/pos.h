@@ -87,18 +87,27 @@ const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t 
 /* rec's copy of the contents it last recorded of each block, by process
  * and address: a block that changes is then written as its XOR with
  * that copy (IT_XBLOCK), mostly zeros where a few bytes of a page
- * changed, which the trace's compression makes small. */
+ * changed, which the trace's compression makes small. A copy keeps
+ * only the pages of the block that are not all zeros. */
 struct pos_shadow {
-	struct { uint64_t addr, hash; uint8_t *data; uint32_t len; int pid; } *slot;
+	struct {
+		uint64_t addr, hash;
+		uint8_t *data;		/* its pages that are not all zeros */
+		uint32_t len;
+		uint32_t mask;		/* bit k: page k is in data */
+		int pid;
+	} *slot;
 	size_t cap, n;
-	uint64_t bytes;		/* held in all */
+	uint64_t bytes;		/* the blocks copied, in all (zero pages too) */
 };
-/* The most it holds: past it, a new block is not kept (its changes are
- * then recorded whole), so rec's memory does not follow a program that
- * writes gigabytes. */
+/* The most it copies (counting zero pages): past it, a new block is not
+ * kept (its changes are then recorded whole), so rec's memory does not
+ * follow a program that writes gigabytes. */
 #define POS_SHADOW_MAX (64ull << 20)
-/* The copy of block [addr, addr + len) of process pid, *hash its hash;
- * NULL if none of that length. */
+/* Is there a copy of block [addr, addr + len) of process pid? */
+int pos_shadow_has(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len);
+/* That copy, *hash its hash; NULL if none of that length. Valid until
+ * the next pos_shadow_get. */
 const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
 			      uint64_t *hash);
 /* Keep data (len bytes, hash) as that copy (a new one only while the

@@ -220,12 +220,11 @@ static size_t block_items(const struct pos *ps, uint8_t *act)
 	size_t size = 0;
 	for (int i = 0; i < ps->nb; i++) {
 		const struct pos_block *b = &ps->b[i];
-		uint64_t base;
 		act[i] = 0;
 		if (!ps->full[i] || pos_store_has(&written, b->hash) || pos_store_has(&mine, b->hash))
 			continue;
 		pos_store_add(&mine, b->hash, (const uint8_t *)"", 0);
-		act[i] = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &base) ? IT_XBLOCK : IT_BLOCK;
+		act[i] = pos_shadow_has(&last, cur->tgid, b->addr, b->len) ? IT_XBLOCK : IT_BLOCK;
 		size += 8 + (act[i] == IT_XBLOCK ? 16 : 8) + b->len;
 	}
 	pos_store_free(&mine);
