@@ -89,14 +89,10 @@ static void add_block(struct pos *out, int *cap, uint64_t a, uint64_t len, uint6
 	if (out->nb == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
 		out->b = xrealloc(out->b, *cap * sizeof *out->b);
-		out->data = xrealloc(out->data, *cap * sizeof *out->data);
+		out->full = xrealloc(out->full, *cap);
 	}
 	out->b[out->nb] = (struct pos_block){ a, len, hash };
-	out->data[out->nb] = NULL;
-	if (buf && !all_zero(buf, len)) {
-		out->data[out->nb] = xmalloc(len);
-		memcpy(out->data[out->nb], buf, len);
-	}
+	out->full[out->nb] = buf && !all_zero(buf, len);
 	out->nb++;
 }
 
@@ -298,8 +294,7 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 				continue;
 			/* New since the last take (or the scan failed): from
 			 * here on tracked, and taken whole this once. */
-			while (out->nb > nb)
-				free(out->data[--out->nb]);
+			out->nb = nb;
 			rc = take_arming(p, fd, uffd, out, &cap, lo, hi);
 			continue;
 		}
@@ -325,11 +320,38 @@ int pos_take_since(struct pt_proc *p, int uffd, struct pos *out)
 	return rc;
 }
 
+int pos_read(struct pt_proc *p, const struct pos_block *b, uint8_t *buf)
+{
+	read_block(p, b->addr, b->len, buf);
+	return hash_of(buf, b->len) == b->hash;
+}
+
+void pos_fill(struct pt_proc *p, struct pos *ps)
+{
+	if (!ps->data)
+		ps->data = xmalloc((ps->nb ? ps->nb : 1) * sizeof *ps->data);
+	for (int i = 0; i < ps->nb; i++) {
+		struct pos_block *b = &ps->b[i];
+		ps->data[i] = NULL;
+		if (b->hash == POS_ZERO)
+			continue;
+		uint8_t *d = xmalloc(b->len);
+		read_block(p, b->addr, b->len, d);
+		b->hash = hash_of(d, b->len);
+		ps->full[i] = !all_zero(d, b->len);
+		if (ps->full[i])
+			ps->data[i] = d;
+		else
+			free(d);
+	}
+}
+
 void pos_free(struct pos *ps)
 {
-	for (int i = 0; i < ps->nb; i++)
+	for (int i = 0; ps->data && i < ps->nb; i++)
 		free(ps->data[i]);
 	free(ps->data);
+	free(ps->full);
 	free(ps->b);
 	memset(ps, 0, sizeof *ps);
 }
@@ -348,16 +370,37 @@ static size_t shadow_slot(const struct pos_shadow *s, int pid, uint64_t addr)
 	return i;
 }
 
+/* A copy keeps only the pages of its block that are not all zeros
+ * (mask: bit k for page k), back to back: a heap's blocks hold many. */
+#define SHADOW_PAGE 4096
+
+int pos_shadow_has(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len)
+{
+	if (!s->cap)
+		return 0;
+	size_t i = shadow_slot(s, pid, addr);
+	return s->slot[i].data && s->slot[i].len == len;
+}
+
 const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
 			      uint64_t *hash)
 {
-	if (!s->cap)
+	static uint8_t out[POS_BLOCK];
+	if (!pos_shadow_has(s, pid, addr, len))
 		return NULL;
 	size_t i = shadow_slot(s, pid, addr);
-	if (!s->slot[i].data || s->slot[i].len != len)
-		return NULL;
+	const uint8_t *d = s->slot[i].data;
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (s->slot[i].mask >> k & 1) {
+			memcpy(out + at, d, n);
+			d += n;
+		} else {
+			memset(out + at, 0, n);
+		}
+	}
 	*hash = s->slot[i].hash;
-	return s->slot[i].data;
+	return out;
 }
 
 void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, uint64_t hash,
@@ -379,20 +422,32 @@ void pos_shadow_set(struct pos_shadow *s, int pid, uint64_t addr, uint32_t len, 
 		if (s->bytes + len > POS_SHADOW_MAX)
 			return;
 		s->n++;
-	} else if (s->slot[i].len != len) {
-		free(s->slot[i].data);
-		s->slot[i].data = NULL;
+	} else {
 		s->bytes -= s->slot[i].len;
 	}
-	if (!s->slot[i].data) {
-		s->slot[i].data = xmalloc(len ? len : 1);
-		s->bytes += len;
+	uint32_t mask = 0, kept = 0;
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (!all_zero(data + at, n)) {
+			mask |= 1u << k;
+			kept += n;
+		}
 	}
+	free(s->slot[i].data);
+	uint8_t *d = s->slot[i].data = xmalloc(kept ? kept : 1);
+	for (uint32_t at = 0, k = 0; at < len; at += SHADOW_PAGE, k++) {
+		uint32_t n = len - at < SHADOW_PAGE ? len - at : SHADOW_PAGE;
+		if (mask >> k & 1) {
+			memcpy(d, data + at, n);
+			d += n;
+		}
+	}
+	s->bytes += len;
 	s->slot[i].pid = pid;
 	s->slot[i].addr = addr;
 	s->slot[i].len = len;
+	s->slot[i].mask = mask;
 	s->slot[i].hash = hash;
-	memcpy(s->slot[i].data, data, len);
 }
 
 void pos_shadow_forget(struct pos_shadow *s, int pid)

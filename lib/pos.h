@@ -24,12 +24,16 @@ struct pos_block {
 
 struct pos {
 	struct pos_block *b;
-	uint8_t **data;		/* each block's bytes; NULL for all zeros */
+	uint8_t *full;		/* each block: 1 when it was read and holds
+				   a byte that is not zero */
+	uint8_t **data;		/* each block's bytes once pos_fill() read
+				   them (NULL: all zeros); NULL before */
 	int nb;
 };
 
-/* Hash the writable memory of stopped thread p into *out, keeping the
- * bytes of the blocks that are not all zeros. 0, or -1 if its memory map
+/* Hash the writable memory of stopped thread p into *out, noting which
+ * blocks are not all zeros (their bytes are not kept: pos_read() reads
+ * one again, pos_fill() all). 0, or -1 if its memory map
  * cannot be read (errno EFBIG: too much of it to read without
  * PAGEMAP_SCAN; REWIND_NO_PAGEMAP_SCAN=1 forces that). With uffd (a
  * userfaultfd of p's process in write-protect async mode; -1: none),
@@ -44,6 +48,16 @@ struct pos {
  * it was then. */
 int pos_take_since(struct pt_proc *p, int uffd, struct pos *out);
 void pos_free(struct pos *ps);
+
+/* Read the bytes of block b of p again into buf (POS_BLOCK bytes at
+ * most): 1 when they still hash as b says, 0 when they changed (the
+ * kernel wrote there since, ending another thread's read, say). */
+int pos_read(struct pt_proc *p, const struct pos_block *b, uint8_t *buf);
+
+/* Read the bytes of every block of ps that was read into ps->data, and
+ * make its hash and fullness theirs: for a record made again after a
+ * block changed under pos_read(), from bytes that cannot change. */
+void pos_fill(struct pt_proc *p, struct pos *ps);
 
 /* Block contents replay has seen in the trace, by hash (posstore.c).
  * Kept compressed in an unlinked file under $TMPDIR, so that replay's
@@ -64,6 +78,8 @@ struct pos_store {
 };
 void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len);
 int pos_store_has(const struct pos_store *s, uint64_t hash);
+/* Free what the store holds and empty it. */
+void pos_store_free(struct pos_store *s);
 /* The bytes of the block with that hash, *len its length; NULL if none.
  * They stay valid until the next pos_store_get (on any store). */
 const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len);
@@ -71,18 +87,27 @@ const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t 
 /* rec's copy of the contents it last recorded of each block, by process
  * and address: a block that changes is then written as its XOR with
  * that copy (IT_XBLOCK), mostly zeros where a few bytes of a page
- * changed, which the trace's compression makes small. */
+ * changed, which the trace's compression makes small. A copy keeps
+ * only the pages of the block that are not all zeros. */
 struct pos_shadow {
-	struct { uint64_t addr, hash; uint8_t *data; uint32_t len; int pid; } *slot;
+	struct {
+		uint64_t addr, hash;
+		uint8_t *data;		/* its pages that are not all zeros */
+		uint32_t len;
+		uint32_t mask;		/* bit k: page k is in data */
+		int pid;
+	} *slot;
 	size_t cap, n;
-	uint64_t bytes;		/* held in all */
+	uint64_t bytes;		/* the blocks copied, in all (zero pages too) */
 };
-/* The most it holds: past it, a new block is not kept (its changes are
- * then recorded whole), so rec's memory does not follow a program that
- * writes gigabytes. */
+/* The most it copies (counting zero pages): past it, a new block is not
+ * kept (its changes are then recorded whole), so rec's memory does not
+ * follow a program that writes gigabytes. */
 #define POS_SHADOW_MAX (64ull << 20)
-/* The copy of block [addr, addr + len) of process pid, *hash its hash;
- * NULL if none of that length. */
+/* Is there a copy of block [addr, addr + len) of process pid? */
+int pos_shadow_has(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len);
+/* That copy, *hash its hash; NULL if none of that length. Valid until
+ * the next pos_shadow_get. */
 const uint8_t *pos_shadow_get(const struct pos_shadow *s, int pid, uint64_t addr, uint32_t len,
 			      uint64_t *hash);
 /* Keep data (len bytes, hash) as that copy (a new one only while the

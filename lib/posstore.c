@@ -75,6 +75,16 @@ void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint
 	memcpy(k->data, data, len);
 }
 
+void pos_store_free(struct pos_store *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->slot[i].data);
+	free(s->slot);
+	if (s->fd > 0)
+		close(s->fd - 1);
+	memset(s, 0, sizeof *s);
+}
+
 int pos_store_has(const struct pos_store *s, uint64_t hash)
 {
 	return s->cap && s->slot[slot_of(s, hash)].used;

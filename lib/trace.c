@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -35,6 +36,23 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
 			continue;
 		if (k <= 0)
 			return -1;
+		done += k;
+	}
+	return 0;
+}
+
+static int write_at(int fd, const void *buf, size_t n, uint64_t off)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = pwrite(fd, (const char *)buf + done, n - done, off + done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = ENOSPC;
+			return -1;
+		}
 		done += k;
 	}
 	return 0;
@@ -335,6 +353,26 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 
 /* Writer */
 
+/* A record of this many bytes or more (tw_size) is streamed: compressed in
+ * pieces of TRACE_PIECE as it is built, alone in its chunk, the chunk
+ * staged in an unlinked file of the trace directory and copied into the
+ * events file once whole. */
+#define TRACE_STREAM_MIN (4u << 20)
+#define TRACE_PIECE (1u << 20)
+
+/* What the helper (or rec, in line) is to do with the bytes handed over. */
+struct tw_task {
+	size_t len;
+	uint32_t nrec;
+	uint64_t first;		/* the event of the first record */
+	int piece;		/* 0: a whole chunk; else TW_FIRST and TW_LAST
+				   tell where the piece of a streamed chunk is */
+	size_t total;		/* a streamed chunk's decompressed size */
+};
+#define TW_PIECE 1
+#define TW_FIRST 2
+#define TW_LAST 4
+
 static void reserve(struct trace_writer *w, size_t n)
 {
 	if (w->len + n <= w->cap)
@@ -353,6 +391,9 @@ int trace_create(struct trace_writer *w, const char *dir)
 	snprintf(path, sizeof path, "%s/events", dir);
 	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (w->fd < 0)
+		return -1;
+	w->dir = strdup(dir);
+	if (!w->dir)
 		return -1;
 	uint8_t h[TRACE_FILE_HDR] = { 0 };
 	memcpy(h, TRACE_FILE_MAGIC, 8);
@@ -386,8 +427,28 @@ void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint3
 	tw_put32(w, 0);
 }
 
+static void tw_piece(struct trace_writer *w, int last);
+
+/* A record came to another size than tw_size said: a bug of the caller,
+ * which would leave a chunk no reader takes. */
+static void __attribute__((noreturn)) misdeclared(size_t got, size_t said)
+{
+	fprintf(stderr, "rewind: a record of %zu bytes was declared %zu\n", got, said);
+	abort();
+}
+
 void tw_put(struct trace_writer *w, const void *p, size_t n)
 {
+	/* A streamed record leaves in pieces, never whole. */
+	while (w->stotal && w->len + n > TRACE_PIECE) {
+		size_t k = w->len < TRACE_PIECE ? TRACE_PIECE - w->len : 0;
+		reserve(w, k);
+		memcpy(w->buf + w->len, p, k);
+		w->len += k;
+		p = (const uint8_t *)p + k;
+		n -= k;
+		tw_piece(w, 0);
+	}
 	reserve(w, n);
 	memcpy(w->buf + w->len, p, n);
 	w->len += n;
@@ -410,14 +471,63 @@ void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t
 
 static int tw_submit(struct trace_writer *w);
 
+void tw_size(struct trace_writer *w, size_t size)
+{
+	w->declared = size;
+	if (size < TRACE_STREAM_MIN || w->stotal)
+		return;
+	uint32_t sz = size;
+	memcpy(w->buf + w->recstart + 4, &sz, 4);
+	tw_submit(w);	/* the records before it: a chunk of their own */
+	w->stotal = size;
+	w->sfed = 0;
+}
+
 void tw_end(struct trace_writer *w)
 {
+	if (w->stotal) {
+		tw_piece(w, 1);
+		w->stotal = 0;
+		w->recstart = (size_t)-1;
+		w->declared = 0;
+		return;
+	}
 	uint32_t size = w->len - w->recstart;
+	if (w->declared && w->declared != size)
+		misdeclared(size, w->declared);
+	w->declared = 0;
 	memcpy(w->buf + w->recstart + 4, &size, 4);
 	w->nrec++;
 	w->recstart = (size_t)-1;
 	if (w->len >= TRACE_CHUNK_TARGET)
 		tw_submit(w);
+}
+
+void tw_cancel(struct trace_writer *w)
+{
+	if (w->stotal) {
+		/* Its pieces went no further than the staging file, which
+		 * the next streamed chunk starts over. */
+		w->stotal = 0;
+		w->len = 0;
+	} else if (w->recstart != (size_t)-1) {
+		w->len = w->recstart;
+	}
+	w->recstart = (size_t)-1;
+	w->declared = 0;
+}
+
+/* The chunk writes failed (errno): cut the events file back to its last
+ * whole chunk, as after kill -9, and write no more chunks, as the stream
+ * would have a gap. -1. */
+static int write_failed(struct trace_writer *w)
+{
+	w->werr = errno ? errno : EIO;
+	if (ftruncate(w->fd, w->good) < 0) {
+		/* nothing better to do: readers name the partial chunk */
+	}
+	errno = w->werr;
+	return -1;
 }
 
 /* Compress the n bytes of nrec records at b, the first numbered first,
@@ -443,33 +553,134 @@ static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint3
 		errno = w->werr;
 		return -1;
 	}
-	if (write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR) < 0) {
-		/* A full disk takes part of a chunk: cut it away, so that the
-		 * file ends at its last whole chunk, as after kill -9. */
-		w->werr = errno ? errno : EIO;
-		if (ftruncate(w->fd, w->good) < 0) {
-			/* nothing better to do: readers name the partial chunk */
-		}
-		errno = w->werr;
-		return -1;
-	}
+	if (write_all(w->fd, w->cbuf, c + TRACE_CHUNK_HDR) < 0)
+		return write_failed(w);
 	w->good += c + TRACE_CHUNK_HDR;
 	return 0;
 }
 
+/* The staging file of streamed chunks (made on first use): unlinked, in
+ * the trace directory, so that its copy into the events file stays on
+ * one filesystem. Its descriptor, or -1. */
+static int staging(struct trace_writer *w)
+{
+	if (!w->sfd) {
+		int fd = open(w->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+			char path[4200];
+			snprintf(path, sizeof path, "%s/.events.XXXXXX", w->dir);
+			fd = mkostemp(path, O_CLOEXEC);
+			if (fd >= 0)
+				unlink(path);
+		}
+		if (fd < 0)
+			return -1;
+		w->sfd = fd + 1;
+	}
+	return w->sfd - 1;
+}
+
+/* Copy n bytes from the start of from to to's offset, in one call where
+ * the kernel takes it so (a killed recorder then leaves whole chunks, as
+ * with one write). 0 or -1. */
+static int copy_whole(int from, int to, size_t n)
+{
+	loff_t off = 0;
+	int plain = 0;	/* copy_file_range refused: sendfile */
+	while (off < (loff_t)n) {
+		ssize_t k = plain ? sendfile(to, from, &off, n - off)
+				  : copy_file_range(from, &off, to, NULL, n - off, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && !plain && off == 0 &&
+		    (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+			plain = 1;
+			continue;
+		}
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Compress the n bytes at b, a piece of a streamed chunk of total bytes
+ * holding the one record numbered first, into the staging file, and
+ * once the last piece is in, write the chunk. 0 or -1. */
+static int stream_piece(struct trace_writer *w, const uint8_t *b, size_t n, int where,
+			size_t total, uint64_t first)
+{
+	ZSTD_CCtx *c = w->cctx;
+	int fd = staging(w);
+	if (where & TW_FIRST) {
+		ZSTD_CCtx_reset(c, ZSTD_reset_session_only);
+		ZSTD_CCtx_setPledgedSrcSize(c, total);
+		w->scsize = 0;
+		w->serr = fd < 0 || ftruncate(fd, 0) < 0 ? (errno ? errno : EIO) : 0;
+	}
+	if (w->werr || w->serr) {	/* the chunk is lost: so are the ones after */
+		errno = w->werr ? w->werr : w->serr;
+		return (where & TW_LAST) && !w->werr ? write_failed(w) : -1;
+	}
+	size_t ocap = ZSTD_CStreamOutSize();
+	if (w->ccap < ocap) {
+		w->ccap = ocap;
+		w->cbuf = xrealloc(w->cbuf, ocap);
+	}
+	ZSTD_inBuffer in = { b, n, 0 };
+	for (;;) {
+		ZSTD_outBuffer out = { w->cbuf, w->ccap, 0 };
+		size_t left = ZSTD_compressStream2(c, &out, &in,
+						   where & TW_LAST ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left))
+			errno = EIO;
+		if (ZSTD_isError(left) ||
+		    write_at(fd, w->cbuf, out.pos, TRACE_CHUNK_HDR + w->scsize) < 0) {
+			w->serr = errno ? errno : EIO;
+			errno = w->serr;
+			return (where & TW_LAST) ? write_failed(w) : -1;
+		}
+		w->scsize += out.pos;
+		if (where & TW_LAST ? left == 0 : in.pos == in.size)
+			break;
+	}
+	if (!(where & TW_LAST))
+		return 0;
+	uint8_t h[TRACE_CHUNK_HDR];
+	uint32_t h32[4] = { TRACE_CHUNK_MAGIC, (uint32_t)w->scsize, (uint32_t)total, 1 };
+	memcpy(h, h32, 16);
+	memcpy(h + 16, &first, 8);
+	size_t whole = TRACE_CHUNK_HDR + w->scsize;
+	if (write_at(fd, h, sizeof h, 0) < 0 || copy_whole(fd, w->fd, whole) < 0)
+		return write_failed(w);
+	w->good += whole;
+	if (ftruncate(fd, 0) < 0) {
+		/* its blocks stay taken until the next chunk or the end */
+	}
+	return 0;
+}
+
+static int run_task(struct trace_writer *w, const uint8_t *b, const struct tw_task *t)
+{
+	if (t->piece)
+		return stream_piece(w, b, t->len, t->piece, t->total, t->first);
+	return write_chunk(w, b, t->len, t->nrec, t->first);
+}
+
 /* The helper thread: while rec goes on with the program (the other core),
- * it compresses and writes the chunk handed over; the cctx and cbuf are
- * its own from its start. */
+ * it compresses and writes the chunk or piece handed over; the cctx, cbuf
+ * and staging file are its own from its start. */
 struct tw_job {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int state;		/* 0 idle, 1 a chunk to write, 2 quit */
+	int state;		/* 0 idle, 1 a task to do, 2 quit */
 	int err;		/* errno of the first failed chunk */
-	uint8_t *buf;		/* the chunk; then the buffer rec fills next */
-	size_t len, cap;
-	uint32_t nrec;
-	uint64_t first;
+	uint8_t *buf;		/* the task's bytes; then the buffer rec fills next */
+	size_t cap;
+	struct tw_task task;
 };
 
 static void *tw_worker(void *arg)
@@ -483,7 +694,7 @@ static void *tw_worker(void *arg)
 		if (j->state == 2)
 			break;
 		pthread_mutex_unlock(&j->mu);
-		int rc = write_chunk(w, j->buf, j->len, j->nrec, j->first);
+		int rc = run_task(w, j->buf, &j->task);
 		int e = errno;
 		pthread_mutex_lock(&j->mu);
 		if (rc < 0 && !j->err)
@@ -526,20 +737,17 @@ static void tw_start(struct trace_writer *w)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Hand the records done to the helper (or write them now); a record
- * being built stays behind for the next chunk. */
-static int tw_submit(struct trace_writer *w)
+/* Hand the first t->len bytes of w->buf over as task t (to the helper, or
+ * do it now); the open bytes after them stay for rec to go on with. */
+static int hand(struct trace_writer *w, const struct tw_task *t)
 {
-	if (w->nrec == 0)
-		return 0;
-	size_t open = w->recstart == (size_t)-1 ? 0 : w->len - w->recstart;
-	size_t done = w->len - open;
+	size_t open = w->len - t->len;
 	int rc = 0;
 	if (!w->job && !env_flag("REWIND_NO_TRACE_THREAD"))
 		tw_start(w);
 	if (!w->job) {
-		rc = write_chunk(w, w->buf, done, w->nrec, w->first_event);
-		memmove(w->buf, w->buf + done, open);
+		rc = run_task(w, w->buf, t);
+		memmove(w->buf, w->buf + t->len, open);
 	} else {
 		struct tw_job *j = w->job;
 		int e = tw_wait(j);
@@ -547,21 +755,19 @@ static int tw_submit(struct trace_writer *w)
 			errno = e;
 			rc = -1;
 		}
-		/* Swap buffers: the helper takes the chunk, rec the one the
-		 * helper wrote last (with the open record copied over). */
+		/* Swap buffers: the helper takes the task's, rec the one the
+		 * helper had last (with the open bytes copied over). */
 		uint8_t *b = j->buf;
 		size_t cap = j->cap;
 		if (cap < open + TRACE_CHUNK_TARGET) {
 			cap = open + TRACE_CHUNK_TARGET * 2;
 			b = xrealloc(b, cap);
 		}
-		memcpy(b, w->buf + done, open);
+		memcpy(b, w->buf + t->len, open);
 		pthread_mutex_lock(&j->mu);
 		j->buf = w->buf;
 		j->cap = w->cap;
-		j->len = done;
-		j->nrec = w->nrec;
-		j->first = w->first_event;
+		j->task = *t;
 		j->state = 1;
 		pthread_cond_broadcast(&j->cv);
 		pthread_mutex_unlock(&j->mu);
@@ -569,12 +775,36 @@ static int tw_submit(struct trace_writer *w)
 		w->cap = cap;
 	}
 	w->len = open;
+	return rc;
+}
+
+/* Hand the records done over as a chunk; a record being built stays
+ * behind for the next chunk. */
+static int tw_submit(struct trace_writer *w)
+{
+	if (w->nrec == 0 || w->stotal)
+		return 0;
+	size_t open = w->recstart == (size_t)-1 ? 0 : w->len - w->recstart;
+	struct tw_task t = { .len = w->len - open, .nrec = w->nrec, .first = w->first_event };
+	int rc = hand(w, &t);
 	if (open) {
 		w->recstart = 0;
 		memcpy(&w->first_event, w->buf + 8, 8);
 	}
 	w->nrec = 0;
 	return rc;
+}
+
+/* Hand the streamed record's bytes so far over as a piece of its chunk
+ * (the last: the record is done). */
+static void tw_piece(struct trace_writer *w, int last)
+{
+	struct tw_task t = { .len = w->len, .nrec = 1, .first = w->first_event, .total = w->stotal,
+			     .piece = TW_PIECE | (w->sfed ? 0 : TW_FIRST) | (last ? TW_LAST : 0) };
+	w->sfed += w->len;
+	if (last && w->sfed != w->stotal)
+		misdeclared(w->sfed, w->stotal);
+	hand(w, &t);
 }
 
 int tw_flush(struct trace_writer *w)
@@ -586,6 +816,10 @@ int tw_flush(struct trace_writer *w)
 			errno = e;
 			rc = -1;
 		}
+	}
+	if (rc == 0 && w->werr) {	/* a chunk failed before: it still does */
+		errno = w->werr;
+		rc = -1;
 	}
 	return rc;
 }
@@ -606,8 +840,11 @@ int tw_close(struct trace_writer *w)
 	}
 	if (close(w->fd) < 0)
 		rc = -1;
+	if (w->sfd)
+		close(w->sfd - 1);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->buf);
 	free(w->cbuf);
+	free(w->dir);
 	return rc;
 }

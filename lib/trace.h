@@ -238,7 +238,9 @@ struct trace_syscall {
 int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc);
 
 /* Writer: records are built in memory and flushed as zstd chunks when
- * they pass TRACE_CHUNK_TARGET bytes or when trace_flush() is called. */
+ * they pass TRACE_CHUNK_TARGET bytes or when trace_flush() is called. A
+ * record declared large (tw_size) is not held whole: it is compressed
+ * as it is built and written as a chunk of its own. */
 #define TRACE_CHUNK_TARGET (1u << 20)
 
 struct trace_writer {
@@ -255,6 +257,15 @@ struct trace_writer {
 	uint64_t good;		/* the file's length up to its last whole chunk */
 	int werr;		/* errno of the first failed chunk: no more are
 				   written, and the file was cut back to good */
+	char *dir;		/* the trace directory */
+	size_t declared;	/* the open record's size, as tw_size said (0:
+				   not said) */
+	size_t stotal, sfed;	/* the streamed record's size (0: none) and
+				   the bytes of it handed over so far */
+	int sfd;		/* the staging file of streamed chunks + 1 (0:
+				   none yet) */
+	uint64_t scsize;	/* the compressed bytes staged of its chunk */
+	int serr;		/* errno of a failure staging it */
 };
 
 int trace_create(struct trace_writer *w, const char *dir);
@@ -265,7 +276,17 @@ void tw_put32(struct trace_writer *w, uint32_t v);
 /* An item: hdr (hlen bytes) then data (dlen bytes). */
 void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t hlen,
 	     const void *data, size_t dlen);
+/* The record just begun (tw_begin) will be size bytes long, its header
+ * included: when that is large (4 MiB or more), it is compressed in
+ * pieces of 1 MiB as it is built, in the helper thread, and written as
+ * a chunk of its own, so that neither it nor its compressed chunk is
+ * held whole. Call before anything else is put into the record; the
+ * bytes put must then come to size exactly (else rec aborts). */
+void tw_size(struct trace_writer *w, size_t size);
 void tw_end(struct trace_writer *w);
+/* Drop the record begun, streamed or not: nothing of it reaches the
+ * events file, and the next tw_begin may give its event number again. */
+void tw_cancel(struct trace_writer *w);
 /* Compress and write what is buffered, and wait until every chunk is
  * written. Returns 0 or -1 (errno set), also when writing an earlier
  * chunk failed (tw_end hands full chunks to a helper thread). */

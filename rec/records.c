@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -193,10 +194,61 @@ void record_forget(pid_t tgid)
 			lastp[i--] = lastp[--nlastp];
 }
 
+static struct pos_store written;	/* blocks already in the trace */
+
+/* The blocks of the TR_PREEMPT record begun, after its IT_HASHES: each
+ * that holds something the trace has not yet, whole (IT_BLOCK) or as its
+ * XOR with the copy of what was recorded there last (IT_XBLOCK). Their
+ * bytes are ps->data's, or read again (ps->data NULL): -1 then when one
+ * no longer hashes as IT_HASHES says, and the record is to be made
+ * again (tw_cancel). act[] is block_items'. */
+static int put_blocks(struct pos *ps, const uint8_t *act)
+{
+	static uint8_t bytes[POS_BLOCK], xor[POS_BLOCK];
+	for (int i = 0; i < ps->nb; i++) {
+		const struct pos_block *b = &ps->b[i];
+		const uint8_t *d = ps->data ? ps->data[i] : bytes;
+		if (!ps->full[i])
+			continue;
+		if (!ps->data && !pos_read(&cur->p, b, bytes))
+			return -1;
+		if (act[i] == IT_XBLOCK) {
+			uint64_t h[2] = { b->hash };
+			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
+			for (uint64_t k = 0; k < b->len; k++)
+				xor[k] = d[k] ^ base[k];
+			tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
+		} else if (act[i] == IT_BLOCK) {
+			tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, d, b->len);
+		}
+		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, d);
+	}
+	return 0;
+}
+
+/* Which item each block of ps is written as (act[i]: IT_BLOCK,
+ * IT_XBLOCK, or 0 for none: all zeros, or its bytes are in the trace
+ * already), and the bytes those items take. */
+static size_t block_items(const struct pos *ps, uint8_t *act)
+{
+	struct pos_store mine = { 0 };	/* the hashes given in this record */
+	size_t size = 0;
+	for (int i = 0; i < ps->nb; i++) {
+		const struct pos_block *b = &ps->b[i];
+		act[i] = 0;
+		if (!ps->full[i] || pos_store_has(&written, b->hash) || pos_store_has(&mine, b->hash))
+			continue;
+		pos_store_add(&mine, b->hash, (const uint8_t *)"", 0);
+		act[i] = pos_shadow_has(&last, cur->tgid, b->addr, b->len) ? IT_XBLOCK : IT_BLOCK;
+		size += 8 + (act[i] == IT_XBLOCK ? 16 : 8) + b->len;
+	}
+	pos_store_free(&mine);
+	return size;
+}
+
 int record_state(struct user_regs_struct *regs, uint64_t flags)
 {
-	static struct pos_store written;	/* blocks already in the trace */
-	static uint8_t xor[POS_BLOCK];
+	static uint8_t bytes[POS_BLOCK];
 	static uint8_t xs[65536];
 	struct pos ps;
 	ssize_t xlen = pt_getxstate(&cur->p, xs, sizeof xs);
@@ -220,40 +272,48 @@ int record_state(struct user_regs_struct *regs, uint64_t flags)
 		 * the dead stacks as zeros) tell it is there; the bytes stay
 		 * out, and so out of the copies later changes are made from. */
 		for (int i = 0; i < ps.nb; i++)
-			if (ps.data[i])
-				ps.b[i].hash = pos_hash_masked(ps.b[i].addr, ps.data[i], ps.b[i].len,
+			if (ps.full[i]) {
+				pos_read(&cur->p, &ps.b[i], bytes);
+				ps.b[i].hash = pos_hash_masked(ps.b[i].addr, bytes, ps.b[i].len,
 							       (const uint64_t (*)[2])dead, nd);
+			}
 		flags |= TRP_POINT;
 	}
+	int counted = point || count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0;
+	uint8_t *act = xmalloc(ps.nb ? ps.nb : 1);
 	begin(TR_PREEMPT, 0);
-	tw_put64(&R.w, regs->rip);
-	tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
-	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
-	tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
-	tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
-	if (point || count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
-		tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
-	if (point)
-		tw_item(&R.w, IT_DEAD, 0, dead, nd * sizeof dead[0], NULL, 0);
-	for (int i = 0; i < ps.nb && !point; i++) {
-		const struct pos_block *b = &ps.b[i];
-		if (!ps.data[i])
-			continue;
-		if (!pos_store_has(&written, b->hash)) {
-			uint64_t h[2] = { b->hash };
-			const uint8_t *base = pos_shadow_get(&last, cur->tgid, b->addr, b->len, &h[1]);
-			if (base) {
-				for (uint64_t k = 0; k < b->len; k++)
-					xor[k] = ps.data[i][k] ^ base[k];
-				tw_item(&R.w, IT_XBLOCK, 0, h, 16, xor, b->len);
-			} else {
-				tw_item(&R.w, IT_BLOCK, 0, &b->hash, 8, ps.data[i], b->len);
-			}
-			pos_store_add(&written, b->hash, (const uint8_t *)"", 0);
-		}
-		pos_shadow_set(&last, cur->tgid, b->addr, b->len, b->hash, ps.data[i]);
+	uint64_t event = R.event - 1;
+	/* The memory is read again as its blocks are written, and the
+	 * record streamed when large, so that neither is held whole. A
+	 * block that changed in between (only the kernel writes there now)
+	 * makes the record again, from bytes held this time. */
+	for (;;) {
+		memset(act, 0, ps.nb);
+		size_t size = TRACE_REC_HDR + 16 + 8 + sizeof *regs + 8 + xlen + 8 +
+			      ps.nb * sizeof *ps.b + (counted ? 16 : 0) +
+			      (point ? 8 + nd * sizeof dead[0] : block_items(&ps, act));
+		tw_size(&R.w, size);
+		tw_put64(&R.w, regs->rip);
+		tw_put64(&R.w, flags | (uffd >= 0 ? TRP_SINCE : 0));
+		tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
+		tw_item(&R.w, IT_XSTATE, 0, xs, xlen, NULL, 0);
+		tw_item(&R.w, IT_HASHES, 0, ps.b, ps.nb * sizeof *ps.b, NULL, 0);
+		if (counted)
+			tw_item(&R.w, IT_COUNT, 0, &count, 8, NULL, 0);
+		if (point)
+			tw_item(&R.w, IT_DEAD, 0, dead, nd * sizeof dead[0], NULL, 0);
+		if (point || put_blocks(&ps, act) == 0)
+			break;
+		tw_cancel(&R.w);
+		pos_shadow_forget(&last, cur->tgid);	/* it holds some of the new bytes */
+		pos_fill(&cur->p, &ps);
+		tw_begin(&R.w, TR_PREEMPT, 0, event, cur->p.pid);
 	}
 	tw_end(&R.w);
+	for (int i = 0; i < ps.nb; i++)
+		if (act[i])
+			pos_store_add(&written, ps.b[i].hash, (const uint8_t *)"", 0);
+	free(act);
 	pos_free(&ps);
 	return 0;
 }
