@@ -18,12 +18,16 @@
 
 #define NPAGES 10
 
-static atomic_int started, flag;
+static atomic_int flag;
+static int ready[2];	/* the spinner says it runs: main blocks on it, not
+			   spins (a sched_yield loop made thousands of events
+			   on a slow run, and an index to match) */
 
 static void *spinner(void *arg)
 {
 	(void)arg;
-	atomic_store(&started, 1);
+	if (write(ready[1], "", 1) != 1)
+		return NULL;
 	while (!atomic_load(&flag))
 		;
 	return NULL;
@@ -70,10 +74,11 @@ int main(int argc, char **argv)
 		snprintf(q, 64, "page %d of %s: %016llx", i, mode, (unsigned long long)tok);
 	}
 	pthread_t t;
-	if (pthread_create(&t, NULL, spinner, NULL))
+	char c1;
+	if (pipe(ready) < 0 || pthread_create(&t, NULL, spinner, NULL))
 		return fprintf(stderr, "hugemap: pthread_create failed\n"), 1;
-	while (!atomic_load(&started))
-		sched_yield();
+	if (read(ready[0], &c1, 1) != 1)
+		return perror("read"), 1;
 	/* Compute, writing the pages as it goes: rec preempts between. */
 	uint64_t x = tok | 1;
 	for (int c = 0; c < 40; c++) {
