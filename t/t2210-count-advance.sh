@@ -8,7 +8,7 @@
 # With a second thread computing beside it (which may take the signal),
 # that thread's preemptions may be points and the spinner's are not.
 . "$(dirname "$0")/test-lib.sh"
-require_tprog uncounted
+require_tprog uncounted heldmask
 export REWIND_COUNT=1
 
 counted () {
@@ -42,5 +42,14 @@ test_expect_success 'with a thread computing beside it: replay prints the same b
 '
 test_expect_success 'a second replay is identical' '
 	replay_cmp
+'
+# heldmask's child signals its parent while the parent spins, and the
+# parent then blocks the signal with sigprocmask: counted, the signal is
+# carried on to the next counted edge, or, where the parent leaves its
+# loop and reaches the call first, delivered before the call (which is
+# undone and made after the handler): in phase 0 either way, as natively.
+test_expect_success 'counted: a signal comes in before the call that would block it' '
+	REWIND_NO_COUNT= REWIND_HOLD_SIGNALS=0 rec_replay_cmp "$T/heldmask" &&
+	grep -Eq "^handler ran in phase 0, turns [0-9]+, token [0-9a-f]{8}$" rec.out
 '
 test_done
