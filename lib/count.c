@@ -1257,11 +1257,6 @@ int count_seen_all(pid_t pid, uint32_t key)
 	return exact;
 }
 
-int count_exact(pid_t pid, uint32_t key, uint64_t rip)
-{
-	return !count_in_tramp(key, rip) && !count_moved(key, rip) && count_seen_all(pid, key);
-}
-
 int count_in_tramp(uint32_t key, uint64_t rip)
 {
 	return on > 0 && site_at(proc_of(key, 0), rip) != NULL;

@@ -98,17 +98,10 @@ void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
 int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
 		   int max);
 
-/* May rec record thread p (of process key) stopped at rip as a point
- * (TRP_POINT), which replay re-executes to? Only when the process is
- * counted, rip is in the program's code (not a trampoline, nor an
- * instruction moved into one), and every executable mapping is one that
- * counting saw (patched, or found without edges to count): no JIT code,
- * nothing made executable by mprotect. Edges left uncounted in those
- * only lengthen replay's search (every arrival at rip is compared). */
-int count_exact(pid_t pid, uint32_t key, uint64_t rip);
-
-/* The half of count_exact() that does not depend on the place: the
- * process is counted and every executable mapping is one counting saw. */
+/* Whether process key is counted and every executable mapping of pid
+ * is one counting saw (patched, or found without edges to count): no
+ * JIT code, nothing made executable by mprotect. rec takes a point only
+ * then (and not inside a trampoline: count_in_tramp, count_moved). */
 int count_seen_all(pid_t pid, uint32_t key);
 
 /* Process key (p: a thread of it) is traced by a tracer in the recorded
