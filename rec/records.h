@@ -21,8 +21,8 @@ void record_sigreturn(void);
  * process's memory by blocks, each block's bytes once in the trace;
  * flags TRP_*): replay makes the state so there. Where counting tells
  * the place (TRP_RAN given, at a counted edge: advance.h), a point
- * instead: the count and
- * the blocks' hashes without their bytes, which replay re-executes to.
+ * instead: the count and the blocks' hashes without their bytes, which
+ * replay re-executes to.
  * Returns -1, having recorded nothing, when cur is being killed. */
 int record_state(struct user_regs_struct *regs, uint64_t flags);
 
