@@ -104,11 +104,9 @@ static int ours(const siginfo_t *si)
 		(si->si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid));
 }
 
-/* cur was stopped by our SIGSTOP between syscalls: record its state
- * there, which replay makes again, then deliver what it held. Counted,
- * it runs on to its next counted edge first (advance.h), and is
- * recorded there: returns 1 while it runs on, else 0. */
-static int preempted(struct user_regs_struct *regs)
+/* cur was stopped between syscalls (sig.h): its state is recorded
+ * there, which replay makes again, then what it held is delivered. */
+int sig_preempt(struct user_regs_struct *regs)
 {
 	if (advance_start())
 		return 1;
@@ -179,11 +177,6 @@ static int preempted(struct user_regs_struct *regs)
 	return 0;
 }
 
-int sig_preempt(struct user_regs_struct *regs)
-{
-	return preempted(regs);
-}
-
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
  * running (resumed), 0 if it stopped running. */
 int do_signal(int sig)
@@ -203,7 +196,7 @@ int do_signal(int sig)
 	/* Advancing to its next counted edge: there, or given up. */
 	int adv = advance_stopped(sig, &regs);
 	if (adv)
-		return adv > 0 ? preempted(&regs) : 1;
+		return adv > 0 ? sig_preempt(&regs) : 1;
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
 	 * the program's (the two look alike: cur->injected tells). */
@@ -217,7 +210,7 @@ int do_signal(int sig)
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
-		return preempted(&regs);
+		return sig_preempt(&regs);
 	}
 	/* REWIND_BUF_PREEMPT's trap: preempted as by a signal that came
 	 * there (one held while the library is busy or for a tracer). */
@@ -226,7 +219,7 @@ int do_signal(int sig)
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
-		return preempted(&regs);
+		return sig_preempt(&regs);
 	}
 	if (do_rdtsc(&si, &regs)) {
 		pt_resume(&cur->p, RESUME_CONT, 0);
@@ -271,7 +264,7 @@ int do_signal(int sig)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
 			if (!env_flag("REWIND_HOLD_SIGNALS") && !buf_busy(&cur->p) && !cur->tracer) {
-				return preempted(&regs);
+				return sig_preempt(&regs);
 			}
 			buf_want_traced(&cur->p);
 			pt_resume(&cur->p, RESUME_CONT, 0);
