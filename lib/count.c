@@ -1017,10 +1017,6 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 {
 	if (!count_on() || (ret < 0 && ret > -4096))
 		return;
-	if (nr == SYS_ptrace && a[0] == PTRACE_TRACEME) {
-		count_traced(p, key);
-		return;
-	}
 	struct cproc *c = proc_of(key, 0);
 	if (!c)
 		return;

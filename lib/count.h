@@ -105,8 +105,7 @@ int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, 
 int count_seen_all(pid_t pid, uint32_t key);
 
 /* Process key (p: a thread of it) is traced by a tracer in the recorded
- * tree, from PTRACE_TRACEME (count_syscall sees it), PTRACE_ATTACH or
- * PTRACE_SEIZE (the caller tells): its code is given back its original
+ * tree (PTRACE_TRACEME, PTRACE_ATTACH or PTRACE_SEIZE succeeded): its code is given back its original
  * bytes and it is counted no more, nor what it execs, so that its tracer
  * sees the program's own code. Made at the same event in rec and replay. */
 void count_traced(struct pt_proc *p, uint32_t key);

@@ -607,15 +607,15 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
 		answer(e, &c);
-		/* A tracer in the tree: its tracee counted no more, as rec
-		 * made it (count_traced). */
-		if (sc->nr == SYS_ptrace && sc->ret == 0 &&
-		    (sc->args[0] == PTRACE_ATTACH || sc->args[0] == PTRACE_SEIZE)) {
+		/* A tracer in the tree: its tracee counted no more, as rec's
+		 * ptrace emulation made it (count_traced). */
+		if (sc->nr == SYS_ptrace && sc->ret == 0 && sc->args[0] == PTRACE_TRACEME) {
+			count_traced(&e->p, cur_task(e)->rtgid);
+		} else if (sc->nr == SYS_ptrace && sc->ret == 0 &&
+			   (sc->args[0] == PTRACE_ATTACH || sc->args[0] == PTRACE_SEIZE)) {
 			int k = find_task(e, sc->args[1]);
 			if (k >= 0)
 				count_traced(&e->tasks[k].p, e->tasks[k].rtgid);
-		} else if (sc->nr == SYS_ptrace) {
-			count_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret, NULL);
 		}
 		return;
 	case C_SUSPEND:

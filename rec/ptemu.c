@@ -494,6 +494,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (!cur->parent)
 			ptrace_refuse(req, " with its parent outside the recorded tree");
 		cur->tracer = cur->parent;
+		count_traced(&cur->p, cur->tgid);	/* its tracer sees its own code */
 		cur->seized = cur->pstop = cur->report = cur->psig = 0;
 		cur->popts = cur->psys = cur->pcall = 0;
 		return 0;
