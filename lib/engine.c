@@ -635,23 +635,6 @@ uint64_t eng_rematch_rip(struct engine *e)
 	return e->rm.cstate == RMC_ARMED ? 0 : rip;
 }
 
-void eng_rematch_restored(struct engine *e)
-{
-	int i;
-	uint64_t want;
-	if (e->rm.cstate != RMC_ARMED || !rerun_rip(e, &i) ||
-	    rematch_count(eng_peek_next(e, 1), &want) < 0) {
-		if (e->rm.cstate == RMC_ARMED)
-			e->rm.cstate = RMC_NONE;
-		return;
-	}
-	struct eng_task *t = &e->tasks[i];
-	struct pt_proc *p = i == e->ti ? &e->p : &t->p;
-	count_switch(p, t->rtgid, t->rtid);
-	count_disarm(p, t->rtgid, t->rtid, want);
-	e->rm.cstate = RMC_NONE;
-}
-
 int eng_count_trapped(struct engine *e)
 {
 	int t = e->rm.ctrap;

@@ -177,11 +177,6 @@ uint64_t eng_rematch_rip(struct engine *e);
  * recorded count, and eng_rematch_rip() now gives the rip to arm. */
 int eng_count_trapped(struct engine *e);
 
-/* A checkpoint restored in the middle of a counted search: the thread
- * gets its true count back (its slot may hold the edges left, or not
- * any more), and the search arms again from it at its next resume. */
-void eng_rematch_restored(struct engine *e);
-
 /* The next event, read ahead (NULL if the stream ends). */
 const struct trace_rec *eng_peek(struct engine *e);
 

@@ -285,7 +285,6 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 		put_rec(&e->ahead, &e->aheadbuf, &e->aheadcap, &s->ahead);
 	if (trace_seek(&e->r, &s->pos) < 0)
 		die(EXIT_TRACE, "%s", e->r.err);
-	eng_rematch_restored(e);
 }
 
 void eng_snap_free(struct eng_snap *s)
