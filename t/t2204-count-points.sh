@@ -9,11 +9,6 @@
 require_tprog counting spin
 export REWIND_COUNT=1
 
-# counted: whether the trace's start record says it was counted.
-counted () {
-	run_tool tdump "$trace" | grep -q "^0 .* start .*counted=[1-9]"
-}
-
 test_expect_success 'counting prints something else each native run' '
 	differs_natively "$T/counting" 100
 '

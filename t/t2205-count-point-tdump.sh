@@ -17,7 +17,7 @@ test_expect_success 'record preempts twice: with points, and with REWIND_NO_POIN
 	grep -q " preempt at " dump.p &&
 	grep -q " preempt at " dump.w
 '
-if run_tool tdump "$pts" 2>/dev/null | grep -q "^0 .* start .*counted=[1-9]"; then
+if counted "$pts"; then
 	test_set_prereq COUNTED
 fi
 test_expect_success COUNTED 'text: a point says so, a whole state says replay sets it' '

@@ -11,10 +11,6 @@
 require_tprog uncounted heldmask
 export REWIND_COUNT=1
 
-counted () {
-	run_tool tdump "$trace" | grep -q "^0 .* start .*counted=[1-9]"
-}
-
 test_expect_success 'uncounted prints something else each native run' '
 	differs_natively "$T/uncounted"
 '

@@ -158,6 +158,12 @@ run_tool () {
 	timeout -k 5 "$REWIND_TIMEOUT" "$@"
 }
 
+# counted [TRACE]: whether the start record of TRACE ($trace by default)
+# says it was recorded counting (REWIND_COUNT=1, not forced off).
+counted () {
+	run_tool tdump "${1:-$trace}" 2>/dev/null | grep -q "^0 .* start .*counted=[1-9]"
+}
+
 # test_cmp_bytes EXPECTED ACTUAL: the two files hold the same bytes.
 test_cmp_bytes () {
 	if cmp -s "$1" "$2"; then
