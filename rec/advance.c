@@ -12,10 +12,14 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
-int advance_start(void)
+int advance_start(const struct user_regs_struct *regs)
 {
 	uint64_t now;
-	if (cur->advance || cur->advance_failed || cur->at_edge || !count_on() || !record_could_point() ||
+	/* Not from a stop at a call's end (orig_rax the call's): its state
+	 * then is the kernel's (a read a signal ended), and one run on from
+	 * it to an edge was found to differ in replay (bash's SIGCHLD at the
+	 * read of a command substitution). */
+	if ((int64_t)regs->orig_rax != -1 || cur->advance || cur->advance_failed || cur->at_edge || !count_on() || !record_could_point() ||
 	    count_get(&cur->p, cur->tgid, cur->p.pid, &now) < 0 ||
 	    count_arm(&cur->p, cur->tgid, cur->p.pid, now + 1) != 1)
 		return 0;

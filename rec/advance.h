@@ -5,11 +5,12 @@
 
 #include <sys/user.h>
 
-/* cur, stopped to be preempted where it could be a point
- * (record_could_point), is armed to trap at its next counted edge and
- * let run: returns 1 (it runs), or 0 when it is to be recorded where it
- * is (not counted, not a point, or its last advance came to nothing). */
-int advance_start(void);
+/* cur (regs: its registers), stopped in its own code to be preempted
+ * where it could be a point (record_could_point), is armed to trap at
+ * its next counted edge and let run: returns 1 (it runs), or 0 when it
+ * is to be recorded where it is (not counted, not a point, stopped at a
+ * call's end, or its last advance came to nothing). */
+int advance_start(const struct user_regs_struct *regs);
 
 /* cur, advancing, stopped with signal sig (regs: its registers): returns
  * 1 when this is its edge's trap (taken: its slot and flags are as an

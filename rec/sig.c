@@ -108,7 +108,7 @@ static int ours(const siginfo_t *si)
  * there, which replay makes again, then what it held is delivered. */
 int sig_preempt(struct user_regs_struct *regs)
 {
-	if (advance_start())
+	if (advance_start(regs))
 		return 1;
 	R.gave_way = cur->p.pid;
 	/* It runs no more: no SIGSTOP of on_alarm's may come while its state
