@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/sem.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 
@@ -81,6 +82,16 @@ size_t cap_gather_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint8_t *ou
 		}
 	}
 	return got;
+}
+
+ssize_t cap_sent(struct pt_proc *p, long nr, const uint64_t a[6], uint8_t *buf, size_t n)
+{
+	uint64_t full;
+	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto)
+		return pt_read(p, a[1], buf, n);
+	if (nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2)
+		return cap_gather_iov(p, a[1], a[2], buf, n, &full);
+	return -1;
 }
 
 void cap_inputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6],

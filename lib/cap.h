@@ -45,6 +45,11 @@ const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6]);
 size_t cap_gather_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint8_t *out, size_t max,
 		      uint64_t *full);
 
+/* The n bytes a write-family call (write, pwrite64, sendto, writev,
+ * pwritev, pwritev2; arguments a) sent from p's memory, read into buf:
+ * n, or less when they cannot be read; -1 for another call. */
+ssize_t cap_sent(struct pt_proc *p, long nr, const uint64_t a[6], uint8_t *buf, size_t n);
+
 /* True for the kernel's internal restart codes (-ERESTARTSYS...). */
 int cap_is_restart(int64_t ret);
 

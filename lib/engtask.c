@@ -1,6 +1,7 @@
 /* engtask.c: the replay engine's threads: switching between them, waiting
  * for a stop and telling what it was, writing a record's memory into the
  * tracee, and reporting a divergence. */
+#include "cap.h"
 #include "engint.h"
 #include "sys.h"
 #include "util.h"
@@ -285,6 +286,35 @@ void eng_note_altstack(struct engine *e, uint64_t ss)
 
 struct eng_moved eng_moved;
 
+/* The bytes of IT_EMITSUM it of rec, the current thread's write-family
+ * call: read again where the call took them (its recorded arguments, or
+ * at a TR_SYSRET those in its registers, which the call keeps), checked
+ * against the recorded hash, and handed to e->emit. */
+static void emit_sum(struct engine *e, const struct trace_rec *rec, const struct trace_item *it)
+{
+	if (it->len < 16)
+		eng_bad_record(e, "short output item");
+	uint64_t len = get64(it->p), want = get64(it->p + 8), a[6];
+	struct trace_syscall sc;
+	if (trace_syscall(rec, &sc) == 0) {
+		memcpy(a, sc.args, sizeof a);
+	} else {
+		struct user_regs_struct r;
+		pt_getregs(&e->p, &r);
+		uint64_t ra[6] = { r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9 };
+		memcpy(a, ra, sizeof a);
+		sc.nr = rec->size >= 4 ? (int32_t)get32(rec->p) : -1;
+	}
+	uint8_t *b = xmalloc(len ? len : 1);
+	ssize_t n = cap_sent(&e->p, sc.nr, a, b, len);
+	if (n != (ssize_t)len || hash_final(hash_update(HASH_INIT, b, len), len) != want)
+		eng_diverge(e, "%s to %s: %s", eng_sysname(sc.nr), it->flags == 1 ? "stdout" : "stderr",
+			    n != (ssize_t)len ? "its bytes cannot be read again" :
+			    "its bytes differ from the recording's");
+	e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it->flags, b, len);
+	free(b);
+}
+
 /* Write the record's IT_MEM items into the tracee, and its IT_FPATCH
  * items into the emulated files. */
 void eng_apply_mem(struct engine *e, const struct trace_rec *rec)
@@ -310,6 +340,8 @@ void eng_apply_mem(struct engine *e, const struct trace_rec *rec)
 				eng_diverge(e, "cannot change replay's copy of a mapped file: %s", strerror(errno));
 		} else if (it.tag == IT_EMIT && e->emit) {
 			e->emit(e->ctx, rec->event, cur_task(e)->rtgid, it.flags, it.p, it.len);
+		} else if (it.tag == IT_EMITSUM && e->emit) {
+			emit_sum(e, rec, &it);
 		}
 	}
 	if (k < 0)

@@ -99,7 +99,7 @@ int trace_open(struct trace_reader *r, const char *dir)
 	if (memcmp(h, TRACE_FILE_MAGIC, 8) != 0)
 		return fail(r, "not a rewind event file (bad magic at offset %llu)%s", 0, "");
 	uint32_t v = get32(h + 8);
-	if (v != TRACE_VERSION) {
+	if (v != TRACE_VERSION && v != 1) {
 		char vs[64];
 		snprintf(vs, sizeof vs, "%u", v);
 		if (v > TRACE_VERSION)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRACE_VERSION 1
+#define TRACE_VERSION 2	/* 1 still read: it has no IT_EMITSUM */
 #define TRACE_FILE_MAGIC "RWNDEVTS"	/* 8 bytes, then u32 version, u32 0 */
 #define TRACE_FILE_HDR 16
 #define TRACE_CHUNK_MAGIC 0x4b435752u	/* "RWCK" read as u32 LE */
@@ -86,7 +86,13 @@ enum trace_tag {
 	IT_STACK = 5,	/* u64 addr, bytes: the stack from addr to its top
 			   after execve */
 	IT_EMIT = 6,	/* flags = 1 or 2: bytes the call wrote to rec's
-			   stdout or stderr; replay writes them again */
+			   stdout or stderr from a file (sendfile, splice,
+			   copy_file_range); replay writes them again */
+	IT_EMITSUM = 28,	/* flags = 1 or 2: u64 len, u64 hash (util.h) of
+			   the bytes a write-family call wrote to rec's
+			   stdout or stderr from the program's memory;
+			   replay reads them there, checks and writes them
+			   again (version 2 on) */
 	IT_CWD = 7,	/* bytes: the working directory */
 	IT_CPU = 8,	/* bytes: "vendor model flags" text of the CPU */
 	IT_HASHES = 9,	/* (u64 addr, u64 len, u64 hash) per block of the

@@ -70,8 +70,11 @@ int out_call(long nr, const uint64_t a[6])
 	return out < 0 ? 0 : out_kind(a[out]);
 }
 
-/* Bytes a write-family call sent to rec's stdout or stderr, kept so that
- * replay can print them again. */
+/* What a write-family call sent to rec's stdout or stderr, kept so that
+ * replay can print it again: bytes the call took from the program's
+ * memory by length and hash only (IT_EMITSUM: replay reads them where
+ * the program has them again), bytes it took from a file whole
+ * (IT_EMIT). */
 void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 {
 	int in, offp, out = out_arg(nr, &in, &offp);
@@ -81,13 +84,9 @@ void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 	if (!k)
 		return;
 	uint8_t *buf = xmalloc(ret);
-	ssize_t n = -1;
-	uint64_t full;
-	if (nr == SYS_write || nr == SYS_pwrite64 || nr == SYS_sendto) {
-		n = pt_read(&cur->p, a[1], buf, ret);
-	} else if (nr == SYS_writev || nr == SYS_pwritev || nr == SYS_pwritev2) {
-		n = cap_gather_iov(&cur->p, a[1], a[2], buf, ret, &full);
-	} else if (in >= 0) {
+	ssize_t n = cap_sent(&cur->p, nr, a, buf, ret);
+	int mem = n >= 0;	/* the bytes were in the program's memory */
+	if (!mem && in >= 0) {
 		int64_t from = copied_from(a[in], a[offp], ret);
 		char path[64];
 		snprintf(path, sizeof path, "/proc/%d/fd/%d", cur->p.pid, (int)a[in]);
@@ -103,6 +102,11 @@ void emit_writes(long nr, const uint64_t a[6], int64_t ret)
 		    "cannot recover; the trace %s ends before it", k == 1 ? "stdout" : "stderr",
 		    e ? e->name : "?", R.dir);
 	}
-	tw_item(&R.w, IT_EMIT, k, NULL, 0, buf, n);
+	if (mem) {
+		uint64_t sum[2] = { (uint64_t)n, hash_final(hash_update(HASH_INIT, buf, n), n) };
+		tw_item(&R.w, IT_EMITSUM, k, sum, sizeof sum, NULL, 0);
+	} else {
+		tw_item(&R.w, IT_EMIT, k, NULL, 0, buf, n);
+	}
 	free(buf);
 }
