@@ -34,6 +34,13 @@ int advance_call(struct user_regs_struct *r, int *st);
 struct task;
 void advance_before_switch(struct task *t);
 
+/* Under --chaos, t (about to run, holding its process's counting slot,
+ * one of several threads) is armed to trap 1 to 2^20 of its counted
+ * edges ahead, and is preempted there as at a timeslice's end
+ * (advance_stopped returns 1): so a race shows between any two edges,
+ * not only where a timer tick found the thread. */
+void advance_chaos(struct task *t);
+
 /* cur stopped otherwise (a call, an event): the advance, if any, is
  * given up. */
 void advance_cancel(void);

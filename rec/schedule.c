@@ -118,6 +118,7 @@ void schedule(void)
 	t->sig = 0;
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
+	advance_chaos(t);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
 
@@ -219,6 +220,7 @@ void await_quick_return(void)
 	t->sig = 0;
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, tid);
+	advance_chaos(t);
 	pt_resume(&t->p, RESUME_CONT, sig);
 }
 

@@ -44,6 +44,8 @@ struct task {
 	int advance_failed;	/* its timeslice ended first: the next
 				   preemption takes it where it is */
 	int at_edge;		/* stopped at that edge (a point may be taken) */
+	int chaos;		/* the advance is --chaos's, not a preemption's:
+				   at its edge, another thread takes over */
 	struct user_regs_struct born_regs;	/* at its first stop, where its
 						   clone left it (a thread that
 						   has not run since is settled) */
