@@ -3,15 +3,18 @@
  * long backward branches, calls through a table of function pointers and
  * a switch (indirect jumps). One thread writes `target` twice deep inside
  * its loop, for watchpoints. Prints results that differ run to run.
- * Usage: counting [turns]  (hundred thousands of turns each thread makes; 200). */
+ * Usage: counting [turns [threads]]  (hundred thousands of turns each
+ * thread makes, 200; threads, 1 to 8, 2). The last thread writes target. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/random.h>
 
-static unsigned long turns;
+static unsigned long turns, writer;
 static unsigned seed;
-volatile unsigned long target;
+/* after: stored right after the second write, on its line, so that a
+ * watchpoint's stop (at the next instruction) shows that line. */
+volatile unsigned long target, after;
 
 static unsigned f0(unsigned x) { return x * 3 + 1; }
 static unsigned f1(unsigned x) { return x ^ (x >> 3); }
@@ -54,32 +57,37 @@ static __attribute__((noinline, noclone)) unsigned long tight(unsigned n)
 static void *worker(void *arg)
 {
 	unsigned long id = (unsigned long)arg, acc = seed + id;
+	int writes = id == writer;
 	for (unsigned long i = 0; i < turns; i++) {
 		unsigned x = acc;
 		for (int j = 0; j < 3; j++)	/* a short loop: rel8 back-edge */
 			x = x * 33 + j;
 		acc += table[x & 3](x);		/* indirect call */
 		acc = step(acc, i);		/* indirect jump */
-		if (id == 1 && i == turns / 3)
+		if (writes && i == turns / 3)
 			target = acc;		/* first write */
-		if (id == 1 && i == 2 * turns / 3)
-			target = acc + 1;	/* second write */
+		if (writes && i == 2 * turns / 3)
+			target = acc + 1, after = i;	/* second write */
 	}
 	return (void *)acc;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t t[2];
-	void *r[2];
+	pthread_t t[8];
+	void *r[8];
+	unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 0) : 2;
 	turns = (argc > 1 ? strtoul(argv[1], NULL, 0) : 200) * 100000;
-	if (getrandom(&seed, sizeof seed, 0) != sizeof seed)
+	if (n < 1 || n > 8 || getrandom(&seed, sizeof seed, 0) != sizeof seed)
 		return 1;
-	for (unsigned long k = 0; k < 2; k++)
+	writer = n - 1;
+	for (unsigned long k = 0; k < n; k++)
 		pthread_create(&t[k], NULL, worker, (void *)k);
-	for (int k = 0; k < 2; k++)
+	printf("seed %08x:", seed);
+	for (unsigned long k = 0; k < n; k++) {
 		pthread_join(t[k], &r[k]);
-	printf("seed %08x: %016lx %016lx target %016lx tight %lu\n", seed, (unsigned long)r[0],
-	       (unsigned long)r[1], target, tight(1000 + (seed & 7)));
+		printf(" %016lx", (unsigned long)r[k]);
+	}
+	printf(" target %016lx tight %lu\n", target, tight(1000 + (seed & 7)));
 	return 0;
 }
