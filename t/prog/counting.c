@@ -12,7 +12,7 @@
 
 static unsigned long turns, writer;
 static unsigned seed;
-/* after: stored right after the second write, on its line, so that a
+/* after: stored right after the last store to target, on its line, so that a
  * watchpoint's stop (at the next instruction) shows that line. */
 volatile unsigned long target, after;
 
