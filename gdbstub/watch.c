@@ -55,16 +55,10 @@ static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 
 /* ---- stops by debug registers ---- */
 
-static void set_dr(pid_t pid, int i, uint64_t v)
-{
-	ptrace(PTRACE_POKEUSER, pid, offsetof(struct user, u_debugreg) + i * 8, v);
-}
-
 static uint64_t get_dr(pid_t pid, int i)
 {
-	errno = 0;
-	long v = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user, u_debugreg) + i * 8, 0);
-	return errno ? 0 : (uint64_t)v;
+	uint64_t v;
+	return pt_get_dr(pid, i, &v) < 0 ? 0 : v;
 }
 
 /* Debug registers for wp[0..n) (x86 has no read-only kind: read
@@ -81,15 +75,15 @@ static void dr_load(struct watch *w, pid_t pid, const struct watchpt *wp, int n)
 		dr7 |= (uint64_t)(wp[i].type == 2 ? 1 : 3) << (16 + 4 * i);
 		dr7 |= (uint64_t)lenbits[wp[i].len] << (18 + 4 * i);
 	}
-	set_dr(pid, 6, 0);
+	pt_set_dr(pid, 6, 0);
 	if (w && w->drpid == pid && w->dr7 == dr7 && !memcmp(w->draddr, addr, sizeof addr))
 		return;
-	set_dr(pid, 7, 0);
+	pt_set_dr(pid, 7, 0);
 	for (int i = 0; i < 4; i++)
 		if (dr7 >> (2 * i) & 1)
-			set_dr(pid, i, addr[i]);
+			pt_set_dr(pid, i, addr[i]);
 	if (dr7)
-		set_dr(pid, 7, dr7);
+		pt_set_dr(pid, 7, dr7);
 	if (w) {
 		w->drpid = pid;
 		w->dr7 = dr7;

@@ -3,6 +3,7 @@
  * features off so that every fallback can be tested on any machine. */
 #include "probe.h"
 #include "pagemap.h"
+#include "pt.h"
 #include "util.h"
 
 #include <errno.h>
@@ -73,6 +74,15 @@ static const struct {
 
 static volatile uint32_t probe_var;
 
+/* waitpid, again when a signal of rec's (its timer) ends the wait. */
+static pid_t wait_child(pid_t pid, int *st)
+{
+	pid_t w;
+	while ((w = waitpid(pid, st, 0)) < 0 && errno == EINTR)
+		;
+	return w;
+}
+
 /* Run fn in a child with core dumps off; return its wait status, or -1. */
 static int in_child(void (*fn)(void))
 {
@@ -86,10 +96,7 @@ static int in_child(void (*fn)(void))
 		_exit(0);
 	}
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return st;
+	return wait_child(pid, &st) < 0 ? -1 : st;
 }
 
 static int died_of(int st, int sig)
@@ -196,19 +203,16 @@ static int probe_debugregs(void)
 		_exit(0);
 	}
 	int st, ok = 0;
-	const size_t dr = offsetof(struct user, u_debugreg);
-	if (waitpid(pid, &st, 0) == pid && WIFSTOPPED(st) &&
-	    ptrace(PTRACE_POKEUSER, pid, dr, (uintptr_t)&probe_var) == 0 &&
+	uint64_t dr6;
+	if (wait_child(pid, &st) == pid && WIFSTOPPED(st) &&
+	    pt_set_dr(pid, 0, (uintptr_t)&probe_var) == 0 &&
 	    /* DR7: local enable 0, break on writes (01), 4 bytes (11). */
-	    ptrace(PTRACE_POKEUSER, pid, dr + 7 * 8, 1 | 1 << 16 | 3 << 18) == 0 &&
-	    ptrace(PTRACE_CONT, pid, 0, 0) == 0 && waitpid(pid, &st, 0) == pid &&
-	    WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP) {
-		errno = 0;
-		long dr6 = ptrace(PTRACE_PEEKUSER, pid, dr + 6 * 8, 0);
-		ok = !errno && (dr6 & 1);
-	}
+	    pt_set_dr(pid, 7, 1 | 1 << 16 | 3 << 18) == 0 &&
+	    ptrace(PTRACE_CONT, pid, 0, 0) == 0 && wait_child(pid, &st) == pid &&
+	    WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)
+		ok = pt_get_dr(pid, 6, &dr6) == 0 && (dr6 & 1);
 	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
+	wait_child(pid, &st);
 	return ok;
 }
 

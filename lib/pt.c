@@ -536,6 +536,21 @@ void pt_set_args(struct user_regs_struct *r, const uint64_t a[6])
 	r->r10 = a[3]; r->r8 = a[4]; r->r9 = a[5];
 }
 
+int pt_set_dr(pid_t tid, int i, uint64_t v)
+{
+	return ptrace(PTRACE_POKEUSER, tid, offsetof(struct user, u_debugreg) + i * 8, v) < 0 ? -1 : 0;
+}
+
+int pt_get_dr(pid_t tid, int i, uint64_t *v)
+{
+	errno = 0;
+	long r = ptrace(PTRACE_PEEKUSER, tid, offsetof(struct user, u_debugreg) + i * 8, 0);
+	if (errno)
+		return -1;
+	*v = (uint64_t)r;
+	return 0;
+}
+
 ssize_t pt_getxstate(struct pt_proc *p, void *buf, size_t max)
 {
 	struct iovec iov = { buf, max };

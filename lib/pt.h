@@ -141,6 +141,11 @@ void pt_reopen_mem(struct pt_proc *p);
 void pt_args(const struct user_regs_struct *r, uint64_t a[6]);
 void pt_set_args(struct user_regs_struct *r, const uint64_t a[6]);
 
+/* Debug register i (0-3: addresses, 6: status, 7: control) of stopped
+ * thread tid: set to v (0, or -1 with errno set), or read into *v. */
+int pt_set_dr(pid_t tid, int i, uint64_t v);
+int pt_get_dr(pid_t tid, int i, uint64_t *v);
+
 /* The FP/SSE/AVX state (XSAVE layout) of the stopped thread: returns
  * its length (at most max), or -1. */
 ssize_t pt_getxstate(struct pt_proc *p, void *buf, size_t max);

@@ -123,9 +123,7 @@ static void arm_preempt(struct pt_proc *p)
 			base = m.lo;
 	if (f)
 		fclose(f);
-	size_t dr = offsetof(struct user, u_debugreg);
-	if (!base || ptrace(PTRACE_POKEUSER, p->pid, dr, base + bp_off) < 0 ||
-	    ptrace(PTRACE_POKEUSER, p->pid, dr + 7 * 8, 1) < 0)
+	if (!base || pt_set_dr(p->pid, 0, base + bp_off) < 0 || pt_set_dr(p->pid, 7, 1) < 0)
 		die(EXIT_TRACE, "REWIND_BUF_PREEMPT: cannot set a breakpoint in thread %d: %s", p->pid,
 		    base ? strerror(errno) : "no " LIBNAME " mapped");
 	bp_tid = p->pid;
@@ -138,7 +136,7 @@ int buf_preempt_hit(struct pt_proc *p, const siginfo_t *si, uint64_t rip)
 	    rip != bp_addr)
 		return 0;
 	bp_tid = 0;
-	ptrace(PTRACE_POKEUSER, p->pid, offsetof(struct user, u_debugreg) + 7 * 8, 0);
+	pt_set_dr(p->pid, 7, 0);
 	return 1;
 }
 
