@@ -5,7 +5,9 @@
 # count and finds the place there, so a watchpoint stops at both writes,
 # forwards and in reverse, and no console line says a stretch was not
 # re-executed; with REWIND_NO_COUNT=1 the search gives up in the loop and
-# the console says so, as before counting.
+# the console says so, as before counting. So too with counting.c's loops
+# run by one thread, and by four, whose preempted stretches are counted
+# points of at least three threads.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
 require_gdb
@@ -41,7 +43,9 @@ stops () {
 test_expect_success 'counted: record counting; replay matches' '
 	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 200
 '
-test_expect_success 'counted: the watchpoint stops at both writes, forwards and back' '
+# watch_both: the session above on $trace stops at both writes, each way,
+# and never says a stretch was not re-executed.
+watch_both () {
 	{ echo "target remote | $REWIND_BIN/gdbstub $trace"; cat watch.gdb; } >a.gdb &&
 	gdb_run "$T/counting" a.gdb
 	not_signalled $? &&
@@ -49,6 +53,30 @@ test_expect_success 'counted: the watchpoint stops at both writes, forwards and 
 	test "$(stops fwd)" = "$w1 $w2 " &&
 	test "$(stops back)" = "$w2 $w1 " &&
 	! grep "^rewind:.*not re-executed" gdb.out
+}
+
+test_expect_success 'counted: the watchpoint stops at both writes, forwards and back' '
+	watch_both
+'
+test_expect_success 'one thread, counted: replay matches' '
+	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 100 1 &&
+	counted
+'
+test_expect_success 'one thread: the watchpoint stops at both writes, forwards and back' '
+	watch_both
+'
+test_expect_success 'four threads, counted: replay matches' '
+	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 100 4 &&
+	counted
+'
+test_expect_success 'four threads: preempted at points of three threads or more' '
+	run_tool tdump "$trace" >dump &&
+	n=$(grep " preempt at .*(point: " dump | awk "{ print \$2 }" | sort -u | wc -l) &&
+	echo "points in $n threads" &&
+	test "$n" -ge 3
+'
+test_expect_success 'four threads: the watchpoint stops at both writes, forwards and back' '
+	watch_both
 '
 test_expect_success 'REWIND_NO_COUNT=1: the console says a stretch was not re-executed' '
 	REWIND_COUNT=1 REWIND_NO_COUNT=1 rec_replay_cmp "$T/counting" 200 &&
