@@ -279,7 +279,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
 				   .len = e->off + e->len - a->off, .live = pl[i].live };
 		uint8_t *here = cur + (a->off - lo);
-		int k = plan_build(cb.bytes, ins, &pl[i], sc->lo, ta + used, tr + used, &s.zero);
+		int k = plan_build(cb.bytes, ins, &pl[i], sc->lo, ta + used, COUNT_DATA, tr + used, &s.zero);
 		if (k < 0 || memcmp(here, cb.bytes + a->off, s.len)) {
 			nuncounted++;
 			continue;

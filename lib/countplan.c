@@ -2,14 +2,12 @@
  * patched (see countplan.h): decoded with Zydis, planned, kept in the
  * code cache, and each site's trampoline built on demand. */
 #include "countplan.h"
-#include "count.h"
 #include "util.h"
 
 #include <Zydis/Zydis.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SAVE (COUNT_DATA + 8)	/* rax while the flags are in it */
 #define MAXMOVE 4		/* instructions moved with a short edge */
 
 static ZydisDecoder dec, fast;	/* fast: minimal mode, for the sweep */
@@ -240,8 +238,9 @@ static void put_abs(uint8_t *b, uint64_t a)
 }
 
 int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *pl, uint64_t lo,
-	       uint64_t ta, uint8_t *t, uint16_t *zero)
+	       uint64_t ta, uint64_t slot, uint8_t *t, uint16_t *zero)
 {
+	uint64_t save = slot + 8;	/* rax while the flags are in it */
 	int k = 0;
 	const struct insn *e = &ins[pl->last];
 	uint64_t F = lo + e->off + e->len, T = lo + e->target;
@@ -283,15 +282,15 @@ int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *
 	int tail[2] = { 0, 0 };
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 0) {
-			if (pl->live) {	/* mov [SAVE],rax; seto al; lahf */
+			if (pl->live) {	/* mov [save],rax; seto al; lahf */
 				memcpy(t + k, "\x48\x89\x04\x25", 4);
-				put_abs(t + k + 4, SAVE);
+				put_abs(t + k + 4, save);
 				memcpy(t + k + 8, "\x0f\x90\xc0\x9f", 4);
 				k += 12;
 			}
-			/* sub qword [COUNT_DATA], 1; jz zero */
+			/* sub qword [slot], 1; jz zero */
 			memcpy(t + k, "\x48\x83\x2c\x25", 4);
-			put_abs(t + k + 4, COUNT_DATA);
+			put_abs(t + k + 4, slot);
 			t[k + 8] = 1;
 			k += 9;
 			t[k++] = 0x0f;
@@ -299,9 +298,9 @@ int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *
 			tail[0] = k;
 			k += 4;
 		}
-		if (pl->live) {	/* add al,0x7f; sahf; mov rax,[SAVE] */
+		if (pl->live) {	/* add al,0x7f; sahf; mov rax,[save] */
 			memcpy(t + k, "\x04\x7f\x9e\x48\x8b\x04\x25", 7);
-			put_abs(t + k + 7, SAVE);
+			put_abs(t + k + 7, save);
 			k += 11;
 		}
 		if (pass == 1)

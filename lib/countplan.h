@@ -49,10 +49,12 @@ const struct plans *plan_cached(const struct code *code, const struct codebytes 
 
 /* Build the trampoline of plan pl (instructions ins, code bytes as the
  * file has them) at tracee address ta into t; lo is the mapping's tracee
- * address. Returns its length (at most MAXTRAMP; *zero: the offset of
- * its count trap's int3), or -1 when it cannot be built there. */
+ * address, slot the address (below 2 GiB) of the u64 it counts down,
+ * followed by a u64 it may keep rax in. Returns its length (at most
+ * MAXTRAMP; *zero: the offset of its count trap's int3), or -1 when it
+ * cannot be built there. */
 int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *pl, uint64_t lo,
-	       uint64_t ta, uint8_t *t, uint16_t *zero);
+	       uint64_t ta, uint64_t slot, uint8_t *t, uint16_t *zero);
 
 /* Write at b the rel32 from next to target: 0, or -1 if out of reach. */
 int put_rel32(uint8_t *b, uint64_t next, uint64_t target);
