@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <signal.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -258,6 +259,19 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
+/* Whether call nr (arguments a) of cur is an rt_sigaction that sets a
+ * handler without asking for the old one, with arguments the kernel
+ * takes: its result is 0 and it writes nothing, so rec needs no stop at
+ * its end. posix_spawn's child resets every handler so: make's jobs
+ * made about 110 each, 17% of a build's traced calls. */
+static int sure_sigaction(long nr, const uint64_t a[6])
+{
+	int sig = (int)a[0];
+	uint64_t act[4];	/* the kernel's: handler, flags, restorer, mask */
+	return nr == SYS_rt_sigaction && sig >= 1 && sig <= 64 && sig != SIGKILL && sig != SIGSTOP &&
+	       a[1] && !a[2] && a[3] == 8 && pt_read(&cur->p, a[1], act, sizeof act) == sizeof act;
+}
+
 void syscall_entry(void)
 {
 	if (ptemu_entry_stop())
@@ -323,6 +337,19 @@ void syscall_entry(void)
 			exit_robust_marks(nr);
 		tw_end(&R.w);
 		cur->state = T_KERNEL;
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		return;
+	}
+	/* One whose end is sure is recorded whole now, and runs on without
+	 * a stop at its end: not with a signal held (raised at a call's
+	 * end), a tracer in the tree watching it, or --chaos (which may give
+	 * way at every call's end). Replay performs it as any other. */
+	if (!parked && !killed && !cur->nstash && !cur->injected && !cur->tracer && !cur->psys &&
+	    !R.chaos && sure_sigaction(nr, cur->a)) {
+		begin(TR_SYSCALL, 0);
+		tw_put(&R.w, s->buf, s->len);
+		tw_end(&R.w);
+		R.run_tid = cur->p.pid;	/* it runs on: no other may */
 		pt_resume(&cur->p, RESUME_CONT, 0);
 		return;
 	}
