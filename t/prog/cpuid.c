@@ -1,6 +1,7 @@
 /* cpuid.c: executes CPUID (leaves 0, 1 and 0xb) and prints its answers as
- * tdump shows them, with a token that differs on every run; MODE "handler"
- * has a SIGSEGV handler of its own, "threads" asks from two threads,
+ * tdump shows them, with a token that differs on every run; MODE "vendor"
+ * asks leaf 0 only (the same on every CPU), "apic" prints the per-CPU
+ * ids, "handler" has a SIGSEGV handler of its own, "threads" asks from two threads,
  * "exec" runs itself again through execve, "set" turns CPUID faulting off. */
 #include <cpuid.h>
 #include <pthread.h>
@@ -97,6 +98,8 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
 	}
+	if (!strcmp(mode, "vendor"))
+		show(0, 0);
 	if (!*mode)
 		leaves();
 	printf("token %llx pid %d\n", (unsigned long long)__rdtsc(), getpid());
