@@ -59,8 +59,9 @@ void eng_open(struct engine *e, const char *dir)
 			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
 	/* The program saw patched code where rec counted: the same again. */
 	count_choose(counted);
-	/* CPUID and rdrand cannot be trapped here: a CPU without the
-	 * recording CPU's features takes other paths in libc. */
+	/* rdrand cannot be trapped, nor CPUID without CPUID faulting: a
+	 * CPU without the recording CPU's features takes other paths in
+	 * libc, or runs instructions it lacks. */
 	cpu_check_trace(dir, &rec);
 	/* rdtsc stops the same way it did in rec, or patched the same;
 	 * CPUID faults where it did. */
