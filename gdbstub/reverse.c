@@ -307,7 +307,7 @@ static int back_over_event(struct timeline *t, const struct tl_pos *p, struct tl
 	}
 	if (kind == TR_SIGNAL) {
 		at = r.rip;	/* the faulting instruction, not run */
-	} else if (c->kind == TR_RDTSC) {
+	} else if (c->kind == TR_RDTSC || c->kind == TR_CPUID) {
 		at = get64(c->p);
 	} else if (c->kind == TR_SYSCALL && get32(c->p) != SYS_execve && get32(c->p) != SYS_execveat) {
 		at = r.rip - 2;

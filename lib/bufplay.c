@@ -93,7 +93,7 @@ int bufplay_load(struct engine *e)
 			 * turn, a preemption, a signal raised from outside)
 			 * it must not run on: its last call goes traced. */
 			natural = k > 0 && r.tid == tid &&
-				  (r.kind == TR_SYSCALL || r.kind == TR_RDTSC ||
+				  (r.kind == TR_SYSCALL || r.kind == TR_RDTSC || r.kind == TR_CPUID ||
 				   (r.kind == TR_SIGNAL && r.size >= 8 && !(get32(r.p + 4) & TRS_ASYNC)));
 			if (trace_seek(&e->r, &p) < 0)
 				die(EXIT_TRACE, "%s", e->r.err);

@@ -59,13 +59,21 @@ void eng_open(struct engine *e, const char *dir)
 			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
 	/* The program saw patched code where rec counted: the same again. */
 	count_choose(counted);
-	/* CPUID and rdrand cannot be trapped here: a CPU without the
-	 * recording CPU's features takes other paths in libc. */
+	/* rdrand cannot be trapped, nor CPUID without CPUID faulting: a
+	 * CPU without the recording CPU's features takes other paths in
+	 * libc, or runs instructions it lacks. */
 	cpu_check_trace(dir, &rec);
-	/* rdtsc stops the same way it did in rec, or patched the same. */
-	if (tsc_choose(rec.size >= 16 ? get32(rec.p + 12) : TSC_TRAP) < 0)
+	/* rdtsc stops the same way it did in rec, or patched the same;
+	 * CPUID faults where it did. */
+	uint32_t how = rec.size >= 16 ? get32(rec.p + 12) : TSC_TRAP;
+	int way = how > 0xffff ? -1 : tsc_choose(how);
+	if (way == -2)
+		die(EXIT_TRACE, "%s: recorded with CPUID faulting, which this machine lacks (or "
+		    "REWIND_NO_CPUID_FAULT is set): replay it where rec --probe shows \"cpuid "
+		    "faulting: present\"", e->r.path);
+	if (way < 0)
 		die(EXIT_TRACE, "%s: recorded with an unknown way of stopping rdtsc (%u); this "
-		    "replay is too old for it", e->r.path, get32(rec.p + 12));
+		    "replay is too old for it", e->r.path, how);
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the

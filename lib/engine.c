@@ -1,6 +1,6 @@
 /* engine.c: replays a trace event by event: the loop that gives each
- * event to its thread (a syscall to engsys.c; signals, preemptions and
- * rdtsc re-created here where the trace says), and the engine's public
+ * event to its thread (a syscall to engsys.c; signals, preemptions,
+ * rdtsc and CPUID re-created here where the trace says), and the engine's public
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
 #include "bufplay.h"
@@ -399,6 +399,33 @@ static void replay_rdtsc(struct engine *e, int k)
 	pt_setregs(&e->p, &r);
 }
 
+/* A CPUID that faulted (TSC_CPUID): the recorded answer, at the
+ * recorded place. */
+static void replay_cpuid(struct engine *e, int k)
+{
+	const uint8_t *p = e->cur.p;
+	if (e->cur.size < trace_fixed_size(TR_CPUID))
+		eng_bad_record(e, "short cpuid record");
+	uint64_t rip = get64(p);
+	eng_expect(e, k, PS_SIGNAL, "cpuid");
+	struct user_regs_struct r;
+	siginfo_t si = { 0 };
+	pt_getregs(&e->p, &r);
+	ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &si);
+	if (tsc_stopped(&e->p, cur_task(e)->rtgid, &si, r.rip) != TSC_CPUID_INSN || r.rip != rip)
+		eng_diverge(e, "expected cpuid at 0x%llx, got signal %d at 0x%llx",
+			(unsigned long long)rip, WSTOPSIG(e->status), (unsigned long long)r.rip);
+	if ((uint32_t)r.rax != get32(p + 8) || (uint32_t)r.rcx != get32(p + 12))
+		eng_diverge(e, "expected cpuid leaf 0x%x/0x%x at 0x%llx, got 0x%x/0x%x", get32(p + 8),
+			    get32(p + 12), (unsigned long long)rip, (uint32_t)r.rax, (uint32_t)r.rcx);
+	r.rax = get32(p + 16);
+	r.rbx = get32(p + 20);
+	r.rcx = get32(p + 24);
+	r.rdx = get32(p + 28);
+	r.rip += 2;
+	pt_setregs(&e->p, &r);
+}
+
 /* Replay e->cur, which the tracee's stop k (-1: no stop) begins. */
 static int dispatch(struct engine *e, int k)
 {
@@ -411,7 +438,7 @@ static int dispatch(struct engine *e, int k)
 	memset(&e->rm, 0, sizeof e->rm);	/* a new stretch begins */
 	/* Before the first execve no thread exists: only that call (or a
 	 * kind from a newer writer that needs no action) can come. */
-	if (!e->started && e->cur.kind >= TR_START && e->cur.kind <= TR_PREEMPT &&
+	if (!e->started && e->cur.kind >= TR_START && e->cur.kind <= TR_CPUID &&
 	    e->cur.kind != TR_SYSCALL)
 		eng_bad_record(e, "an event before the program started");
 	switch (e->cur.kind) {
@@ -423,6 +450,9 @@ static int dispatch(struct engine *e, int k)
 		break;
 	case TR_RDTSC:
 		replay_rdtsc(e, k);
+		break;
+	case TR_CPUID:
+		replay_cpuid(e, k);
 		break;
 	case TR_EXIT:
 	case TR_TASKEXIT:
@@ -575,6 +605,7 @@ int eng_resume(struct engine *e, int step)
 		e->preempt_how = RM_SET;
 	}
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
+			    kind != TR_CPUID &&
 			    (kind != TR_EXIT || e->ntasks > 1 || killed) && !rerun)) {
 		eng_load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */

@@ -457,7 +457,9 @@ void eng_finish_exec(struct engine *e, int moved)
 		eng_diverge(e, "cannot restore the initial stack at 0x%llx (stack layout differs)",
 			(unsigned long long)sp);
 	pt_setregs(&e->p, &want);
-	tsc_exec(&e->p, cur_task(e)->rtgid, e->exe);
+	if (tsc_exec(&e->p, cur_task(e)->rtgid, e->exe) < 0)
+		eng_diverge(e, "cannot make CPUID fault again after the execve (arch_prctl "
+			    "ARCH_SET_CPUID): %s", strerror(errno));
 	count_exec(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, e->exe);
 }
 

@@ -13,6 +13,7 @@
 #include "pos.h"
 #include "sys.h"
 #include "trace.h"
+#include "tsc.h"
 #include "util.h"
 
 #define STRMAX 32	/* bytes of a buffer or string shown, as strace -s 32 */
@@ -749,13 +750,19 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
 		sn_printf(b, "time=%s.%09lluZ", ts, (unsigned long long)(ns % 1000000000));
 	}
-	/* How rdtsc was made to stop: said only when not the kernel's trap. */
-	uint32_t tsc = rec->size >= 16 ? get32(rec->p + 12) : 0;
+	/* How rdtsc was made to stop: said only when not the kernel's trap;
+	 * CPUID only when it faulted. */
+	uint32_t how = rec->size >= 16 ? get32(rec->p + 12) : 0;
+	uint32_t tsc = how > 0xffff ? how : how & ~TSC_CPUID;
+	int cpuid = how <= 0xffff && (how & TSC_CPUID);
 	if (tsc)
 		sn_printf(b, " rdtsc=%s", tsc == 1 ? "patched" : "unknown");
+	if (cpuid)
+		sn_puts(b, " cpuid=faulted");
 	if (js)
-		sn_printf(js, ",\"pid\":%u,\"time\":%llu,\"rdtsc\":\"%s\"", get32(rec->p + 8),
-			  (unsigned long long)ns, tsc == 0 ? "trap" : tsc == 1 ? "patched" : "unknown");
+		sn_printf(js, ",\"pid\":%u,\"time\":%llu,\"rdtsc\":\"%s\",\"cpuid\":\"%s\"",
+			  get32(rec->p + 8), (unsigned long long)ns,
+			  tsc == 0 ? "trap" : tsc == 1 ? "patched" : "unknown", cpuid ? "faulted" : "native");
 	return "start";
 }
 
@@ -803,6 +810,22 @@ static const char *show_rdtsc(const struct trace_rec *rec, struct sn_buf *b, str
 		sn_printf(js, ",\"tsc\":%llu,\"rip\":%llu,\"aux\":%u", (unsigned long long)tsc,
 			  (unsigned long long)rip, aux);
 	return insn == 1 ? "rdtscp" : "rdtsc";
+}
+
+static const char *show_cpuid(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
+{
+	uint64_t rip = get64(rec->p);
+	uint32_t v[6];
+	for (int i = 0; i < 6; i++)
+		v[i] = get32(rec->p + 8 + 4 * i);
+
+	sn_printf(b, "0x%x/0x%x = eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x at %#llx", v[0], v[1], v[2],
+		  v[3], v[4], v[5], (unsigned long long)rip);
+	if (js)
+		sn_printf(js, ",\"leaf\":%u,\"subleaf\":%u,\"eax\":%u,\"ebx\":%u,\"ecx\":%u,"
+			  "\"edx\":%u,\"rip\":%llu", v[0], v[1], v[2], v[3], v[4], v[5],
+			  (unsigned long long)rip);
+	return "cpuid";
 }
 
 static const char *show_exit(const struct trace_rec *rec, struct sn_buf *b, struct sn_buf *js)
@@ -982,6 +1005,8 @@ const char *fmt_event(const struct trace_rec *rec, struct sn_buf *b, struct sn_b
 		return show_signal(rec, b, js);
 	case TR_RDTSC:
 		return show_rdtsc(rec, b, js);
+	case TR_CPUID:
+		return show_cpuid(rec, b, js);
 	case TR_EXIT:
 		return show_exit(rec, b, js);
 	}

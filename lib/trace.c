@@ -281,6 +281,7 @@ size_t trace_fixed_size(int kind)
 	case TR_SYSRET: return 16;
 	case TR_TASKEXIT: return 8;
 	case TR_PREEMPT: return 16;
+	case TR_CPUID: return 32;
 	}
 	return 0;
 }

@@ -18,7 +18,8 @@
 /* Record kinds. */
 enum trace_kind {
 	TR_START = 1,	/* event 0: u64 start time (ns, realtime), u32 pid,
-			   u32 how rdtsc stopped; items IT_CWD, IT_CPU,
+			   u32 how rdtsc stopped (enum tsc_way, | TSC_CPUID
+			   when CPUID faulted); items IT_CWD, IT_CPU,
 			   IT_BUFABI, IT_SIGS, IT_CHAOS */
 	TR_SYSCALL = 2,	/* i32 nr, u32 0, u64 args[6], i64 ret; items */
 	TR_SIGNAL = 3,	/* u32 signo, u32 flags (TRS_*), 128 bytes siginfo */
@@ -34,6 +35,9 @@ enum trace_kind {
 			   thread was stopped there, between syscalls, so
 			   that another could run or a signal be delivered;
 			   replay makes this state */
+	TR_CPUID = 9,	/* u64 rip, u32 eax, u32 ecx (the leaf and subleaf
+			   asked), u32 eax, ebx, ecx, edx (the answer, per-CPU
+			   ids zeroed): a CPUID that faulted (TSC_CPUID) */
 };
 
 /* TR_PREEMPT flags. */

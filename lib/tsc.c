@@ -1,13 +1,16 @@
 /* tsc.c: makes rdtsc and rdtscp stop the tracee: the kernel's trap, or
  * patching each one found in executable code (decoded with Zydis) into
- * ud2 of the same length, with a table of patched places per process. */
+ * ud2 of the same length, with a table of patched places per process;
+ * and CPUID, by CPUID faulting set again after every execve. */
 #include "tsc.h"
 #include "codescan.h"
+#include "inject.h"
 #include "probe.h"
 #include "trace.h"
 #include "util.h"
 
 #include <Zydis/Zydis.h>
+#include <cpuid.h>
 #include <elf.h>
 #include <emmintrin.h>
 #include <errno.h>
@@ -17,12 +20,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef SYS_pkey_mprotect
 #define SYS_pkey_mprotect 329
+#endif
+#ifndef ARCH_SET_CPUID
+#define ARCH_SET_CPUID 0x1012
 #endif
 
 /* The instructions, and what each becomes: ud2 raises SIGILL at the
@@ -62,6 +69,7 @@ struct backend {
 static const struct backend *B;
 static int guard;		/* a patched replay arms the trap as well */
 static int in_rec;		/* rec says what it cannot patch */
+static int cpuid;		/* CPUID faults (TSC_CPUID) */
 static struct space *spaces;
 static int nspaces;
 
@@ -87,16 +95,21 @@ static const struct backend patch_backend = { TSC_PATCH, arm_patch, patch_code }
 
 int tsc_choose(int recorded)
 {
-	int trap = probe_has(PROBE_TSC_TRAP);
-	if (recorded > TSC_PATCH)
+	int trap = probe_has(PROBE_TSC_TRAP), can_cpuid = probe_has(PROBE_CPUID_FAULT);
+	in_rec = recorded == -1;
+	if (!in_rec && (recorded < 0 || (recorded & ~TSC_CPUID) > TSC_PATCH))
 		return -1;
-	in_rec = recorded < 0;
+	if (!in_rec && (recorded & TSC_CPUID) && !can_cpuid)
+		return -2;
+	cpuid = in_rec ? can_cpuid : (recorded & TSC_CPUID) != 0;
+	if (!in_rec)
+		recorded &= ~TSC_CPUID;
 	if (recorded == TSC_PATCH || !trap)
 		B = &patch_backend;
 	else
 		B = &trap_backend;
 	guard = !in_rec && trap && B == &patch_backend;
-	return B->way;
+	return B->way | (cpuid ? TSC_CPUID : 0);
 }
 
 int tsc_arm(void)
@@ -285,12 +298,47 @@ static void exec_one(struct codescan *c, void *sp)
 	B->code(&sc);
 }
 
-void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
+/* CPUID faulting is the thread's, and an execve ends it: set it again
+ * from inside, before the loader's first CPUID. A signal pending then
+ * (a child's SIGCHLD that came during the execve) would stop the
+ * injected call and be lost: every signal is blocked across it, and a
+ * SIGSTOP, which cannot be, is passed over and sent again after. */
+static int cpuid_arm(struct pt_proc *p)
+{
+	struct user_regs_struct r;
+	uint64_t a[6] = { ARCH_SET_CPUID, 0 }, ret, mask, all = ~0ull;
+	int k = -1, stopped = 0;
+	pt_getregs(p, &r);
+	int masked = ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0 &&
+		     ptrace(PTRACE_SETSIGMASK, p->pid, sizeof all, &all) == 0;
+	for (int i = 0; i < 4 && (k = eng_inject(p, &r, r.rip, SYS_arch_prctl, a, &ret, NULL)) < 0; i++) {
+		siginfo_t si;
+		if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &si) < 0 || si.si_signo != SIGSTOP)
+			break;
+		stopped = 1;
+	}
+	if (masked)
+		ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask);
+	if (stopped)
+		syscall(SYS_tkill, p->pid, SIGSTOP);
+	if (k < 0) {
+		errno = EINTR;	/* a signal came first: it gave up */
+		return -1;
+	}
+	if (ret) {
+		errno = -(int64_t)ret;
+		return -1;
+	}
+	return 0;
+}
+
+int tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
 {
 	struct space *sp = space_of(key, 1);
 	sp->n = 0;
 	if (B->code != no_code)
 		code_each_exec(p, exe, exec_one, sp);
+	return cpuid ? cpuid_arm(p) : 0;
 }
 
 /* Patch the executable private parts of [lo, hi) as one stretch of code
@@ -386,6 +434,8 @@ int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t r
 			if (pt_read(p, rip, b, insns[k].len) == insns[k].len &&
 			    !memcmp(b, insns[k].orig, insns[k].len))
 				return k + 1;
+		if (cpuid && pt_read(p, rip, b, 2) == 2 && b[0] == 0x0f && b[1] == 0xa2)
+			return TSC_CPUID_INSN;
 		return 0;
 	}
 	struct space *sp = space_of(key, 0);
@@ -433,4 +483,20 @@ void tsc_import(uint32_t key, const uint8_t *p, size_t len)
 	sp->n = 0;
 	for (size_t i = 0; i + 16 <= len; i += 16)
 		add_site(sp, get64(p + i), get32(p + i + 8) != 0);
+}
+
+void tsc_cpuid(const uint32_t in[2], uint32_t out[4])
+{
+	unsigned a, b, c, d;
+	__cpuid_count(in[0], in[1], a, b, c, d);
+	if (in[0] == 1)
+		b &= 0x00ffffff;	/* the initial APIC id */
+	if (in[0] == 0xb || in[0] == 0x1f)
+		d = 0;			/* the x2APIC id */
+	if (in[0] == 0x8000001e)
+		a = 0;			/* AMD's extended APIC id */
+	out[0] = a;
+	out[1] = b;
+	out[2] = c;
+	out[3] = d;
 }

@@ -1,9 +1,10 @@
-/* tsc.h: how rdtsc and rdtscp are made to stop the tracee, so that rec
- * can record their values and replay give them back: the kernel's trap
- * (PR_SET_TSC) where it works, else each one found in executable code is
- * patched into a faulting instruction of the same length. One back end
- * is chosen once; callers tell it what changes the tracee's code and ask
- * it whether a stop is an rdtsc, never which back end they got. */
+/* tsc.h: how rdtsc, rdtscp and CPUID are made to stop the tracee, so that
+ * rec can record their values and replay give them back: for rdtsc the
+ * kernel's trap (PR_SET_TSC) where it works, else each one found in
+ * executable code is patched into a faulting instruction of the same
+ * length; CPUID faults where the CPU can (arch_prctl ARCH_SET_CPUID). One
+ * back end is chosen once; callers tell it what changes the tracee's code
+ * and ask it whether a stop is one of these, never which back end they got. */
 #ifndef REWIND_TSC_H
 #define REWIND_TSC_H
 
@@ -12,18 +13,27 @@
 #include <stdint.h>
 #include "pt.h"
 
-/* How a trace was recorded (u32 in its TR_START record). */
+/* How a trace was recorded (u32 in its TR_START record): a way of
+ * stopping rdtsc, with TSC_CPUID or'ed in when CPUID faulted too. */
 enum tsc_way {
 	TSC_TRAP = 0,	/* the kernel's trap: PR_SET_TSC, PR_TSC_SIGSEGV */
 	TSC_PATCH = 1,	/* patched code: rdtsc -> ud2, rdtscp -> ud2; nop */
 };
+#define TSC_CPUID 0x100	/* CPUID faulted (ARCH_SET_CPUID): TR_CPUID records
+			   hold its answers. Older readers refuse the value. */
+
+/* What tsc_stopped() says a stop is. */
+enum tsc_insn { TSC_NONE = 0, TSC_RDTSC = 1, TSC_RDTSCP = 2, TSC_CPUID_INSN = 3 };
 
 /* Choose the back end, once per process. rec passes -1: the trap where
- * the probe finds that it works, else patching. Replay passes the way the
- * trace was recorded: a patched recording is replayed patched (the
+ * the probe finds that it works, else patching; CPUID faulting where the
+ * probe finds it (REWIND_NO_CPUID_FAULT=1: not). Replay passes the way
+ * the trace was recorded: a patched recording is replayed patched (the
  * program saw the patched bytes, and replay must patch the same places),
- * a trapped one with the trap where it works, else patched. Returns the
- * way chosen, or -1 for a way this build does not know. */
+ * a trapped one with the trap where it works, else patched; CPUID faults
+ * exactly when it did in rec. Returns the way chosen (TSC_CPUID included),
+ * -1 for a way this build does not know, -2 for a trace whose CPUID
+ * faulted on a machine (or with REWIND_NO_CPUID_FAULT=1) without it. */
 int tsc_choose(int recorded);
 
 /* In the traced child just before its first execve: arm the kernel's
@@ -33,10 +43,14 @@ int tsc_choose(int recorded);
 int tsc_arm(void);
 
 /* Process key (its id as recorded; the same in rec and replay) is at the
- * end of a successful execve: its old patches are gone; patch the new
- * image's executable mappings. exe is the file executed, used when the
- * path /proc shows cannot be opened (replay's copy, deleted). */
-void tsc_exec(struct pt_proc *p, uint32_t key, const char *exe);
+ * end of a successful execve (p stopped at the call's exit, with the
+ * registers it starts with): its old patches are gone; patch the new
+ * image's executable mappings. The kernel let CPUID run again at the
+ * execve: make it fault again, by an arch_prctl injected before the new
+ * program runs. exe is the file executed, used when the path /proc shows
+ * cannot be opened (replay's copy, deleted). Returns 0, or -1 when CPUID
+ * could not be made to fault (the caller stops: it would run unrecorded). */
+int tsc_exec(struct pt_proc *p, uint32_t key, const char *exe);
 
 /* After syscall nr with the recorded arguments a and result ret in
  * process key (p stopped at the call's end): mmap, mprotect,
@@ -50,9 +64,18 @@ void tsc_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], 
 void tsc_fork(uint32_t parent, uint32_t child);
 
 /* Whether the signal stop si of process key at rip is an rdtsc (returns
- * 1) or an rdtscp (2) made to stop, or something else (0): the trap's
- * SIGSEGV at either instruction, or SIGILL at a patched place. */
+ * TSC_RDTSC), an rdtscp (TSC_RDTSCP) or a CPUID (TSC_CPUID_INSN) made to
+ * stop, or something else (TSC_NONE): the trap's SIGSEGV at one of them
+ * (at CPUID only when CPUID faulting was chosen), or SIGILL at a patched
+ * place. */
 int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t rip);
+
+/* Run CPUID here for leaf in[0], subleaf in[1], into out (eax, ebx, ecx,
+ * edx), with what differs from CPU to CPU zeroed: the initial APIC id
+ * (leaf 1 ebx bits 31-24), the x2APIC id (leaves 0xb and 0x1f edx) and
+ * AMD's extended APIC id (leaf 0x8000001e eax), so that a program sees
+ * the same answers whichever CPU rec ran on. */
+void tsc_cpuid(const uint32_t in[2], uint32_t out[4]);
 
 /* buf holds len bytes of process key's memory read from addr: put back
  * the original bytes of every patched place in it (what gdb is shown). */

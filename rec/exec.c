@@ -107,7 +107,10 @@ void record_exec(struct user_regs_struct *regs)
 	tw_item(&R.w, IT_REGS, 0, regs, sizeof *regs, NULL, 0);
 	tw_item(&R.w, IT_STACK, 0, &sp, 8, stack, len);
 	free(stack);
-	tsc_exec(&cur->p, cur->tgid, path);
+	if (tsc_exec(&cur->p, cur->tgid, path) < 0)
+		stop_recording(EXIT_TRACE, "cannot make CPUID fault again after the execve of %s "
+			       "(arch_prctl ARCH_SET_CPUID): %s; the trace %s ends before it",
+			       path, strerror(errno), R.dir);
 	count_exec(&cur->p, cur->tgid, cur->p.pid, path);
 }
 

@@ -5,6 +5,7 @@
 #include "own.h"
 #include "rec.h"
 #include "sys.h"
+#include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +15,10 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef ARCH_SET_CPUID
+#define ARCH_SET_CPUID 0x1012
+#endif
 
 /* The dumpable flag is the process's: its threads see the same. */
 static void set_nodump(int on)
@@ -117,6 +122,13 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 
 void own_entry(long nr, struct user_regs_struct *r)
 {
+	/* CPUID faults for rec (lib/tsc.h): a program that sets it itself
+	 * would either end it, so that CPUID ran unrecorded, or want its
+	 * faults, which rec does not keep apart from its own yet. */
+	if (nr == SYS_arch_prctl && r->rdi == ARCH_SET_CPUID && (R.tsc_way & TSC_CPUID))
+		stop_recording(EXIT_TRACE, "the program set CPUID faulting itself (arch_prctl "
+			       "ARCH_SET_CPUID), which rec uses to record CPUID; the trace %s ends "
+			       "before it (REWIND_NO_CPUID_FAULT=1 records it without)", R.dir);
 	if (nr == SYS_prctl && r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
 	    r->rsi == PR_TSC_SIGSEGV)) {
 		/* rdtsc keeps trapping; the program's own mode is kept

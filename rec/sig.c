@@ -1,4 +1,4 @@
-/* sig.c: signals delivered to the program, rdtsc stops, and preemption
+/* sig.c: signals delivered to the program, rdtsc and CPUID stops, and preemption
  * (its state record, TR_PREEMPT, is written by records.c). */
 #include "advance.h"
 #include "bufdrain.h"
@@ -54,16 +54,37 @@ static int is_sync(const siginfo_t *si)
 	return 0;
 }
 
-/* rdtsc and rdtscp stop (lib/tsc.h); run them here and record the
- * value. Returns 1 if the stop was one of them. */
-static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
+/* CPUID stops (lib/tsc.h): rec asks its own CPU, with per-CPU ids
+ * zeroed, and records the answer. */
+static void do_cpuid(struct user_regs_struct *regs)
+{
+	uint32_t in[2] = { regs->rax, regs->rcx }, out[4];
+	tsc_cpuid(in, out);
+	uint64_t rip = regs->rip;
+	regs->rax = out[0];	/* the upper halves cleared, as CPUID does */
+	regs->rbx = out[1];
+	regs->rcx = out[2];
+	regs->rdx = out[3];
+	regs->rip += 2;
+	pt_setregs(&cur->p, regs);
+	begin(TR_CPUID, 0);
+	tw_put64(&R.w, rip);
+	tw_put(&R.w, in, 8);
+	tw_put(&R.w, out, 16);
+	tw_end(&R.w);
+}
+
+/* rdtsc, rdtscp and CPUID stop (lib/tsc.h); run them here and record
+ * what they give. Returns 1 if the stop was one of them. */
+static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 {
 	int kind = tsc_stopped(&cur->p, cur->tgid, si, regs->rip);
 	/* The program's own PR_TSC_SIGSEGV: the trap's fault is its own.
 	 * A patched place stops with SIGILL: there the host (or
 	 * REWIND_NO_TSC_TRAP) has no trap, and rdtsc runs as it would
-	 * natively on such a host. */
-	if (cur->own.tsc == PR_TSC_SIGSEGV && si->si_signo == SIGSEGV)
+	 * natively on such a host. A CPUID's fault is always rec's: the
+	 * program cannot ask for it (own_entry()). */
+	if (cur->own.tsc == PR_TSC_SIGSEGV && si->si_signo == SIGSEGV && kind != TSC_CPUID_INSN)
 		kind = 0;
 	if (!kind)
 		return 0;
@@ -76,7 +97,11 @@ static int do_rdtsc(const siginfo_t *si, struct user_regs_struct *regs)
 		mask |= bit;
 		ptrace(PTRACE_SETSIGMASK, cur->p.pid, sizeof mask, &mask);
 	}
-	int isp = kind == 2;
+	if (kind == TSC_CPUID_INSN) {
+		do_cpuid(regs);
+		return 1;
+	}
+	int isp = kind == TSC_RDTSCP;
 	unsigned aux = 0;
 	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();
 	uint64_t rip = regs->rip;
@@ -221,7 +246,7 @@ int do_signal(int sig)
 		}
 		return sig_preempt(&regs);
 	}
-	if (do_rdtsc(&si, &regs)) {
+	if (do_trapped(&si, &regs)) {
 		pt_resume(&cur->p, RESUME_CONT, 0);
 		return 1;
 	}

@@ -1,0 +1,107 @@
+/* cpuid.c: executes CPUID (leaves 0, 1 and 0xb) and prints its answers as
+ * tdump shows them, with a token that differs on every run; MODE "vendor"
+ * asks leaf 0 only (the same on every CPU), "apic" prints the per-CPU
+ * ids, "handler" has a SIGSEGV handler of its own, "threads" asks from two threads,
+ * "exec" runs itself again through execve, "set" turns CPUID faulting off. */
+#include <cpuid.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+static void show(unsigned leaf, unsigned sub)
+{
+	unsigned a, b, c, d;
+	__cpuid_count(leaf, sub, a, b, c, d);
+	printf("cpuid 0x%x/0x%x = eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x\n", leaf, sub, a, b, c, d);
+}
+
+static void leaves(void)
+{
+	unsigned max, b, c, d;
+	__cpuid_count(0, 0, max, b, c, d);
+	show(0, 0);
+	show(1, 0);
+	if (max >= 0xb)
+		show(0xb, 0);
+}
+
+static sigjmp_buf env;
+static volatile int handled;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	handled++;
+	siglongjmp(env, 1);
+}
+
+/* Each thread asks leaves 1 and 0xb over and over and prints a sum of
+ * the answers, with a random token. */
+static void *asker(void *arg)
+{
+	unsigned sum = 0, r = 0, a, b, c, d;
+	for (int i = 0; i < 50; i++) {
+		__cpuid_count(i & 1 ? 1 : 0xb, 0, a, b, c, d);
+		sum = sum * 31 + (a ^ b ^ c ^ d);
+		if (i % 10 == 0)
+			sched_yield();
+	}
+	getrandom(&r, sizeof r, 0);
+	printf("thread %ld sum 0x%x token %08x\n", (long)arg, sum, r);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "apic")) {
+		/* Only the ids that differ from CPU to CPU. */
+		unsigned a, b, c, d, x = 0;
+		__cpuid_count(1, 0, a, b, c, d);
+		if (__get_cpuid_max(0, NULL) >= 0xb) {
+			__cpuid_count(0xb, 0, a, x, c, d);
+			x = d;
+		}
+		printf("apic %u x2apic %u\n", b >> 24, x);
+		return 0;
+	}
+	if (!strcmp(mode, "set"))
+		return syscall(SYS_arch_prctl, 0x1012, 1) ? 1 : 0;	/* ARCH_SET_CPUID */
+	if (!strcmp(mode, "exec")) {
+		show(1, 0);
+		char *args[] = { argv[0], NULL };
+		execv("/proc/self/exe", args);
+		perror("execv");
+		return 1;
+	}
+	if (!strcmp(mode, "handler")) {
+		/* Its handler sees the program's own fault, never CPUID's. */
+		signal(SIGSEGV, on_segv);
+		leaves();
+		if (sigsetjmp(env, 1) == 0)
+			*(volatile int *)16 = 1;
+		leaves();
+		printf("handler ran %d times\n", handled);
+	}
+	if (!strcmp(mode, "threads")) {
+		pthread_t t[2];
+		for (long i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, asker, (void *)i);
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+	}
+	if (!strcmp(mode, "vendor"))
+		show(0, 0);
+	if (!*mode)
+		leaves();
+	printf("token %llx pid %d\n", (unsigned long long)__rdtsc(), getpid());
+	return 0;
+}
