@@ -93,6 +93,13 @@ static void patch_code(struct scan *sc);
 static const struct backend trap_backend = { TSC_TRAP, arm_trap, no_code };
 static const struct backend patch_backend = { TSC_PATCH, arm_patch, patch_code };
 
+static int want_cpuid;
+
+void tsc_want_cpuid(int want)
+{
+	want_cpuid = want;
+}
+
 int tsc_choose(int recorded)
 {
 	int trap = probe_has(PROBE_TSC_TRAP), can_cpuid = probe_has(PROBE_CPUID_FAULT);
@@ -101,7 +108,7 @@ int tsc_choose(int recorded)
 		return -1;
 	if (!in_rec && (recorded & TSC_CPUID) && !can_cpuid)
 		return -2;
-	cpuid = in_rec ? can_cpuid : (recorded & TSC_CPUID) != 0;
+	cpuid = in_rec ? can_cpuid && want_cpuid : (recorded & TSC_CPUID) != 0;
 	if (!in_rec)
 		recorded &= ~TSC_CPUID;
 	if (recorded == TSC_PATCH || !trap)
@@ -299,29 +306,15 @@ static void exec_one(struct codescan *c, void *sp)
 }
 
 /* CPUID faulting is the thread's, and an execve ends it: set it again
- * from inside, before the loader's first CPUID. A signal pending then
- * (a child's SIGCHLD that came during the execve) would stop the
- * injected call and be lost: every signal is blocked across it, and a
- * SIGSTOP, which cannot be, is passed over and sent again after. */
+ * from inside, before the loader's first CPUID (eng_inject keeps a
+ * signal pending then, such as a child's SIGCHLD that came during the
+ * execve, from stopping the call). */
 static int cpuid_arm(struct pt_proc *p)
 {
 	struct user_regs_struct r;
-	uint64_t a[6] = { ARCH_SET_CPUID, 0 }, ret, mask, all = ~0ull;
-	int k = -1, stopped = 0;
+	uint64_t a[6] = { ARCH_SET_CPUID, 0 }, ret;
 	pt_getregs(p, &r);
-	int masked = ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0 &&
-		     ptrace(PTRACE_SETSIGMASK, p->pid, sizeof all, &all) == 0;
-	for (int i = 0; i < 4 && (k = eng_inject(p, &r, r.rip, SYS_arch_prctl, a, &ret, NULL)) < 0; i++) {
-		siginfo_t si;
-		if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &si) < 0 || si.si_signo != SIGSTOP)
-			break;
-		stopped = 1;
-	}
-	if (masked)
-		ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask);
-	if (stopped)
-		syscall(SYS_tkill, p->pid, SIGSTOP);
-	if (k < 0) {
+	if (eng_inject(p, &r, r.rip, SYS_arch_prctl, a, &ret, NULL) < 0) {
 		errno = EINTR;	/* a signal came first: it gave up */
 		return -1;
 	}

@@ -25,9 +25,16 @@ enum tsc_way {
 /* What tsc_stopped() says a stop is. */
 enum tsc_insn { TSC_NONE = 0, TSC_RDTSC = 1, TSC_RDTSCP = 2, TSC_CPUID_INSN = 3 };
 
+/* rec: whether CPUID should fault (tsc_want_cpuid, before tsc_choose):
+ * where counting is on, whose points hash the loader's memory, and that
+ * holds what CPUID said there (the APIC id of the CPU it ran on), or
+ * with REWIND_CPUID_FAULT=1; each CPUID then costs a stop (some 70 per
+ * program start: a make -j2's recording took 1.2x as long). */
+void tsc_want_cpuid(int want);
+
 /* Choose the back end, once per process. rec passes -1: the trap where
  * the probe finds that it works, else patching; CPUID faulting where the
- * probe finds it (REWIND_NO_CPUID_FAULT=1: not). Replay passes the way
+ * probe finds it and rec wants it (REWIND_NO_CPUID_FAULT=1: never). Replay passes the way
  * the trace was recorded: a patched recording is replayed patched (the
  * program saw the patched bytes, and replay must patch the same places),
  * a trapped one with the trap where it works, else patched; CPUID faults

@@ -217,8 +217,9 @@ int main(int argc, char **argv)
 
 	outs_init();
 	own_signals();
-	R.tsc_way = tsc_choose(-1);
 	R.count = count_choose(-1);
+	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
+	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */

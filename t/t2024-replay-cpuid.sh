@@ -3,14 +3,16 @@
 # (arch_prctl ARCH_SET_CPUID): each one is in the trace with the answer the
 # program saw, the per-CPU APIC ids zeroed, and replay gives the same
 # answers back; after an execve, in threads and beside the program's own
-# SIGSEGV handler too. REWIND_NO_CPUID_FAULT=1 keeps CPUID native, and a
-# faulted trace is refused where CPUID cannot fault.
+# SIGSEGV handler too. rec makes CPUID fault where it counts progress
+# (REWIND_COUNT=1) or REWIND_CPUID_FAULT=1 asks, else not (a stop each);
+# REWIND_NO_CPUID_FAULT=1 keeps CPUID native, and a faulted trace is
+# refused where CPUID cannot fault.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog cpuid
 
 REWIND_NO_CPUID_FAULT=0 rec --probe | grep -q '^cpuid faulting: present' ||
 	skip_all "no CPUID faulting here (rec --probe)"
-export REWIND_NO_CPUID_FAULT=0
+export REWIND_NO_CPUID_FAULT=0 REWIND_CPUID_FAULT=1
 
 # cpuid_lines FILE: the program's own CPUID lines.
 cpuid_lines () { grep "^cpuid " "$1"; }
@@ -70,6 +72,18 @@ test_expect_success 'REWIND_NO_CPUID_FAULT=1: CPUID native, none in the trace, r
 	tdump "$trace" >dump &&
 	! grep -q " cpuid " dump &&
 	! grep -q "cpuid=faulted" dump
+'
+test_expect_success 'neither counted nor asked for: CPUID native, none in the trace' '
+	REWIND_CPUID_FAULT= REWIND_COUNT= REWIND_NO_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+	tdump "$trace" >dump &&
+	! grep -q " cpuid " dump &&
+	! grep -q "cpuid=faulted" dump
+'
+test_expect_success 'counted (REWIND_COUNT=1): CPUID faults without being asked' '
+	REWIND_CPUID_FAULT= REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+	tdump "$trace" >dump &&
+	grep -q "^0 .* start .*counted=[1-9].* cpuid=faulted$" dump &&
+	grep -q " cpuid 0x0/0x0 = " dump
 '
 test_expect_success 'CPUID beside a SIGSEGV handler of the program: the handler sees its own fault only' '
 	rec_replay_cmp "$T/cpuid" handler &&

@@ -10,7 +10,7 @@ require_gdb
 
 REWIND_NO_CPUID_FAULT=0 rec --probe | grep -q '^cpuid faulting: present' ||
 	skip_all "no CPUID faulting here (rec --probe)"
-export REWIND_NO_CPUID_FAULT=0
+export REWIND_NO_CPUID_FAULT=0 REWIND_CPUID_FAULT=1
 
 # stop_part FILE: replay --to's own lines (from a checkpoint, the output
 # before it is not written again).
