@@ -198,6 +198,18 @@ int sig_preempt(struct user_regs_struct *regs)
 		ptrace(PTRACE_SETSIGINFO, cur->p.pid, 0, &si);
 		cur->sig = si.si_signo;
 	}
+	/* Stopped for a signal that came, it runs on into its handler, as
+	 * natively: giving way at each would let a thread that is sent
+	 * signals while it waits its turn never move (a parent sending its
+	 * child SIGWINCH in a loop hung rec). Under --chaos it gives way. */
+	if (cur->sig_in && !R.chaos) {
+		int sig = cur->sig;
+		cur->sig_in = cur->sig = 0;
+		R.run_tid = cur->p.pid;
+		pt_resume(&cur->p, RESUME_CONT, sig);
+		return 1;
+	}
+	cur->sig_in = 0;
 	ready(cur);
 	return 0;
 }
@@ -235,6 +247,7 @@ int do_signal(int sig)
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
+		cur->sig_in = 0;
 		return sig_preempt(&regs);
 	}
 	/* REWIND_BUF_PREEMPT's trap: preempted as by a signal that came
@@ -244,6 +257,7 @@ int do_signal(int sig)
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
+		cur->sig_in = 0;
 		return sig_preempt(&regs);
 	}
 	if (do_trapped(&si, &regs)) {
@@ -289,6 +303,7 @@ int do_signal(int sig)
 				cur->stash[cur->nstash++] = si;
 			cur->held_blocked = 0;	/* this one came in */
 			if (!env_flag("REWIND_HOLD_SIGNALS") && !buf_busy(&cur->p) && !cur->tracer) {
+				cur->sig_in = 1;
 				return sig_preempt(&regs);
 			}
 			buf_want_traced(&cur->p);

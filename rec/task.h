@@ -16,6 +16,8 @@ struct task {
 	pid_t tgid;
 	int state;		/* T_* */
 	int sig;		/* signal to deliver when resumed */
+	int sig_in;		/* stopped for a signal that came, not for its
+				   timeslice's end: it runs on after */
 	int fresh;		/* its first stop (SIGSTOP) is still to come */
 	int stopping;		/* we sent it SIGSTOP to preempt it */
 	/* The syscall it is in (T_KERNEL). */
