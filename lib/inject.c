@@ -44,14 +44,6 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	pt_setregs(p, &inj);
 	if (child)
 		*child = -1;
-	/* Every signal blocked meanwhile: one that comes stays pending for
-	 * the program, and cannot end the call before it runs (rec would
-	 * leave code uncounted that replay counts, and lose the signal).
-	 * SIGSTOP cannot be blocked: one that comes is sent again after. */
-	uint64_t mask, all = ~0ull;
-	int masked = ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0 &&
-		     ptrace(PTRACE_SETSIGMASK, p->pid, sizeof all, &all) == 0;
-	int stopped = 0;
 	/* The filter traces every call: a seccomp stop, then (clone) the
 	 * clone event, then the syscall-exit stop. */
 	int st, how = RESUME_CONT;
@@ -60,12 +52,6 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
 			break;
 		int k = pt_classify(st);
-		siginfo_t si;
-		if (k == PS_SIGNAL && WSTOPSIG(st) == SIGSTOP &&
-		    ptrace(PTRACE_GETSIGINFO, p->pid, 0, &si) == 0 && stopped++ < 8) {
-			i--;	/* before the call ran: on with it */
-			continue;
-		}
 		if (k == PS_SIGNAL)
 			break;	/* not our call: give up, the caller goes on without */
 		if (child && (st >> 8) == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
@@ -85,20 +71,7 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	if (wrote)
 		pt_write(p, at, save, 2);
 	pt_setregs(p, r);
-	if (masked)
-		ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask);
-	if (stopped)
-		syscall(SYS_tkill, p->pid, SIGSTOP);
 	return ok ? 0 : -1;
-}
-
-/* A child an injected clone made has the blocked mask of the injection:
- * give it parent p's own (p stopped, the child at its first stop). */
-static void child_mask(struct pt_proc *p, pid_t child)
-{
-	uint64_t mask;
-	if (ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0)
-		ptrace(PTRACE_SETSIGMASK, child, sizeof mask, &mask);
 }
 
 /* Make the stopped process p (registers r) clone itself with no exit
@@ -120,7 +93,6 @@ static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
 			kill(child, SIGKILL);
 		return -1;
 	}
-	child_mask(p, child);
 	/* The child was copied with the syscall instruction in place. */
 	struct pt_proc c = { child, -1 };
 	pt_reopen_mem(&c);
@@ -180,7 +152,6 @@ pid_t eng_clone_thread(struct pt_proc *p, uint64_t ctid)
 	if (eng_inject(p, &r, r.rip, SYS_clone, a, &ret, &child) < 0 || child < 0 ||
 	    wait_pid(child, &st) < 0)
 		return -1;
-	child_mask(p, child);
 	return child;
 }
 

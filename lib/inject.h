@@ -22,10 +22,8 @@ struct eng_snap_thread {
  * call when the bytes differ, then put back). The call passes the
  * seccomp stop like any other. With child non-NULL, clone events are
  * traced and *child gets the new process. Afterwards p is at the call's
- * syscall-exit stop with registers r. Every signal but SIGKILL is kept
- * from ending the call before it runs: blocked meanwhile (left pending
- * for the program), SIGSTOP sent again after. Returns 0 with *ret the
- * call's result (rax), or -1. */
+ * syscall-exit stop with registers r. Returns 0 with *ret the call's
+ * result (rax), or -1. */
 int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 	       const uint64_t a[6], uint64_t *ret, pid_t *child);
 
