@@ -3,10 +3,8 @@
 # in a loop until the child is done (twenty execs): natively the child
 # ends at once. A thread rec stops for a signal that came runs on into
 # it, as natively; one that gave way at each would never move while the
-# sender ran (rec hung there). Counted, the signals also come while rec
-# injects the mapping of the trampolines at each exec: they wait, pending,
-# instead of ending the injection (rec then left that code uncounted and
-# replay did not).
+# sender ran (rec hung there). Counted too, where each exec's code is
+# patched while the signals come.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog sigstorm
 
