@@ -74,6 +74,26 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	return ok ? 0 : -1;
 }
 
+int eng_inject_quiet(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
+		     const uint64_t a[6], uint64_t *ret)
+{
+	uint64_t mask, all = ~0ull;
+	int k = -1, stopped = 0;
+	int masked = ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0 &&
+		     ptrace(PTRACE_SETSIGMASK, p->pid, sizeof all, &all) == 0;
+	for (int i = 0; i < 4 && (k = eng_inject(p, r, at, nr, a, ret, NULL)) < 0; i++) {
+		siginfo_t si;
+		if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &si) < 0 || si.si_signo != SIGSTOP)
+			break;
+		stopped = 1;
+	}
+	if (masked)
+		ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask);
+	if (stopped)
+		syscall(SYS_tkill, p->pid, SIGSTOP);
+	return k;
+}
+
 /* Make the stopped process p (registers r) clone itself with no exit
  * signal, through a syscall instruction written over the one at r->rip;
  * both come back with memory and registers as they were. The child stays

@@ -27,6 +27,15 @@ struct eng_snap_thread {
 int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 	       const uint64_t a[6], uint64_t *ret, pid_t *child);
 
+/* eng_inject (no clone) with every signal blocked across the call, so
+ * that one that comes (a child's SIGCHLD) stays pending for the program
+ * instead of stopping the call before it runs; a SIGSTOP, which cannot
+ * be blocked, is passed over and sent again after. For calls rec and
+ * replay must both make whatever the timing (counting's trampolines,
+ * CPUID faulting): given up in one run only, the runs would differ. */
+int eng_inject_quiet(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
+		     const uint64_t a[6], uint64_t *ret);
+
 /* Fork the process of stopped thread p (registers r) through an injected
  * clone: the copy has one thread, with registers r, stopped; it gets no
  * exit signal. Returns its pid, or -1. */

@@ -306,29 +306,15 @@ static void exec_one(struct codescan *c, void *sp)
 }
 
 /* CPUID faulting is the thread's, and an execve ends it: set it again
- * from inside, before the loader's first CPUID. A signal pending then
- * (a child's SIGCHLD that came during the execve) would stop the
- * injected call and be lost: every signal is blocked across it, and a
- * SIGSTOP, which cannot be, is passed over and sent again after. */
+ * from inside, before the loader's first CPUID (a signal pending then,
+ * such as a child's SIGCHLD that came during the execve, must not stop
+ * the call: eng_inject_quiet). */
 static int cpuid_arm(struct pt_proc *p)
 {
 	struct user_regs_struct r;
-	uint64_t a[6] = { ARCH_SET_CPUID, 0 }, ret, mask, all = ~0ull;
-	int k = -1, stopped = 0;
+	uint64_t a[6] = { ARCH_SET_CPUID, 0 }, ret;
 	pt_getregs(p, &r);
-	int masked = ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) == 0 &&
-		     ptrace(PTRACE_SETSIGMASK, p->pid, sizeof all, &all) == 0;
-	for (int i = 0; i < 4 && (k = eng_inject(p, &r, r.rip, SYS_arch_prctl, a, &ret, NULL)) < 0; i++) {
-		siginfo_t si;
-		if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &si) < 0 || si.si_signo != SIGSTOP)
-			break;
-		stopped = 1;
-	}
-	if (masked)
-		ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask);
-	if (stopped)
-		syscall(SYS_tkill, p->pid, SIGSTOP);
-	if (k < 0) {
+	if (eng_inject_quiet(p, &r, r.rip, SYS_arch_prctl, a, &ret) < 0) {
 		errno = EINTR;	/* a signal came first: it gave up */
 		return -1;
 	}
