@@ -301,8 +301,7 @@ static void emit_sum(struct engine *e, const struct trace_rec *rec, const struct
 	} else {
 		struct user_regs_struct r;
 		pt_getregs(&e->p, &r);
-		uint64_t ra[6] = { r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9 };
-		memcpy(a, ra, sizeof a);
+		pt_args(&r, a);
 		sc.nr = rec->size >= 4 ? (int32_t)get32(rec->p) : -1;
 	}
 	uint8_t *b = xmalloc(len ? len : 1);

@@ -10,6 +10,8 @@
 #include "task.h"
 
 #include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 
 /* --chaos arms a thread for an edge 1 to CHAOS_EDGES ahead (a
  * millisecond or so of a loop's work). */
@@ -54,18 +56,16 @@ void advance_chaos(struct task *t)
 	if (threads > 1)
 		chaos_arm(t);
 }
-#include <sys/ptrace.h>
-#include <sys/wait.h>
 
 int advance_start(const struct user_regs_struct *regs)
 {
 	uint64_t now;
+	if (cur->chaos)
+		drop(cur);	/* preempted before its random edge: to the next */
 	/* Not from a stop at a call's end (orig_rax the call's): its state
 	 * then is the kernel's (a read a signal ended), and one run on from
 	 * it to an edge was found to differ in replay (bash's SIGCHLD at the
 	 * read of a command substitution). */
-	if (cur->chaos)
-		drop(cur);	/* preempted before its random edge: to the next */
 	if ((int64_t)regs->orig_rax != -1 || cur->advance || cur->advance_failed || cur->at_edge || !count_on() || !record_could_point() ||
 	    count_get(&cur->p, cur->tgid, cur->p.pid, &now) < 0 ||
 	    count_arm(&cur->p, cur->tgid, cur->p.pid, now + 1) != 1)

@@ -173,6 +173,7 @@ int sig_preempt(struct user_regs_struct *regs)
 	int rs = record_state(regs, TRP_RAN);
 	advance_done();
 	if (rs < 0) {
+		cur->sig_in = 0;
 		ready(cur);	/* it dies when resumed */
 		return 0;
 	}
