@@ -1,7 +1,9 @@
 #!/bin/bash
 # t1191-tree-strace-gdb.sh: strace -f and gdb -batch -ex run recorded by
 # rec write what they write natively (ids and addresses aside) and
-# replay byte for byte.
+# replay byte for byte. The native runs go through run_tool's timeout
+# too: it catches SIGINT and SIGQUIT, so a test run with them ignored
+# (a background job of a script) gives both the same dispositions.
 . "$(dirname "$0")/test-lib.sh"
 command -v strace >/dev/null 2>&1 && test_set_prereq STRACE
 command -v gdb >/dev/null 2>&1 && test_set_prereq GDB
@@ -23,7 +25,7 @@ test_expect_success STRACE 'strace -f: its probe, the seize of its child, its li
 	replay_cmp
 '
 test_expect_success STRACE 'strace -f: the shell.s calls it shows are the native ones' '
-	(strace -f sh -c "echo hi") >nat.out 2>nat.err &&
+	(run_tool strace -f sh -c "echo hi") >nat.out 2>nat.err &&
 	test_cmp_bytes nat.out rec.out &&
 	sed -n "/^getuid()/,\$s/(.*//p" nat.err >nat.calls &&
 	sed -n "/^getuid()/,\$s/(.*//p" rec.err >rec.calls &&
@@ -31,7 +33,7 @@ test_expect_success STRACE 'strace -f: the shell.s calls it shows are the native
 	test_cmp_bytes nat.calls rec.calls
 '
 test_expect_success GDB 'gdb -batch -ex run: as natively, and replays byte for byte' '
-	(gdb -nx -batch -ex run --args /bin/echo hi) >nat.out 2>nat.err &&
+	(run_tool gdb -nx -batch -ex run --args /bin/echo hi) >nat.out 2>nat.err &&
 	rec_prog gdb -nx -batch -ex run --args /bin/echo hi &&
 	check_status rec.status 0 &&
 	alike nat.out >nat.lines && alike rec.out >rec.lines &&
