@@ -39,6 +39,7 @@
 #define PAGEREF 40	/* addr, hash1, hash2, offset (u64), clen, 0 (u32) */
 #define LISTSPAN (1ull << 20)	/* a list block names the pages of one aligned MiB */
 #define LISTMAX (LISTSPAN / PAGE * PAGEREF)
+#define CNTREF 32	/* hash1, hash2, offset (u64), clen, length (u32) */
 
 /* A growable byte buffer for building files. */
 struct sb {
@@ -350,6 +351,26 @@ static void put_page(struct seek_store *s, struct sb *b, uint64_t addr, const ui
 	sb_32(b, 0);
 }
 
+/* Counting's state of a process (count_export()), n bytes, to the
+ * store in pieces of LISTMAX bytes, each stored once per content, and
+ * their references to b: its patched places (a table of MiBs for a big
+ * program) seldom change between checkpoints, so they cost each one
+ * CNTREF bytes a piece, not the table again. */
+static void put_count(struct seek_store *s, struct sb *b, const uint8_t *p, size_t n)
+{
+	sb_32(b, n);
+	sb_32(b, 0);
+	for (size_t o = 0; o < n; o += LISTMAX) {
+		size_t k = n - o < LISTMAX ? n - o : LISTMAX;
+		const struct slot *sl = put_blob(s, p + o, k);
+		sb_64(b, sl->h[0]);
+		sb_64(b, sl->h[1]);
+		sb_64(b, sl->off);
+		sb_32(b, sl->clen);
+		sb_32(b, k);
+	}
+}
+
 /* The page references of one aligned MiB of a mapping, gathered in l,
  * go to the store as one list block, and its reference to b: a MiB
  * that did not change since the last checkpoint costs 40 bytes, not 40
@@ -599,9 +620,7 @@ static int put_proc(struct seek_store *s, struct engine *e, struct eng_task *k, 
 	 * counts (lib/count.h), when the trace was counted. */
 	uint8_t *cs;
 	size_t cl = count_export(k->rtgid, &cs);
-	sb_32(b, cl);
-	sb_32(b, 0);
-	sb_put(b, cs, cl);
+	put_count(s, b, cs, cl);
 	free(cs);
 	return 0;
 }
@@ -886,8 +905,9 @@ struct cproc {
 	size_t maps_at;		/* offset of its maps in the file */
 	const uint8_t *ts;	/* patched rdtsc places, ns of 16 bytes */
 	uint32_t ns;
-	const uint8_t *cnt;	/* counting's state (count_export()), cl bytes */
-	uint32_t cl;
+	const uint8_t *cref;	/* references to counting's state (put_count()) */
+	uint32_t cl;		/* its length */
+	uint8_t *cnt;		/* the state, read from the page store */
 };
 
 /* Read a process's part of a checkpoint at r (its pages are only
@@ -918,7 +938,7 @@ static int get_proc(struct rd *r, struct cproc *c)
 	c->ts = rd_get(r, (size_t)c->ns * 16);
 	c->cl = rd_32(r);
 	rd_32(r);
-	c->cnt = rd_get(r, c->cl);
+	c->cref = rd_get(r, (size_t)(c->cl + LISTMAX - 1) / LISTMAX * CNTREF);
 	return r->bad ? -1 : 0;
 }
 
@@ -941,6 +961,21 @@ static int get_page(int pfd, ZSTD_DCtx *dctx, uint64_t off, uint32_t clen, uint6
 		    uint8_t *pg)
 {
 	return get_blob(pfd, dctx, off, clen, h0, h1, pg, PAGE);
+}
+
+/* Counting's state of process c, read into c->cnt from the pieces
+ * put_count() stored. Returns 0 or -1. */
+static int get_count(int pfd, ZSTD_DCtx *dctx, struct cproc *c)
+{
+	c->cnt = xmalloc(c->cl ? c->cl : 1);
+	const uint8_t *q = c->cref;
+	for (uint32_t o = 0; o < c->cl; o += LISTMAX, q += CNTREF) {
+		uint32_t k = c->cl - o < LISTMAX ? c->cl - o : LISTMAX;
+		if (get32(q + 28) != k ||
+		    get_blob(pfd, dctx, get64(q + 16), get32(q + 24), get64(q), get64(q + 8), c->cnt + o, k) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Make process p (a fork of the freshly started program, registers
@@ -1190,6 +1225,7 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 		}
 	}
 	procs = xmalloc(nprocs * sizeof *procs);
+	memset(procs, 0, nprocs * sizeof *procs);
 	for (uint32_t j = 0; j < nprocs && !r.bad; j++)
 		get_proc(&r, &procs[j]);
 	if (r.bad) {
@@ -1204,6 +1240,11 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 		goto out;
 	}
 	dctx = ZSTD_createDCtx();
+	for (uint32_t j = 0; j < nprocs; j++)
+		if (!dctx || get_count(pfd, dctx, &procs[j]) < 0) {
+			fail(why, wlen, "%s: damaged counting state of process %u", ppath, procs[j].rtgid);
+			goto out;
+		}
 	/* Replay's copies of the files mapped shared, made again. */
 	emufs_close(&e->fs);
 	uint32_t nfiles = rd_32(&r);
@@ -1305,6 +1346,8 @@ out:
 	for (uint32_t i = 0; th && i < n; i++)
 		free(th[i].xs);
 	free(th);
+	for (uint32_t j = 0; procs && j < nprocs; j++)
+		free(procs[j].cnt);
 	free(procs);
 	free(pids);
 	free(rtgids);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "engine.h"
 
-#define SEEK_VERSION 3
+#define SEEK_VERSION 4
 #define SEEK_INDEX_MAGIC "RWNDSIDX"
 #define SEEK_CP_MAGIC "RWNDSCKP"
 #define SEEK_PAGES_MAGIC "RWNDSPGS"
