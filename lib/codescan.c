@@ -350,8 +350,10 @@ static void cache_header(uint8_t *hdr, const uint64_t key[2], uint32_t version, 
 	put64(hdr + 48, cache_sum(hdr, buf, len));
 }
 
-int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
-		   size_t *len)
+/* The entry's file opened and its header read: its fd (the payload's
+ * length in *n), -1 when there is none, -2 when it is damaged, -3 when
+ * there is no cache. */
+static int cache_open(const char *what, const uint64_t key[2], uint8_t *hdr, size_t *n)
 {
 	char path[4200];
 	if (cache_path(path, sizeof path, what, key) < 0)
@@ -360,15 +362,26 @@ int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, ui
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
-	uint8_t *b = NULL;
-	int r = -2;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < CACHE_HDR ||
-	    pread(fd, hdr, CACHE_HDR, 0) != CACHE_HDR)
-		goto out;
-	size_t n = st.st_size - CACHE_HDR;
-	if (get64(hdr + 32) != n || !(b = malloc(n + 1)) ||
-	    pread(fd, b, n, CACHE_HDR) != (ssize_t)n)
+	    pread(fd, hdr, CACHE_HDR, 0) != CACHE_HDR || get64(hdr + 32) != (uint64_t)st.st_size - CACHE_HDR) {
+		close(fd);
+		return -2;
+	}
+	*n = st.st_size - CACHE_HDR;
+	return fd;
+}
+
+int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
+		   size_t *len)
+{
+	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
+	size_t n;
+	int fd = cache_open(what, key, hdr, &n);
+	if (fd < 0)
+		return fd;
+	uint8_t *b = malloc(n + 1);
+	int r = -2;
+	if (!b || pread(fd, b, n, CACHE_HDR) != (ssize_t)n)
 		goto out;
 	/* Every field as it would be written for this key, checksum too. */
 	cache_header(want, key, version, b, n);
@@ -382,6 +395,33 @@ out:
 	free(b);
 	close(fd);
 	return r;
+}
+
+int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
+		   size_t *len)
+{
+	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
+	size_t n;
+	int fd = cache_open(what, key, hdr, &n);
+	if (fd < 0)
+		return fd;
+	uint8_t *m = mmap(NULL, n + CACHE_HDR, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -2;
+	cache_header(want, key, version, m + CACHE_HDR, n);
+	if (memcmp(hdr, want, CACHE_HDR) || memcmp(m, hdr, CACHE_HDR)) {
+		munmap(m, n + CACHE_HDR);
+		return -2;
+	}
+	*buf = m + CACHE_HDR;
+	*len = n;
+	return 0;
+}
+
+void code_cache_unmap(const uint8_t *buf, size_t len)
+{
+	munmap((uint8_t *)buf - CACHE_HDR, len + CACHE_HDR);
 }
 
 void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,

@@ -90,4 +90,10 @@ int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, ui
 void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,
 		    size_t len);
 
+/* As code_cache_get, the payload mapped from the file instead of read
+ * (no copy: for entries of many MiB); code_cache_unmap() frees it. */
+int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
+		   size_t *len);
+void code_cache_unmap(const uint8_t *buf, size_t len);
+
 #endif

@@ -3,6 +3,7 @@
  * countplan.c, in trampoline pages injected near it, and keeps each
  * thread's slot, arms it and takes its traps. */
 #include "count.h"
+#include "countimg.h"
 #include "countplan.h"
 #include "bufabi.h"
 #include "codescan.h"
@@ -198,6 +199,17 @@ static uint64_t find_hole(pid_t pid, uint64_t lo, uint64_t hi, uint64_t size)
 	return found;
 }
 
+struct holearg {
+	pid_t pid;
+	uint64_t lo, hi;
+};
+
+static uint64_t hole_at(void *arg, uint64_t size)
+{
+	const struct holearg *h = arg;
+	return find_hole(h->pid, h->lo, h->hi, size);
+}
+
 /* Map len bytes at a in the stopped process p (MAP_FIXED_NOREPLACE),
  * whatever signal comes meanwhile: a map given up in rec and not in
  * replay (or the reverse) would leave code counted in one run only. */
@@ -249,56 +261,52 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		code_done(&code, &cb);
 		return;
 	}
-	const struct plans *x = plan_cached(&code, &cb);
-	nuncounted += x->uncounted;
-	const struct insn *ins = x->ins;
-	const struct plan *pl = x->pl;
-	size_t np = x->np;
-	uint64_t size = (np * MAXTRAMP + 4095) & ~4095ull, ta = 0;
-	if (np)
-		ta = find_hole(sc->p->pid, sc->lo, sc->hi, size);
-	if (np && (!ta || map_at(sc->p, ta, size, PROT_READ | PROT_EXEC) < 0)) {
+	struct holearg ha = { sc->p->pid, sc->lo, sc->hi };
+	const struct img *im = img_for(&code, &cb, sc->lo, COUNT_DATA, hole_at, &ha);
+	nuncounted += im->uncounted;
+	size_t np = im->n;
+	if (np && map_at(sc->p, im->ta, im->size, PROT_READ | PROT_EXEC) < 0) {
 		nuncounted += np;
 		np = 0;
 	}
-	/* Each trampoline is written whole by build(); only those are. */
-	uint8_t *tr = np ? xmalloc(size) : NULL, *cur = NULL;
-	uint64_t used = 0, span = 0, lo = 0;
 	/* The tracee's bytes, not the file's, are what runs: read once,
-	 * patched in a copy, written once. */
+	 * patched in a copy, written once. A site whose bytes there are not
+	 * the file's (rdtsc patched, say) is left alone. */
+	uint64_t lo = 0, span = 0;
+	uint8_t *cur = NULL;
 	if (np) {
-		lo = ins[pl[0].first].off;
-		span = ins[pl[np - 1].last].off + ins[pl[np - 1].last].len - lo;
+		lo = im->s[0].off;
+		span = im->s[np - 1].off + im->s[np - 1].len - lo;
 		cur = xmalloc(span);
 		if (pt_read(sc->p, sc->lo + lo, cur, span) != (ssize_t)span) {
 			nuncounted += np;
 			np = 0;
 		}
 	}
-	int any = 0, n0 = c->n;
+	int n0 = c->n;
+	int need = c->n + (int)np;
+	if (need > c->cap)
+		c->s = xrealloc(c->s, (c->cap = c->cap * 2 > need ? c->cap * 2 : need) * sizeof *c->s);
 	for (size_t i = 0; i < np; i++) {
-		const struct insn *a = &ins[pl[i].first], *e = &ins[pl[i].last];
-		struct csite s = { .at = sc->lo + a->off, .tramp = ta + used,
-				   .len = e->off + e->len - a->off, .live = pl[i].live };
-		uint8_t *here = cur + (a->off - lo);
-		int k = plan_build(cb.bytes, ins, &pl[i], sc->lo, ta + used, COUNT_DATA, tr + used, &s.zero);
-		if (k < 0 || memcmp(here, cb.bytes + a->off, s.len)) {
+		const struct img_site *m = &im->s[i];
+		struct csite s = { .at = sc->lo + m->off, .tramp = im->ta + m->toff, .tlen = m->tlen,
+				   .zero = m->zero, .len = m->len, .live = m->live };
+		uint8_t *here = cur + (m->off - lo);
+		if (memcmp(here, cb.bytes + m->off, s.len)) {
 			nuncounted++;
 			continue;
 		}
-		s.tlen = k;
 		memcpy(s.orig, here, s.len);
 		memset(here, 0xcc, s.len);
 		here[0] = 0xe9;
 		put_rel32(here + 1, s.at + 5, s.tramp);
-		used += k;
 		push_site(c, &s);
 		npatched++;
-		any = 1;
 	}
 	/* Trampolines first: the code jumps to them once it is written. A
 	 * process that cannot be written (it was killed) stays uncounted. */
-	if (any && (pt_write(sc->p, ta, tr, used) < 0 || pt_write(sc->p, sc->lo + lo, cur, span) < 0)) {
+	if (c->n > n0 && (pt_write(sc->p, im->ta, im->tr, im->used) < 0 ||
+			  pt_write(sc->p, sc->lo + lo, cur, span) < 0)) {
 		nuncounted += c->n - n0;
 		npatched -= c->n - n0;
 		c->n = n0;
@@ -306,7 +314,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (c->n > n0) {
 		c->r = xrealloc(c->r, (c->nr + 1) * sizeof *c->r);
 		c->r[c->nr++] = (struct cregion){ c->s[n0].at, c->s[c->n - 1].at + c->s[c->n - 1].len,
-						  ta, ta + used };
+						  im->ta, im->ta + im->used };
 	}
 	if (plan_log())
 		fprintf(plan_log(), "map %u %llx %llx %d %s\n", c->key, (unsigned long long)sc->lo,
@@ -318,7 +326,6 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (plan_log())
 		fflush(plan_log());
 	free(cur);
-	free(tr);
 	code_done(&code, &cb);
 }
 

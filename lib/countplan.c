@@ -412,6 +412,30 @@ static void plan_key(const struct code *code, const struct codebytes *cb, uint64
 	code_hash128(h, cb->bytes, cb->n, key);
 }
 
+/* Keys computed in this run, by the file's identity and offset and the
+ * length: hashing the code again for each process would cost more than
+ * patching it. */
+static struct idmemo {
+	uint64_t id;
+	size_t n;
+	uint64_t key[2];
+} ids[64];
+static int nids;
+
+void plan_id(const struct code *code, const struct codebytes *cb, uint64_t key[2])
+{
+	for (int i = 0; cb->key && i < nids && i < 64; i++)
+		if (ids[i].id == cb->key && ids[i].n == cb->n) {
+			memcpy(key, ids[i].key, 2 * sizeof *key);
+			return;
+		}
+	plan_key(code, cb, key);
+	if (cb->key) {
+		struct idmemo *m = &ids[nids++ % 64];
+		*m = (struct idmemo){ cb->key, cb->n, { key[0], key[1] } };
+	}
+}
+
 /* The payload: u64 uncounted, u32 nins, u32 np, then each instruction
  * (u32 off, u8 len, u8 kind, u16 0, u64 target) and each plan (u32
  * first, u32 last, u32 live), little-endian. */
@@ -558,7 +582,7 @@ const struct plans *plan_cached(const struct code *code, const struct codebytes 
 	k->key = cb->key;
 	k->n = cb->n;
 	uint64_t key[2];
-	plan_key(code, cb, key);
+	plan_id(code, cb, key);
 	uint8_t *b;
 	size_t len;
 	int got = code_cache_get("count", key, PLAN_VERSION, &b, &len);

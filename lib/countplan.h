@@ -47,6 +47,10 @@ int plan_init(void);
  * else made (and put there). */
 const struct plans *plan_cached(const struct code *code, const struct codebytes *cb);
 
+/* The 128-bit key of the plans of the mapping's code (cb, code): a hash
+ * of everything they are made from (computed once a run per file). */
+void plan_id(const struct code *code, const struct codebytes *cb, uint64_t key[2]);
+
 /* Build the trampoline of plan pl (instructions ins, code bytes as the
  * file has them) at tracee address ta into t; lo is the mapping's tracee
  * address, slot the address (below 2 GiB) of the u64 it counts down,

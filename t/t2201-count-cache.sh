@@ -1,9 +1,11 @@
 #!/bin/bash
-# t2201-count-cache.sh: the decoded patch lists are cached on disk
-# (lib/codescan.h, code_cache_get) and patching is the same whether the
+# t2201-count-cache.sh: the decoded patch lists (count-*) and the
+# patches made whole for a place (images, cimg-*: lib/countimg.h) are
+# cached on disk (lib/codescan.h) and patching is the same whether the
 # cache was cold or warm, in rec and in replay. REWIND_COUNT_SITES names
 # a file that gets each patched site (process, place, trampoline,
-# lengths) and each cache look-up (hit, miss or damaged).
+# lengths) and each look-up: "cache" lines for patch lists, "image"
+# lines for images (hit, miss, damaged; kept: from earlier in the run).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
 export REWIND_COUNT=1 REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
@@ -28,7 +30,10 @@ test_expect_success 'cold: every look-up misses, the entries are written' '
 	! grep "^cache .* hit$" cold.rec &&
 	test "$(sites cold.rec | wc -l)" -gt 100 &&
 	ls "$XDG_CACHE_HOME"/rewind/count-* >entries &&
-	test "$(wc -l <entries)" = "$(grep -c "^cache " cold.rec)"
+	test "$(wc -l <entries)" = "$(grep -c "^cache " cold.rec)" &&
+	! grep "^image .* hit$" cold.rec &&
+	ls "$XDG_CACHE_HOME"/rewind/cimg-* >images &&
+	test "$(wc -l <images)" = "$(grep -c "^image .* miss$" cold.rec)"
 '
 # own LOG: LOG names one mapping as rewind's preloaded library (none
 # when REWIND_NO_BUFFER=1 keeps it out), and no site is inside it.
@@ -46,30 +51,34 @@ own () {
 test_expect_success 'rewind'"'"'s preloaded library is left alone' '
 	own cold.rec
 '
+# warm LOG: every look-up in LOG found its image, none missed.
+warm () {
+	grep -q "^image .* hit$" "$1" &&
+	! grep "^image .* miss$" "$1" && ! grep "^cache .* miss$" "$1"
+}
+
 test_expect_success 'replay with the cache now warm patches as rec did cold' '
 	REWIND_COUNT_SITES=$scratch/cold.play replay_cmp &&
-	grep -q "^cache .* hit$" cold.play &&
-	! grep "^cache .* miss$" cold.play &&
+	warm cold.play &&
 	grep "^site " cold.rec >a && grep "^site " cold.play >b && cmp a b
 '
 test_expect_success 'warm: every look-up hits, the same sites are patched' '
 	rec_log warm.rec "$T/counting" 100 &&
-	grep -q "^cache .* hit$" warm.rec &&
-	! grep "^cache .* miss$" warm.rec &&
+	warm warm.rec &&
 	sites cold.rec >cold.sites && sites warm.rec >warm.sites &&
 	cmp cold.sites warm.sites && own warm.rec
 '
 test_expect_success 'replay with a cold cache patches as rec did warm' '
 	XDG_CACHE_HOME=$scratch/cache2 REWIND_COUNT_SITES=$scratch/warm.play replay_cmp &&
 	grep -q "^cache .* miss$" warm.play &&
-	! grep "^cache .* hit$" warm.play &&
+	! grep "^cache .* hit$" warm.play && ! grep "^image .* hit$" warm.play &&
 	grep "^site " warm.rec >a && grep "^site " warm.play >b && cmp a b &&
-	ls "$scratch"/cache2/rewind/count-* >/dev/null
+	ls "$scratch"/cache2/rewind/count-* "$scratch"/cache2/rewind/cimg-* >/dev/null
 '
 test_expect_success 'REWIND_NO_CODE_CACHE=1: no cache used or made' '
 	REWIND_NO_CODE_CACHE=1 XDG_CACHE_HOME=$scratch/cache3 rec_log none.rec "$T/counting" 100 &&
 	REWIND_NO_CODE_CACHE=1 XDG_CACHE_HOME=$scratch/cache3 replay_cmp &&
-	! grep -q "^cache " none.rec &&
+	! grep -q "^cache " none.rec && ! grep "^image " none.rec | grep -v " off$" &&
 	test ! -e "$scratch/cache3/rewind" &&
 	sites none.rec >none.sites && cmp cold.sites none.sites
 '
