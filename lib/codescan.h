@@ -91,7 +91,10 @@ void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, c
 		    size_t len);
 
 /* As code_cache_get, the payload mapped from the file instead of read
- * (no copy: for entries of many MiB); code_cache_unmap() frees it. */
+ * (no copy: for entries of many MiB); code_cache_unmap() frees it.
+ * Entries are replaced by rename, never written in place, so what is
+ * mapped stays as it was checked (a file cut short by hand meanwhile
+ * would fault). */
 int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
 		   size_t *len);
 void code_cache_unmap(const uint8_t *buf, size_t len);
