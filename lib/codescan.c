@@ -371,32 +371,6 @@ static int cache_open(const char *what, const uint64_t key[2], uint8_t *hdr, siz
 	return fd;
 }
 
-int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
-		   size_t *len)
-{
-	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
-	size_t n;
-	int fd = cache_open(what, key, hdr, &n);
-	if (fd < 0)
-		return fd;
-	uint8_t *b = malloc(n + 1);
-	int r = -2;
-	if (!b || pread(fd, b, n, CACHE_HDR) != (ssize_t)n)
-		goto out;
-	/* Every field as it would be written for this key, checksum too. */
-	cache_header(want, key, version, b, n);
-	if (memcmp(hdr, want, CACHE_HDR))
-		goto out;
-	*buf = b;
-	*len = n;
-	b = NULL;
-	r = 0;
-out:
-	free(b);
-	close(fd);
-	return r;
-}
-
 int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
 		   size_t *len)
 {

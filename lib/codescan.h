@@ -78,25 +78,19 @@ void code_hash128(uint64_t seed, const void *p, size_t n, uint64_t out[2]);
  * (so an entry cannot be stale, only missing). An entry holds a header
  * (magic, version, key, length) and a checksum over it and the payload;
  * one that does not match in every way is not used.
- * code_cache_get returns 0 with the payload in a malloc'd *buf (*len
- * bytes), -1 when there is none, -2 when there is one but it is damaged
- * (the caller rebuilds it and puts it again), -3 when there is no cache
- * (turned off, or no directory for it). code_cache_put writes an
- * entry atomically (a temporary file renamed over it); a failure is
- * silent (the cache is only an accelerator). REWIND_NO_CODE_CACHE=1
- * turns both off. */
-int code_cache_get(const char *what, const uint64_t key[2], uint32_t version, uint8_t **buf,
-		   size_t *len);
-void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,
-		    size_t len);
-
-/* As code_cache_get, the payload mapped from the file instead of read
- * (no copy: for entries of many MiB); code_cache_unmap() frees it.
- * Entries are replaced by rename, never written in place, so what is
- * mapped stays as it was checked (a file cut short by hand meanwhile
- * would fault). */
+ * code_cache_map returns 0 with the payload mapped from the file (no
+ * copy) at *buf (*len bytes), until code_cache_unmap(), -1 when there is
+ * none, -2 when there is one but it is damaged (the caller rebuilds it
+ * and puts it again), -3 when there is no cache (turned off, or no
+ * directory for it). Entries are replaced by rename, never written in
+ * place, so what is mapped stays as it was checked (a file cut short by
+ * hand meanwhile would fault). code_cache_put writes an entry atomically
+ * (a temporary file renamed over it); a failure is silent (the cache is
+ * only an accelerator). REWIND_NO_CODE_CACHE=1 turns both off. */
 int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
 		   size_t *len);
 void code_cache_unmap(const uint8_t *buf, size_t len);
+void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, const void *buf,
+		    size_t len);
 
 #endif

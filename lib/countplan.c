@@ -583,13 +583,14 @@ const struct plans *plan_cached(const struct code *code, const struct codebytes 
 	k->n = cb->n;
 	uint64_t key[2];
 	plan_id(code, cb, key);
+	const uint8_t *m;
 	uint8_t *b;
 	size_t len;
-	int got = code_cache_get("count", key, PLAN_VERSION, &b, &len);
+	int got = code_cache_map("count", key, PLAN_VERSION, &m, &len);
 	if (got == 0) {
-		if (plans_decode(b, len, cb->n, &k->x) < 0)
+		if (plans_decode(m, len, cb->n, &k->x) < 0)
 			got = -2;
-		free(b);
+		code_cache_unmap(m, len);
 	}
 	if (got != -3 && plan_log())
 		fprintf(plan_log(), "cache %016llx%016llx %s\n", (unsigned long long)key[0],
