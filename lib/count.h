@@ -33,7 +33,7 @@
  * instruction is moved from before a function's start to after it;
  * 3: preemptions may be points (TRP_POINT in lib/trace.h), which older
  * readers would not re-execute: they refuse the trace by this number. */
-#define COUNT_VERSION 5
+#define COUNT_VERSION 6
 
 /* Turn counting on or off, once per process. rec passes -1: on when
  * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not. Replay passes what

@@ -10,8 +10,8 @@
 
 /* Bump whenever what an image holds or how it is built changes
  * (plan_build() included; the plans' own version is in their key). */
-#define IMG_VERSION 1
-#define IMG_HDR 48	/* u64 ta, size, used, uncounted, n, the mapping's length */
+#define IMG_VERSION 2
+#define IMG_HDR 56	/* u64 ta, want, size, used, uncounted, n, the mapping's length */
 
 static struct kept {
 	uint64_t key[2];
@@ -32,7 +32,7 @@ static uint8_t *img_encode(const struct img *im, size_t n, size_t *len)
 {
 	*len = IMG_HDR + im->n * sizeof *im->s + im->used;
 	uint8_t *b = xmalloc(*len), *q = b;
-	uint64_t h[6] = { im->ta, im->size, im->used, im->uncounted, im->n, n };
+	uint64_t h[7] = { im->ta, im->want, im->size, im->used, im->uncounted, im->n, n };
 	memcpy(q, h, IMG_HDR);
 	q += IMG_HDR;
 	if (im->n)
@@ -48,18 +48,18 @@ static uint8_t *img_encode(const struct img *im, size_t n, size_t *len)
  * trampoline out of bounds must never be patched in). 0, or -1. */
 static int img_decode(const uint8_t *b, size_t len, size_t n, struct img *im)
 {
-	uint64_t h[6];
+	uint64_t h[7];
 	memset(im, 0, sizeof *im);
 	if (len < IMG_HDR)
 		return -1;
 	memcpy(h, b, IMG_HDR);
-	if (h[5] != n || h[4] > n || h[2] > h[1] || h[1] > (uint64_t)n * MAXTRAMP + 4096 ||
-	    h[1] % 4096 || h[3] > n || len != IMG_HDR + h[4] * sizeof *im->s + h[2] ||
-	    (h[4] && !h[0]))
+	if (h[6] != n || h[5] > n || h[1] > (uint64_t)n * MAXTRAMP + 4096 || h[1] % 4096 ||
+	    h[2] != ((h[3] + 4095) & ~4095ull) || h[2] > h[1] || h[4] > n ||
+	    len != IMG_HDR + h[5] * sizeof *im->s + h[3] || (h[5] && !h[0]))
 		return -1;
 	/* The entry is mapped at a page, the sites 8-aligned in it. */
-	*im = (struct img){ h[0], h[1], h[2], (long)h[3], (const struct img_site *)(b + IMG_HDR), h[4],
-			    b + IMG_HDR + h[4] * sizeof *im->s, { NULL, NULL }, NULL, 0 };
+	*im = (struct img){ h[0], h[1], h[2], h[3], (long)h[4], (const struct img_site *)(b + IMG_HDR),
+			    h[5], b + IMG_HDR + h[5] * sizeof *im->s, { NULL, NULL }, NULL, 0 };
 	uint64_t end = 0, tend = 0;
 	for (size_t i = 0; i < im->n; i++) {
 		const struct img_site *s = &im->s[i];
@@ -77,7 +77,10 @@ static int img_decode(const uint8_t *b, size_t len, size_t n, struct img *im)
 
 /* Build the image of (code, cb) at lo with its trampolines where hole()
  * puts them (known: hole()'s answer for a size, if asked already, else
- * {0, 0}). 0, or -1 when there is no place. */
+ * {0, 0}). 0, or -1 when there is no place. The place is found for room
+ * enough for each trampoline's longest, so it does not depend on what is
+ * built; only the pages built are mapped (a program's RLIMIT_AS pays for
+ * those alone: `ulimit -v 3000; date` failed counted with the room). */
 static int img_build(const struct code *code, const struct codebytes *cb, uint64_t lo,
 		     uint64_t slot, img_hole hole, void *arg, const uint64_t known[2], struct img *im)
 {
@@ -86,12 +89,12 @@ static int img_build(const struct code *code, const struct codebytes *cb, uint64
 	im->uncounted = x->uncounted;
 	if (!x->np)
 		return 0;
-	im->size = (x->np * MAXTRAMP + 4095) & ~4095ull;
-	im->ta = known[0] == im->size ? known[1] : hole(arg, im->size);
+	im->want = (x->np * MAXTRAMP + 4095) & ~4095ull;
+	im->ta = known[0] == im->want ? known[1] : hole(arg, im->want);
 	if (!im->ta)
 		return -1;
 	struct img_site *sites = im->own[0] = xmalloc(x->np * sizeof *im->s);
-	uint8_t *tr = im->own[1] = xmalloc(im->size);
+	uint8_t *tr = im->own[1] = xmalloc(im->want);
 	im->s = sites;
 	im->tr = tr;
 	for (size_t i = 0; i < x->np; i++) {
@@ -107,6 +110,7 @@ static int img_build(const struct code *code, const struct codebytes *cb, uint64
 						    x->pl[i].live, 0 };
 		im->used += k;
 	}
+	im->size = (im->used + 4095) & ~4095ull;
 	return 0;
 }
 
@@ -150,8 +154,8 @@ const struct img *img_for(const struct code *code, const struct codebytes *cb, u
 	/* Only if it was built for the place its trampolines get here. */
 	uint64_t known[2] = { 0, 0 };
 	if (have && k->im.n) {
-		known[0] = k->im.size;
-		known[1] = hole(arg, k->im.size);
+		known[0] = k->im.want;
+		known[1] = hole(arg, k->im.want);
 		if (known[1] != k->im.ta) {
 			have = 0;
 			how = "moved";

@@ -20,8 +20,9 @@ struct img_site {
 };
 
 struct img {
-	uint64_t ta;		/* the trampolines' address */
-	uint64_t size;		/* bytes to map there (whole pages) */
+	uint64_t ta;		/* the trampolines' address: where a hole of */
+	uint64_t want;		/* bytes (room for the longest) was found */
+	uint64_t size;		/* bytes mapped there (whole pages) */
 	uint64_t used;		/* of which trampolines: tr */
 	long uncounted;		/* edges the plan left out */
 	const struct img_site *s;	/* in address order */
