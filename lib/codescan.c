@@ -350,10 +350,8 @@ static void cache_header(uint8_t *hdr, const uint64_t key[2], uint32_t version, 
 	put64(hdr + 48, cache_sum(hdr, buf, len));
 }
 
-/* The entry's file opened and its header read: its fd (the payload's
- * length in *n), -1 when there is none, -2 when it is damaged, -3 when
- * there is no cache. */
-static int cache_open(const char *what, const uint64_t key[2], uint8_t *hdr, size_t *n)
+int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
+		   size_t *len)
 {
 	char path[4200];
 	if (cache_path(path, sizeof path, what, key) < 0)
@@ -362,30 +360,19 @@ static int cache_open(const char *what, const uint64_t key[2], uint8_t *hdr, siz
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < CACHE_HDR ||
-	    pread(fd, hdr, CACHE_HDR, 0) != CACHE_HDR || get64(hdr + 32) != (uint64_t)st.st_size - CACHE_HDR) {
-		close(fd);
-		return -2;
-	}
-	*n = st.st_size - CACHE_HDR;
-	return fd;
-}
-
-int code_cache_map(const char *what, const uint64_t key[2], uint32_t version, const uint8_t **buf,
-		   size_t *len)
-{
-	uint8_t hdr[CACHE_HDR], want[CACHE_HDR];
-	size_t n;
-	int fd = cache_open(what, key, hdr, &n);
-	if (fd < 0)
-		return fd;
-	uint8_t *m = mmap(NULL, n + CACHE_HDR, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	uint8_t *m = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= CACHE_HDR)
+		m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
 		return -2;
+	/* Every field as it would be written for this key, length and
+	 * checksum too. */
+	size_t n = st.st_size - CACHE_HDR;
+	uint8_t want[CACHE_HDR];
 	cache_header(want, key, version, m + CACHE_HDR, n);
-	if (memcmp(hdr, want, CACHE_HDR) || memcmp(m, hdr, CACHE_HDR)) {
-		munmap(m, n + CACHE_HDR);
+	if (memcmp(m, want, CACHE_HDR)) {
+		munmap(m, st.st_size);
 		return -2;
 	}
 	*buf = m + CACHE_HDR;
