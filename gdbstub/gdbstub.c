@@ -328,7 +328,7 @@ static void breakpoint(const char *p, int insert)
 		return;
 	}
 	struct stopset *s = &T.user;
-	if (type <= 1 && insert && count_moved(T.pid, addr)) {
+	if (type <= 1 && insert && count_will_move(tl_mem(&T), T.pid, addr)) {
 		/* Its int3 would never run: refused, never silently missed. */
 		fprintf(stderr, "rewind: no breakpoint at 0x%llx: the instruction there was moved into a "
 			"trampoline to count a loop's edge; record with REWIND_NO_COUNT=1 to stop there\n",

@@ -2,8 +2,24 @@
  * stay in between resumes and come out (tl_flush) before gdb reads memory
  * or a checkpoint is made. */
 #include "tlpriv.h"
+#include "count.h"
 
 #include <stdint.h>
+#include <stdio.h>
+
+/* The timeline whose int3s count_debugger() asks about. */
+static struct timeline *bytes_of;
+static unsigned long activations_seen;
+
+/* What the code of process key held at [addr, addr + len) before our
+ * int3s: their saved bytes put into buf. */
+static void int3_bytes(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
+{
+	const struct timeline *t = bytes_of;
+	for (int k = 0; t && key == t->pid && k < t->ins.n; k++)
+		if (t->ins.addr[k] >= addr && t->ins.addr[k] - addr < len)
+			buf[t->ins.addr[k] - addr] = t->ins.saved[k];
+}
 
 /* Drop entry k of the int3s in the code (the last takes its slot). */
 static void int3_forget(struct timeline *t, int k)
@@ -48,6 +64,10 @@ void tl_flush(struct timeline *t)
 void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
 {
 	struct pt_proc *m = tl_mem(t);
+	if (bytes_of != t) {
+		bytes_of = t;
+		count_debugger(int3_bytes);
+	}
 	for (int k = t->ins.n - 1; k >= 0; k--)
 		if (t->ins.addr[k] == rip || !stopset_has_bp(s, t->ins.addr[k]))
 			int3_remove(t, k);
@@ -56,7 +76,8 @@ void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
 		int k = 0;
 		while (k < t->ins.n && t->ins.addr[k] != s->bp[i])
 			k++;
-		if (k < t->ins.n || s->bp[i] == rip || pt_read(m, s->bp[i], &t->ins.saved[k], 1) != 1 ||
+		if (k < t->ins.n || s->bp[i] == rip || count_moved(t->pid, s->bp[i]) ||
+		    pt_read(m, s->bp[i], &t->ins.saved[k], 1) != 1 ||
 		    pt_write(m, s->bp[i], &cc, 1) < 0)
 			continue;
 		t->ins.addr[t->ins.n++] = s->bp[i];
@@ -82,7 +103,21 @@ static void int3_scrub_new(struct timeline *t)
 
 void int3_recheck(struct timeline *t)
 {
-	for (int k = t->ins.n - 1; k >= 0; k--)
+	/* The process was patched for counting (its first thread or
+	 * timer): an instruction moved into a trampoline never runs where
+	 * our int3 is, so that breakpoint can no longer stop. */
+	int patched = count_activations() != activations_seen;
+	activations_seen = count_activations();
+	for (int k = t->ins.n - 1; k >= 0; k--) {
+		if (patched && count_moved(t->pid, t->ins.addr[k])) {
+			fprintf(stderr, "rewind: the breakpoint at 0x%llx no longer stops: the process's code "
+				"was patched for counting (at its first thread or timer) and its instruction "
+				"moved into a trampoline; record with REWIND_COUNT_EAGER=1 to be told so when "
+				"setting it\n", (unsigned long long)t->ins.addr[k]);
+			int3_forget(t, k);
+			continue;
+		}
 		int3_there(t, k);
+	}
 	int3_scrub_new(t);
 }

@@ -13,14 +13,17 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -52,6 +55,20 @@ struct cregion {
 	uint64_t tlo, thi;	/* trampolines */
 };
 
+/* An executable mapping counting saw (patch_mapping), and for a process
+ * counted lazily the file it maps, to patch it from at activate(). */
+struct cseen {
+	uint64_t lo, hi, off;
+	int file;		/* index in cproc.files; -1: none */
+};
+
+/* A file a lazily counted process mapped: its path (rec: the file's,
+ * replay: its copy in the trace) and what it was when mapped. */
+struct cfile {
+	char *path;
+	uint64_t id[4];		/* dev, ino, size, mtime (ns); all 0: no stat */
+};
+
 /* One process (its id as recorded). */
 struct cproc {
 	uint32_t key;
@@ -63,28 +80,42 @@ struct cproc {
 	int nr;
 	struct cthread *t;
 	int nt;
-	uint64_t (*seen)[2];	/* the executable mappings patch_mapping() saw */
+	struct cseen *seen;	/* the executable mappings patch_mapping() saw */
 	int nseen;
+	struct cfile *files;	/* what they map, while pending */
+	int nfiles;
 	int traced;		/* a tracer in the tree traces it (count_traced):
 				   its code is not patched, nor what it execs,
 				   so that its tracer sees the program's own */
+	int pending;		/* counted lazily and not patched yet: its
+				   executable mappings are only seen, and
+				   patched at its first thread or timer */
+	int activating;		/* patching what it has seen (activate()) */
+	char *exe;		/* what it execed (code_each_exec) */
 };
 
-static int on = -1;
+static int on = -1, lazy;
+static char *trace_root;	/* replay: the trace's directory, absolute */
+static void (*debugger_bytes)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+static unsigned long activations;
 static struct cproc *procs;
 static int nprocs;
 static long npatched, nuncounted;
 
-int count_choose(int recorded)
+int count_choose(int recorded, int recorded_lazy, const char *dir)
 {
+	free(trace_root);
+	trace_root = dir ? realpath(dir, NULL) : NULL;
 	if (recorded > 0 && recorded != COUNT_VERSION)
 		die(EXIT_TRACE, "the trace was counted by code patched another way (patcher %d; this "
 		    "rewind's is %d): record the program again", recorded, COUNT_VERSION);
-	if (recorded >= 0)
+	if (recorded >= 0) {
 		on = recorded != 0;
-	else
-		on = getenv("REWIND_COUNT") && !strcmp(getenv("REWIND_COUNT"), "1") &&
-		     !(getenv("REWIND_NO_COUNT") && !strcmp(getenv("REWIND_NO_COUNT"), "1"));
+		lazy = recorded_lazy;
+	} else {
+		on = env_flag("REWIND_COUNT") && !env_flag("REWIND_NO_COUNT");
+		lazy = !env_flag("REWIND_COUNT_EAGER");
+	}
 	if (on && plan_init() < 0)
 		die(EXIT_TRACE, "cannot set up the x86 decoder (Zydis)");
 	return on ? COUNT_VERSION : 0;
@@ -93,6 +124,11 @@ int count_choose(int recorded)
 int count_on(void)
 {
 	return on > 0;
+}
+
+int count_lazy(void)
+{
+	return on > 0 && lazy;
 }
 
 static struct cproc *proc_of(uint32_t key, int make)
@@ -237,19 +273,102 @@ static int own_library(const struct code *code, const struct codebytes *cb)
 	return 0;
 }
 
+/* What other patchers changed in the code read, put back: a debugger's
+ * int3s (count_debugger), then rdtsc's patches (tsc.c). */
+static void unpatch_others(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
+{
+	if (debugger_bytes)
+		debugger_bytes(key, addr, buf, len);
+	tsc_unpatch(key, addr, buf, len);
+}
+
+/* Whether [lo, hi) of c is inside one mapping it saw. */
+static int seen_whole(const struct cproc *c, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; i < c->nseen; i++)
+		if (c->seen[i].lo <= lo && c->seen[i].hi >= hi)
+			return 1;
+	return 0;
+}
+
+/* What path is (dev, ino, size, mtime), or zeros. */
+static void file_id(const char *path, uint64_t id[4])
+{
+	struct stat st;
+	memset(id, 0, 4 * sizeof *id);
+	if (stat(path, &st) == 0) {
+		id[0] = st.st_dev;
+		id[1] = st.st_ino;
+		id[2] = st.st_size;
+		id[3] = st.st_mtim.tv_sec * 1000000000ull + st.st_mtim.tv_nsec;
+	}
+}
+
+/* The path a kept file is at: one inside the trace's directory is kept
+ * relative to it ("@" then the rest), so that a trace moved elsewhere
+ * with its checkpoints still finds its copies. buf: PATH_MAX bytes. */
+static const char *kept_path(const char *kept, char *buf)
+{
+	if (kept[0] != '@' || !trace_root)
+		return kept;
+	snprintf(buf, PATH_MAX, "%s/%s", trace_root, kept + 1);
+	return buf;
+}
+
+/* path as kept (malloc'd; NULL if it names nothing): absolute (rec's
+ * /proc/PID/fd/N resolved to the file's own, which outlives the fd), or
+ * inside the trace (replay). */
+static char *keep_path(const char *path)
+{
+	char *abs = path ? realpath(path, NULL) : NULL;
+	size_t rl = trace_root ? strlen(trace_root) : 0;
+	if (abs && rl && !strncmp(abs, trace_root, rl) && abs[rl] == '/') {
+		abs[0] = '@';
+		memmove(abs + 1, abs + rl + 1, strlen(abs + rl + 1) + 1);
+	}
+	return abs;
+}
+
+/* Keep the file at path for c; returns its index, -1 if none. */
+static int keep_file(struct cproc *c, const char *path)
+{
+	char *abs = keep_path(path);
+	if (!abs)
+		return -1;
+	if (c->nfiles && !strcmp(c->files[c->nfiles - 1].path, abs)) {
+		free(abs);
+		return c->nfiles - 1;
+	}
+	char buf[PATH_MAX];
+	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof *c->files);
+	c->files[c->nfiles].path = abs;
+	file_id(kept_path(abs, buf), c->files[c->nfiles].id);
+	return c->nfiles++;
+}
+
+static void files_free(struct cproc *c)
+{
+	for (int i = 0; i < c->nfiles; i++)
+		free(c->files[i].path);
+	c->nfiles = 0;
+}
+
 /* Count the edges of the file mapping sc of process c. */
 static void patch_mapping(struct codescan *sc, void *arg)
 {
 	struct cproc *c = arg;
 	struct code code;
 	struct codebytes cb;
-	if (c->ok && !sc->shared) {
+	if ((c->ok || c->pending) && !c->activating && !sc->shared) {
 		c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
-		c->seen[c->nseen][0] = sc->lo;
-		c->seen[c->nseen++][1] = sc->hi;
+		c->seen[c->nseen++] = (struct cseen){ sc->lo, sc->hi, sc->off,
+						      c->pending ? keep_file(c, sc->files[0]) : -1 };
 	}
+	/* Counted lazily: seen now, patched when the process is activated. */
+	if (c->pending)
+		return;
 	/* rdtsc patched already (tsc.c) is the file's code all the same. */
-	sc->unpatch = tsc_unpatch;
+	sc->unpatch = unpatch_others;
 	sc->key = c->key;
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
@@ -281,6 +400,11 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		if (pt_read(sc->p, sc->lo + lo, cur, span) != (ssize_t)span) {
 			nuncounted += np;
 			np = 0;
+		} else if (c->activating && debugger_bytes) {
+			/* A debugger's int3s are not the program's: its own
+			 * bytes are compared and written back (the debugger
+			 * puts its int3s in again: count_activations()). */
+			debugger_bytes(c->key, sc->lo + lo, cur, span);
 		}
 	}
 	int n0 = c->n;
@@ -329,21 +453,126 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	code_done(&code, &cb);
 }
 
+/* Map c's data page in p (thread tid runs) and start every thread's
+ * count; returns c->ok. */
+static int data_page(struct pt_proc *p, struct cproc *c, uint32_t tid)
+{
+	c->nt = 0;
+	c->owner = 0;
+	c->ok = !c->traced && map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
+	if (!c->ok)
+		return 0;
+	uint64_t v = COUNT_BASE;
+	pt_write(p, COUNT_DATA, &v, 8);
+	c->owner = tid;
+	thread_of(c, tid)->slot = COUNT_BASE;
+	return 1;
+}
+
 void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 {
 	if (!count_on())
 		return;
 	struct cproc *c = proc_of(key, 1);
 	c->n = c->nt = c->nr = c->nseen = 0;
+	files_free(c);
 	c->owner = 0;
-	c->ok = !c->traced && map_at(p, COUNT_DATA, 4096, PROT_READ | PROT_WRITE) == 0;
-	if (!c->ok)
-		return;
-	uint64_t v = COUNT_BASE;
-	pt_write(p, COUNT_DATA, &v, 8);
-	c->owner = tid;
-	thread_of(c, tid)->slot = COUNT_BASE;
-	code_each_exec(p, exe, patch_mapping, c);
+	c->ok = 0;
+	free(c->exe);
+	c->exe = keep_path(exe);
+	/* Lazily: most processes never make a thread or arm a timer, and
+	 * patching costs more than they run (cc1: 50 ms). */
+	c->pending = lazy && !c->traced;
+	if (c->pending || data_page(p, c, tid))
+		code_each_exec(p, exe, patch_mapping, c);
+}
+
+/* Whether each mapping lazily counted process c saw is still of the
+ * file it was when mapped (rec checks; replay does what rec did). */
+static int files_same(const struct cproc *c)
+{
+	for (int i = 0; i < c->nseen; i++) {
+		uint64_t id[4];
+		if (c->seen[i].file < 0)
+			return 0;
+		const struct cfile *f = &c->files[c->seen[i].file];
+		char buf[PATH_MAX];
+		file_id(kept_path(f->path, buf), id);
+		if (!f->id[1] || memcmp(id, f->id, sizeof id))
+			return 0;
+	}
+	return 1;
+}
+
+/* Patch the mappings lazily counted process c has seen (p: its thread
+ * tid, stopped at the end of a call, runs). Returns 1 if done. */
+static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
+{
+	c->pending = 0;
+	if (!data_page(p, c, tid))
+		return 0;
+	int n = c->nseen;
+	struct cseen *v = xmalloc((n + 1) * sizeof *v);
+	memcpy(v, c->seen, n * sizeof *v);
+	c->activating = 1;
+	char ebuf[PATH_MAX];
+	const char *exe = c->exe ? kept_path(c->exe, ebuf) : NULL;
+	for (int i = 0; i < n; i++) {
+		char buf[PATH_MAX];
+		struct codescan sc = { p, v[i].lo, v[i].hi, v[i].off,
+				       { v[i].file >= 0 ? kept_path(c->files[v[i].file].path, buf) : NULL,
+					 exe },
+				       0, NULL, 0 };
+		patch_mapping(&sc, c);
+	}
+	c->activating = 0;
+	activations++;
+	free(v);
+	files_free(c);
+	if (plan_log()) {
+		fprintf(plan_log(), "activate %u %d\n", c->key, c->n);
+		fflush(plan_log());
+	}
+	return 1;
+}
+
+int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const uint64_t a[6],
+		   int64_t ret, int made_thread)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!c || !c->pending || ret < 0)
+		return 0;
+	/* A thread, or a timer whose signal may come anywhere: from here
+	 * on a preemption or a signal should be a point. */
+	int timer = (nr == SYS_setitimer && a[1]) || (nr == SYS_alarm && a[0]) ||
+		    nr == SYS_timer_settime;
+	if (!made_thread && !timer)
+		return 0;
+	/* A file changed since it was mapped (replay has the bytes mapped
+	 * then): never patched, for rec and replay alike. */
+	if (!files_same(c)) {
+		c->pending = 0;
+		files_free(c);
+		return 0;
+	}
+	return activate(p, c, tid);
+}
+
+void count_debugger(void (*bytes)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len))
+{
+	debugger_bytes = bytes;
+}
+
+unsigned long count_activations(void)
+{
+	return activations;
+}
+
+void count_patch_now(struct pt_proc *p, uint32_t key, uint32_t tid)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (c && c->pending)
+		activate(p, c, tid);
 }
 
 /* [lo, hi) of c was unmapped, mapped over or changed: no longer seen
@@ -352,25 +581,23 @@ static void unsee(struct cproc *c, uint64_t lo, uint64_t hi)
 {
 	int n = c->nseen;
 	for (int i = 0; i < n; i++) {
-		uint64_t a = c->seen[i][0], b = c->seen[i][1];
-		if (a >= hi || b <= lo)
+		struct cseen v = c->seen[i];
+		if (v.lo >= hi || v.hi <= lo)
 			continue;
-		c->seen[i][1] = a;	/* emptied; the parts outside stay */
-		if (a < lo) {
+		c->seen[i].hi = v.lo;	/* emptied; the parts outside stay */
+		if (v.lo < lo) {
 			c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
-			c->seen[c->nseen][0] = a;
-			c->seen[c->nseen++][1] = lo;
+			c->seen[c->nseen++] = (struct cseen){ v.lo, lo, v.off, v.file };
 		}
-		if (b > hi) {
+		if (v.hi > hi) {
 			c->seen = xrealloc(c->seen, (c->nseen + 1) * sizeof *c->seen);
-			c->seen[c->nseen][0] = hi;
-			c->seen[c->nseen++][1] = b;
+			c->seen[c->nseen++] = (struct cseen){ hi, v.hi, v.off + (hi - v.lo), v.file };
 		}
 	}
 	int k = 0;
 	for (int i = 0; i < c->nseen; i++)
-		if (c->seen[i][0] < c->seen[i][1])
-			memcpy(c->seen[k++], c->seen[i], sizeof c->seen[0]);
+		if (c->seen[i].lo < c->seen[i].hi)
+			c->seen[k++] = c->seen[i];
 	c->nseen = k;
 }
 
@@ -418,6 +645,8 @@ void count_traced(struct pt_proc *p, uint32_t key)
 	if (!c)
 		return;
 	c->traced = 1;
+	c->pending = 0;
+	files_free(c);
 	if (c->ok)
 		disable(p, c);
 }
@@ -432,6 +661,8 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 		return;
 	uint64_t len = (a[1] + 4095) & ~4095ull;
 	uint64_t at = nr == SYS_mmap ? (uint64_t)ret : a[0];
+	if (!c->ok && !c->pending)
+		return;
 	if ((nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mremap || nr == SYS_mprotect) &&
 	    overlaps_ours(c, at, at + len)) {
 		disable(p, c);
@@ -469,10 +700,22 @@ void count_fork(uint32_t parent, uint32_t child)
 	c->n = c->nt = c->nr = c->nseen = 0;
 	c->owner = 0;
 	c->ok = pa && pa->ok;
+	c->pending = pa && pa->pending;
+	free(c->exe);
+	c->exe = pa && pa->exe ? xstrdup(pa->exe) : NULL;
 	if (pa && pa->nseen) {
 		c->seen = xrealloc(c->seen, pa->nseen * sizeof *c->seen);
 		memcpy(c->seen, pa->seen, pa->nseen * sizeof *c->seen);
 		c->nseen = pa->nseen;
+	}
+	files_free(c);
+	if (pa && pa->nfiles) {
+		c->files = xrealloc(c->files, pa->nfiles * sizeof *c->files);
+		for (int i = 0; i < pa->nfiles; i++) {
+			c->files[i] = pa->files[i];
+			c->files[i].path = xstrdup(pa->files[i].path);
+		}
+		c->nfiles = pa->nfiles;
 	}
 	if (pa && pa->n) {
 		c->s = xrealloc(c->s, (c->cap = pa->n) * sizeof *c->s);
@@ -653,10 +896,7 @@ int count_seen_all(pid_t pid, uint32_t key)
 		if (m.perm[2] != 'x' || !strcmp(m.name, "[vdso]") || !strcmp(m.name, "[vsyscall]") ||
 		    in_regions(c, m.lo, m.hi, 1) || (m.lo >= BUF_ADDR && m.hi <= BUF_ADDR + BUF_SIZE))
 			continue;
-		int seen = 0;
-		for (int i = 0; i < c->nseen && !seen; i++)
-			seen = c->seen[i][0] <= m.lo && c->seen[i][1] >= m.hi;
-		exact = seen;
+		exact = seen_whole(c, m.lo, m.hi);
 	}
 	if (f)
 		fclose(f);
@@ -677,6 +917,36 @@ int count_moved(uint32_t key, uint64_t addr)
 	return 0;
 }
 
+int count_will_move(struct pt_proc *p, uint32_t key, uint64_t addr)
+{
+	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	if (!c || !c->pending)
+		return count_moved(key, addr);
+	for (int i = 0; p && i < c->nseen; i++) {
+		const struct cseen *v = &c->seen[i];
+		if (addr < v->lo || addr >= v->hi)
+			continue;
+		char buf[PATH_MAX], ebuf[PATH_MAX];
+		struct codescan sc = { p, v->lo, v->hi, v->off,
+				       { v->file >= 0 ? kept_path(c->files[v->file].path, buf) : NULL,
+					 c->exe ? kept_path(c->exe, ebuf) : NULL },
+				       0, unpatch_others, key };
+		struct code code;
+		struct codebytes cb;
+		if (code_bytes(&sc, 1, &code, &cb) < 0)
+			return 0;
+		const struct plans *pp = plan_cached(&code, &cb);
+		int moved = 0;
+		for (size_t k = 0; pp && k < pp->np && !moved; k++) {
+			const struct insn *a = &pp->ins[pp->pl[k].first], *b = &pp->ins[pp->pl[k].last];
+			moved = addr > v->lo + a->off && addr < v->lo + b->off + b->len;
+		}
+		code_done(&code, &cb);
+		return moved;
+	}
+	return 0;
+}
+
 void count_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
 {
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
@@ -688,44 +958,130 @@ void count_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
 	}
 }
 
-/* Export: u32 ok, u32 owner, u32 nsites, u32 nthreads, the sites as
- * struct csite, the threads as struct cthread (same program reads). */
+/* A growing buffer for count_export(). */
+struct xbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void xput(struct xbuf *b, const void *v, size_t n)
+{
+	if (b->len + n > b->cap)
+		b->p = xrealloc(b->p, b->cap = (b->len + n) * 2 + 256);
+	memcpy(b->p + b->len, v, n);
+	b->len += n;
+}
+
+static void xput_str(struct xbuf *b, const char *s)
+{
+	uint32_t n = s ? strlen(s) : 0;
+	xput(b, &n, 4);
+	xput(b, s, n);
+}
+
+/* Export: u32 state (1: ok, 2: pending), u32 owner, u32 nsites, u32
+ * nthreads, the sites as struct csite, the threads as struct cthread,
+ * the path it execed (u32 length, bytes), and while pending what it saw
+ * (u32 n, each struct cseen) and their files (u32 n, each u64 id[4] and
+ * the path). Only the same program reads it. */
 size_t count_export(uint32_t key, uint8_t **buf)
 {
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	uint32_t h[4] = { c && c->ok, c ? c->owner : 0, c ? c->n : 0, c ? c->nt : 0 };
-	size_t len = sizeof h + h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread);
-	*buf = xmalloc(len);
-	memcpy(*buf, h, sizeof h);
+	uint32_t h[4] = { c ? (c->ok ? 1 : 0) | (c->pending ? 2 : 0) : 0, c ? c->owner : 0,
+			  c ? c->n : 0, c ? c->nt : 0 };
+	struct xbuf b = { 0 };
+	xput(&b, h, sizeof h);
 	if (h[2])
-		memcpy(*buf + sizeof h, c->s, h[2] * sizeof(struct csite));
+		xput(&b, c->s, h[2] * sizeof(struct csite));
 	if (h[3])
-		memcpy(*buf + sizeof h + h[2] * sizeof(struct csite), c->t, h[3] * sizeof(struct cthread));
-	return len;
+		xput(&b, c->t, h[3] * sizeof(struct cthread));
+	xput_str(&b, c ? c->exe : NULL);
+	uint32_t ns = c && c->pending ? c->nseen : 0, nf = c && c->pending ? c->nfiles : 0;
+	xput(&b, &ns, 4);
+	if (ns)
+		xput(&b, c->seen, ns * sizeof *c->seen);
+	xput(&b, &nf, 4);
+	for (uint32_t i = 0; i < nf; i++) {
+		xput(&b, c->files[i].id, sizeof c->files[i].id);
+		xput_str(&b, c->files[i].path);
+	}
+	*buf = b.p;
+	return b.len;
+}
+
+/* From count_export()'s p, len at *at: n bytes to v (NULL: skipped);
+ * 0, or -1 past the end. */
+static int xget(const uint8_t *p, size_t len, size_t *at, void *v, size_t n)
+{
+	if (len < *at || len - *at < n)
+		return -1;
+	if (v)
+		memcpy(v, p + *at, n);
+	*at += n;
+	return 0;
+}
+
+static char *xget_str(const uint8_t *p, size_t len, size_t *at)
+{
+	uint32_t n;
+	if (xget(p, len, at, &n, 4) < 0 || len - *at < n || !n) {
+		return NULL;
+	}
+	char *s = xmalloc(n + 1);
+	memcpy(s, p + *at, n);
+	s[n] = 0;
+	*at += n;
+	return s;
 }
 
 void count_import(uint32_t key, const uint8_t *p, size_t len)
 {
 	uint32_t h[4];
-	if (on <= 0 || len < sizeof h)
+	size_t at = 0;
+	if (on <= 0 || xget(p, len, &at, h, sizeof h) < 0)
 		return;
-	memcpy(h, p, sizeof h);
-	if (len < sizeof h + h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread))
+	size_t fixed = h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread);
+	if (len - at < fixed)
 		return;
 	struct cproc *c = proc_of(key, 1);
-	c->ok = h[0];
+	c->ok = h[0] & 1;
+	c->pending = (h[0] & 2) != 0;
 	c->owner = h[1];
-	c->n = c->nt = 0;
-	const uint8_t *q = p + sizeof h;
-	for (uint32_t i = 0; i < h[2]; i++, q += sizeof(struct csite)) {
+	c->n = c->nt = c->nseen = 0;
+	files_free(c);
+	for (uint32_t i = 0; i < h[2]; i++) {
 		struct csite s;
-		memcpy(&s, q, sizeof s);
+		xget(p, len, &at, &s, sizeof s);
 		push_site(c, &s);
 	}
 	regions_make(c);
 	c->t = xrealloc(c->t, (h[3] + 1) * sizeof *c->t);
-	memcpy(c->t, q, h[3] * sizeof *c->t);
+	xget(p, len, &at, c->t, h[3] * sizeof *c->t);
 	c->nt = h[3];
+	free(c->exe);
+	c->exe = xget_str(p, len, &at);
+	uint32_t ns = 0, nf = 0;
+	if (xget(p, len, &at, &ns, 4) < 0 || len - at < (size_t)ns * sizeof *c->seen)
+		ns = 0;
+	c->seen = xrealloc(c->seen, (ns + 1) * sizeof *c->seen);
+	xget(p, len, &at, c->seen, ns * sizeof *c->seen);
+	c->nseen = ns;
+	if (xget(p, len, &at, &nf, 4) < 0)
+		nf = 0;
+	for (uint32_t i = 0; i < nf; i++) {
+		uint64_t id[4];
+		if (xget(p, len, &at, id, sizeof id) < 0)
+			break;
+		c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof *c->files);
+		c->files[c->nfiles].path = xget_str(p, len, &at);
+		memcpy(c->files[c->nfiles].id, id, sizeof id);
+		if (!c->files[c->nfiles].path)
+			break;
+		c->nfiles++;
+	}
+	for (int i = 0; i < c->nseen; i++)	/* never past what was read */
+		if (c->seen[i].file >= c->nfiles)
+			c->seen[i].file = -1;
 }
 
 void count_stats(long *patched, long *uncounted)

@@ -32,16 +32,25 @@
  * (before, none were found and the code was left uncounted), and no
  * instruction is moved from before a function's start to after it;
  * 3: preemptions may be points (TRP_POINT in lib/trace.h), which older
- * readers would not re-execute: they refuse the trace by this number. */
-#define COUNT_VERSION 6
+ * readers would not re-execute: they refuse the trace by this number;
+ * 7: a process may be patched only at its first thread or timer (the
+ * start record says whether: IT_COUNT's second word). */
+#define COUNT_VERSION 7
 
 /* Turn counting on or off, once per process. rec passes -1: on when
- * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not. Replay passes what
- * the trace says (0, or the COUNT_VERSION rec had), because the program
+ * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not, lazy unless
+ * REWIND_COUNT_EAGER=1. Replay passes what the trace says (0, or the
+ * COUNT_VERSION rec had, and whether it was lazy), because the program
  * must see the same code; another version ends replay with an error.
  * Returns 0 (off) or COUNT_VERSION. */
-int count_choose(int recorded);
+int count_choose(int recorded, int recorded_lazy, const char *dir);
 int count_on(void);
+
+/* Whether counting is lazy: a process is patched only at the end of
+ * its first call that makes a thread or arms a timer (count_call_end),
+ * not at its exec: one that never does runs unpatched and uncounted
+ * (its preemptions and signals are recorded as without counting). */
+int count_lazy(void);
 
 /* Process key, thread tid is at the end of a successful execve: map its
  * data page, patch the new image's executable file mappings; tid runs. */
@@ -52,6 +61,27 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe);
  * and mremap forget the places they remove. file as for tsc_syscall(). */
 void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret,
 		   const char *file);
+
+/* rec: after call nr (arguments a, result ret) of thread tid of process
+ * key (p, stopped at its end; made_thread: the call made a thread of
+ * the process). A lazily counted process is patched now if the call made
+ * a thread or armed a timer (setitimer, alarm, timer_settime) and every
+ * file it mapped code of is still the one it mapped. Returns 1 when it
+ * was: rec marks the call's record (IT_PATCHED), for count_patch_now(). */
+int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const uint64_t a[6],
+		   int64_t ret, int made_thread);
+
+/* replay: the call's record says rec patched lazily counted process key
+ * at its end (p: thread tid, stopped there): the same now. */
+void count_patch_now(struct pt_proc *p, uint32_t key, uint32_t tid);
+
+/* A debugger with int3s in the code (gdbstub) says what its bytes were:
+ * patching a lazily counted process compares and writes back the
+ * program's own bytes there, so the debugger must put its int3s in again
+ * after count_activations() changed (and lose those now inside a moved
+ * instruction: count_moved). */
+void count_debugger(void (*bytes)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len));
+unsigned long count_activations(void);
 
 /* Process child was forked from process parent: same code, same places. */
 void count_fork(uint32_t parent, uint32_t child);
@@ -118,6 +148,11 @@ int count_in_tramp(uint32_t key, uint64_t rip);
  * first byte: an instruction moved into a trampoline, where an int3 in
  * the original code would never be reached. */
 int count_moved(uint32_t key, uint64_t addr);
+
+/* The same, or for a process counted lazily and not patched yet whether
+ * addr will be so once it is (from the plans of the code there; p: a
+ * thread of it, stopped). For a debugger's breakpoints. */
+int count_will_move(struct pt_proc *p, uint32_t key, uint64_t addr);
 
 /* buf holds len bytes of key's memory read from addr: put back the
  * original bytes of every patched place in it (what gdb is shown). */

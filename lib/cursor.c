@@ -51,14 +51,16 @@ void eng_open(struct engine *e, const char *dir)
 	 * had at recording, whatever replay itself was started with. */
 	size_t off = trace_fixed_size(TR_START);
 	struct trace_item it;
-	int counted = 0;
+	int counted = 0, lazily = 0;
 	while (trace_item(&rec, &off, &it) > 0)
 		if (it.tag == IT_SIGS && it.len >= 16)
 			pt_start_signals(get64(it.p), get64(it.p + 8));
-		else if (it.tag == IT_COUNT && it.len >= 4)
+		else if (it.tag == IT_COUNT && it.len >= 4) {
 			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
+			lazily = it.len >= 8 && get32(it.p + 4);
+		}
 	/* The program saw patched code where rec counted: the same again. */
-	count_choose(counted);
+	count_choose(counted, lazily, dir);
 	/* rdrand cannot be trapped, nor CPUID without CPUID faulting: a
 	 * CPU without the recording CPU's features takes other paths in
 	 * libc, or runs instructions it lacks. */

@@ -4,6 +4,7 @@
 #include "engint.h"
 #include "cap.h"
 #include "count.h"
+#include "pos.h"
 #include "maps.h"
 #include "sys.h"
 #include "tsc.h"
@@ -302,12 +303,13 @@ static int q_shm(struct engine *e, struct call *c, int phase)
 }
 
 /* Q_SIGRET: rt_sigreturn "returns" the interrupted rax, which may look
- * like an error. */
+ * like an error; its frame is scrubbed (pos_scrub_frame). */
 static int q_sigret(struct engine *e, struct call *c, int phase)
 {
-	(void)e;
 	if (phase == QP_CLASS)
 		c->noerr = 1;
+	if (phase == QP_DONE && count_on())	/* as rec made it */
+		pos_scrub_frame(&e->p, c->r0.rsp, c->r.rsp);
 	return 0;
 }
 
@@ -564,6 +566,15 @@ static void perform(struct engine *e, struct call *c)
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result: as its class says,
  * with its quirk function (sys_table.h) asked on the way. */
+/* At the end of call sc: rec patched the process for counting here
+ * (its first thread or timer), so the same now. */
+static void patched_here(struct engine *e)
+{
+	struct trace_item it;
+	if (eng_find_item(&e->cur, IT_PATCHED, -1, &it))
+		count_patch_now(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
+}
+
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
@@ -573,6 +584,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	struct call c = { .s = s, .sc = sc, .cls = s->class };
 	if (s->class == C_CLONE && cur_task(e)->state == ET_KERNEL) {
 		eng_clone_finish(e, sc, &c.r);	/* a vfork parent, running until now */
+		patched_here(e);
 		return;
 	}
 	if (e->perform && s->class != C_EMU)
@@ -596,6 +608,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (c.cls == C_CLONE && sc->ret > 0) {
 		eng_clone_start(e, sc);
 		eng_clone_finish(e, sc, &c.r);
+		patched_here(e);
 		return;
 	}
 	/* A failed call changed nothing: answer it. */
@@ -607,6 +620,7 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
 		answer(e, &c);
+		patched_here(e);
 		/* A tracer in the tree: its tracee counted no more, as rec's
 		 * ptrace emulation made it (count_traced). */
 		if (sc->nr == SYS_ptrace && sc->ret == 0 && sc->args[0] == PTRACE_TRACEME) {

@@ -702,6 +702,14 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 		else
 			sn_printf(b, " (new thread of process %u)", pid);
 	}
+	struct trace_item pit;
+	size_t poff = trace_fixed_size(rec->kind);
+	while (trace_item(rec, &poff, &pit) > 0)
+		if (pit.tag == IT_PATCHED) {
+			sn_puts(b, " (its code patched for counting now)");
+			if (js)
+				sn_puts(js, ",\"patched\":true");
+		}
 	return "syscall";
 }
 
@@ -723,9 +731,10 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 				sn_printf(js, ",\"chaos\":%llu", (unsigned long long)get64(it.p));
 		}
 		if (it.tag == IT_COUNT && it.len >= 4) {
-			sn_printf(b, "%scounted=%u", b->len ? " " : "", get32(it.p));
+			int lz = it.len >= 8 && get32(it.p) && get32(it.p + 4);
+			sn_printf(b, "%scounted=%u%s", b->len ? " " : "", get32(it.p), lz ? " lazily" : "");
 			if (js)
-				sn_printf(js, ",\"counted\":%u", get32(it.p));
+				sn_printf(js, ",\"counted\":%u,\"lazily\":%s", get32(it.p), lz ? "true" : "false");
 		}
 		if (it.tag != IT_CWD && it.tag != IT_CPU)
 			continue;

@@ -656,6 +656,15 @@ int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], 
 	return nd;
 }
 
+void pos_scrub_frame(struct pt_proc *p, uint64_t sp_in, uint64_t sp)
+{
+	static const uint8_t zero[64 * 1024];
+	uint64_t lo = sp_in - 8, hi = sp - POS_RED_ZONE;	/* sp_in: past the return address */
+	if (sp_in < 8 || sp < POS_RED_ZONE || lo >= hi || hi - lo > sizeof zero)
+		return;
+	pt_write(p, lo, zero, hi - lo);
+}
+
 int pos_gone_sps(struct pos_gone *g, uint32_t tgid, uint64_t *sps, const uint32_t *tids, int n,
 		 int max)
 {

@@ -146,6 +146,17 @@ uint64_t pos_hash_masked(uint64_t addr, const uint8_t *bytes, uint64_t len,
 #define POS_RED_ZONE 128
 int pos_dead_stacks(pid_t pid, const uint64_t *sps, int n, uint64_t (*dead)[2], int max);
 
+/* p has just returned from a signal handler (rt_sigreturn: sp_in, its
+ * stack pointer at the call, points into the signal frame; sp, the one
+ * it got back): the frame's bytes, below sp's red zone and so dead, are
+ * made zeros. The kernel's XSAVE into the frame skips components in
+ * their initial state, leaving stale bytes there that differ between a
+ * recording and its replay, and a later deeper call leaves some of them
+ * in its frames' padding, where a point compares them. rec and replay
+ * both do it, only for counted traces. A frame elsewhere (an alternate
+ * signal stack) is left alone. */
+void pos_scrub_frame(struct pt_proc *p, uint64_t sp_in, uint64_t sp);
+
 /* Each thread's stack pointer at its process's last preemption record,
  * kept by rec: a thread that ended since leaves its dead stack behind (a
  * signal frame, what the syscall buffer's library wrote there), and it

@@ -105,9 +105,15 @@ enum trace_tag {
 	IT_BUFABI = 14,	/* u32: the syscall buffer's ABI revision
 			   (lib/bufabi.h BUF_ABI) of the recording rewind
 			   (start record; none: an older one, revision 0) */
-	IT_COUNT = 26,	/* start record: u32 1 when rec counted progress
-			   (lib/count.h), 0 when not; TR_PREEMPT: u64 the
+	IT_COUNT = 26,	/* start record: u32 the patcher's version
+			   (COUNT_VERSION, lib/count.h) when rec counted
+			   progress, 0 when not, then u32 1 when it did so
+			   lazily (count_lazy()); TR_PREEMPT: u64 the
 			   thread's count there (none: not counted) */
+	IT_PATCHED = 29,	/* u32 the sites patched: in a syscall record
+			   of a trace counted lazily, the process was
+			   patched for counting at the call's end (its
+			   first thread or timer: count_call_end) */
 	IT_DEAD = 27,	/* (u64 from, u64 to) per range: at a point
 			   (TRP_POINT), the dead stacks its IT_HASHES were
 			   made without (read as zeros) */

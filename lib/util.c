@@ -257,6 +257,12 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
 void cpu_desc(char *buf, size_t len)
 {
 	char line[8192];

@@ -69,5 +69,6 @@ void cpu_desc(char *buf, size_t len);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include "calls.h"
 #include "cap.h"
 #include "count.h"
+#include "pos.h"
 #include "emit.h"
 #include "emu.h"
 #include "events.h"
@@ -126,8 +127,11 @@ void syscall_exit(void)
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
-	if (nr == SYS_rt_sigreturn)
+	if (nr == SYS_rt_sigreturn) {
 		record_sigreturn();	/* its frame is below its stack now */
+		if (count_on())
+			pos_scrub_frame(&cur->p, cur->entry_regs.rsp, regs.rsp);
+	}
 	if (cur->kicked) {
 		cur->kicked = 0;
 		if (cap_is_restart(ret) && nr == SYS_wait4 && ptemu_wait(a, &ret) == 1) {
@@ -208,6 +212,11 @@ void syscall_exit(void)
 	snprintf(fdpath, sizeof fdpath, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	count_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
+	if (count_call_end(&cur->p, cur->tgid, cur->p.pid, nr, a, ret,
+			   e->class == C_CLONE && ret > 0 && (clone_flags(cur) & CLONE_THREAD))) {
+		uint32_t one = 1;
+		tw_item(&R.w, IT_PATCHED, 0, &one, 4, NULL, 0);
+	}
 	buf_after(&cur->p, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);

@@ -138,8 +138,8 @@ void record_start(void)
 	tw_item(&R.w, IT_BUFABI, 0, &abi, 4, NULL, 0);
 	uint64_t sigs[2] = { R.sig_ign, R.sig_mask };
 	tw_item(&R.w, IT_SIGS, 0, sigs, 16, NULL, 0);
-	uint32_t counted = R.count;
-	tw_item(&R.w, IT_COUNT, 0, &counted, 4, NULL, 0);
+	uint32_t counted[2] = { R.count, count_lazy() };
+	tw_item(&R.w, IT_COUNT, 0, counted, 8, NULL, 0);
 	if (R.chaos)
 		tw_item(&R.w, IT_CHAOS, 0, &R.seed, 8, NULL, 0);
 	tw_end(&R.w);

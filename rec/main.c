@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 
 	outs_init();
 	own_signals();
-	R.count = count_choose(-1);
+	R.count = count_choose(-1, 0, NULL);
 	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
 	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);

@@ -9,7 +9,10 @@
 # that thread's preemptions may be points and the spinner's are not.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog uncounted heldmask
-export REWIND_COUNT=1
+# Patched at exec (not lazily at the first thread or timer, whose
+# patching the timer's first signal may come during), so that the
+# single-threaded programs here are counted from the start.
+export REWIND_COUNT=1 REWIND_COUNT_EAGER=1
 
 test_expect_success 'uncounted prints something else each native run' '
 	differs_natively "$T/uncounted"

@@ -293,7 +293,7 @@ native_cmp () {
 }
 
 # set_start_item DIR TAG VALUE|none: rewrites the start record of trace
-# DIR so that its item TAG holds the u32 VALUE, or is left out (as an
+# DIR so that its item TAG holds the u32 VALUE (or u32s: A,B), or is left out (as an
 # older rewind wrote it). The start record opens the first chunk: that
 # chunk is decompressed, changed and compressed again (rewind-trace(5)).
 set_start_item () {
@@ -315,8 +315,9 @@ while off < size:
     item = bytes(rec[off:off + 8 + ilen])
     if tag == tagwant:
         found = True
+        words = [] if val == "none" else [int(v) for v in val.split(",")]
         item = b"" if val == "none" else \
-            struct.pack("<HHII", tag, iflags, 4, int(val))
+            struct.pack("<HHI", tag, iflags, 4 * len(words)) + struct.pack("<%dI" % len(words), *words)
     items += item
     off += 8 + ilen
 assert found, "no item %d in the start record" % tagwant
