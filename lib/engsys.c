@@ -597,6 +597,14 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		finish_exit(e, sc);
 		return;
 	}
+	if ((e->cur.flags & TRF_NORETURN) && eng_sibling_execs(e, cur_task(e))) {
+		/* Killed in the call by a sibling's execve (it kills the
+		 * other threads), which replay performs at its end: the
+		 * thread waits in its call to die there. A SIGKILL now would
+		 * kill the execing thread too. */
+		eng_apply_mem(e, &e->cur);
+		return;
+	}
 	if (e->cur.flags & TRF_NORETURN) {
 		/* The program died inside the call: only SIGKILL does that
 		 * without a signal stop (kill(getpid(), SIGKILL)). Robust
