@@ -1,7 +1,8 @@
-/* count.c: counts taken backward jumps and indirect jumps with patched
- * code (see count.h): patches each process's code with the plans of
- * countplan.c, in trampoline pages injected near it, and keeps each
- * thread's slot, arms it and takes its traps. */
+/* count.c: counts taken backward jumps, indirect jumps, backward calls
+ * and indirect calls with patched code (see count.h): patches each
+ * process's code with the plans of countplan.c, in trampoline pages
+ * injected near it, and keeps each thread's slot, arms it and takes its
+ * traps. */
 #include "count.h"
 #include "countimg.h"
 #include "countplan.h"
@@ -835,8 +836,9 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
 	if (!count_take_trap(p, key, tid, rip, want))
 		return 0;
-	/* Out through the edge's jump, into the program's code. */
-	for (int i = 0; i < 4; i++) {
+	/* Out through the edge's jump (a call's six instructions), into
+	 * the program's code. */
+	for (int i = 0; i < 8; i++) {
 		struct user_regs_struct r;
 		pt_getregs(p, &r);
 		if (!site_at(c, r.rip))

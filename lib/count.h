@@ -4,7 +4,8 @@
  * the trace, and the place is still confirmed by comparing state).
  *
  * Counted edges: taken backward jumps (conditional or not, rel8 and
- * rel32) and indirect jumps in executable file mappings. Each is replaced
+ * rel32), indirect jumps, backward direct calls (recursion) and indirect
+ * calls (but through rsp) in executable file mappings. Each is replaced
  * by a jmp to a trampoline (a short one with the whole instructions just
  * before it, moved into the trampoline) that counts DOWN a slot in a
  * data page at COUNT_DATA, one per process; the tracer keeps each thread's
@@ -34,7 +35,8 @@
  * 3: preemptions may be points (TRP_POINT in lib/trace.h), which older
  * readers would not re-execute: they refuse the trace by this number;
  * 7: a process may be patched only at its first thread or timer (the
- * start record says whether: IT_COUNT's second word). */
+ * start record says whether: IT_COUNT's second word), and backward and
+ * indirect calls are counted too. */
 #define COUNT_VERSION 7
 
 /* Turn counting on or off, once per process. rec passes -1: on when

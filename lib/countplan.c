@@ -20,7 +20,15 @@ int plan_init(void)
 	       ZYAN_SUCCESS(ZydisDecoderEnableMode(&fast, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE)) ? 0 : -1;
 }
 
-enum { K_PLAIN, K_EDGE_JCC, K_EDGE_JMP, K_EDGE_IND, K_BRANCH, K_ODD };
+enum { K_PLAIN, K_EDGE_JCC, K_EDGE_JMP, K_EDGE_IND, K_BRANCH, K_ODD, K_EDGE_CALL, K_EDGE_ICALL, K_KINDS };
+
+/* Whether kind k is a counted edge: a taken backward jump (jcc, jmp), an
+ * indirect jump, a backward direct call (recursion) or an indirect call. */
+static int is_edge(int k)
+{
+	return k == K_EDGE_JCC || k == K_EDGE_JMP || k == K_EDGE_IND || k == K_EDGE_CALL ||
+	       k == K_EDGE_ICALL;
+}
 
 static int is_branch_cat(int cat)
 {
@@ -28,6 +36,15 @@ static int is_branch_cat(int cat)
 	       cat == ZYDIS_CATEGORY_CALL || cat == ZYDIS_CATEGORY_RET ||
 	       cat == ZYDIS_CATEGORY_SYSCALL || cat == ZYDIS_CATEGORY_INTERRUPT ||
 	       cat == ZYDIS_CATEGORY_SYSTEM;
+}
+
+/* Whether the ModRM operand of in is rsp, or memory based on it. */
+static int uses_rsp(const ZydisDecodedInstruction *in)
+{
+	int b = in->raw.rex.B << 3;
+	if (in->raw.modrm.mod == 3)
+		return (in->raw.modrm.rm | b) == 4;
+	return in->raw.modrm.rm == 4 && (in->raw.sib.base | b) == 4;
 }
 
 /* What instruction in at offset off is for counting. */
@@ -56,6 +73,15 @@ static void classify(const ZydisDecodedInstruction *in, size_t off, struct insn 
 		 in->raw.imm[0].size == 0 && (in->attributes & ZYDIS_ATTRIB_HAS_MODRM) &&
 		 in->operand_width == 64)
 		o->kind = K_EDGE_IND;
+	else if (cat == ZYDIS_CATEGORY_CALL && m == ZYDIS_MNEMONIC_CALL && rel && in->length == 5 &&
+		 o->target <= (int64_t)off)
+		o->kind = K_EDGE_CALL;
+	/* call *op (ff /2): not one whose operand uses rsp, which the
+	 * trampoline moves before it jumps through it. */
+	else if (cat == ZYDIS_CATEGORY_CALL && m == ZYDIS_MNEMONIC_CALL && !rel &&
+		 in->raw.imm[0].size == 0 && (in->attributes & ZYDIS_ATTRIB_HAS_MODRM) &&
+		 in->operand_width == 64 && in->raw.modrm.reg == 2 && !uses_rsp(in))
+		o->kind = K_EDGE_ICALL;
 	else if (is_branch_cat(cat))
 		o->kind = K_BRANCH;
 	else
@@ -237,6 +263,38 @@ static void put_abs(uint8_t *b, uint64_t a)
 	memcpy(b, &v, 4);
 }
 
+/* The edge e itself into t + k (tracee address ta + k): a jmp to T, an
+ * indirect jump moved there, or a call made a jump with the return
+ * address F put on the stack by hand (rax kept in save meanwhile), so
+ * that the callee returns into the program's code, as from the call.
+ * Returns the new k, or -1. */
+static int put_edge(uint8_t *t, int k, const uint8_t *bytes, const struct insn *e, uint64_t F,
+		    uint64_t T, uint64_t ta, uint64_t save)
+{
+	if (e->kind == K_EDGE_CALL || e->kind == K_EDGE_ICALL) {
+		memcpy(t + k, "\x48\x89\x04\x25", 4);	/* mov [save],rax */
+		put_abs(t + k + 4, save);
+		memcpy(t + k + 8, "\x48\xb8", 2);		/* movabs rax,F */
+		memcpy(t + k + 10, &F, 8);
+		memcpy(t + k + 18, "\x48\x89\x44\x24\xf8", 5);	/* mov [rsp-8],rax */
+		memcpy(t + k + 23, "\x48\x8b\x04\x25", 4);	/* mov rax,[save] */
+		put_abs(t + k + 27, save);
+		memcpy(t + k + 31, "\x48\x8d\x64\x24\xf8", 5);	/* lea rsp,[rsp-8] */
+		k += 36;
+	}
+	if (e->kind == K_EDGE_IND || e->kind == K_EDGE_ICALL) {
+		ZydisDecodedInstruction in;
+		if (relocate(t + k, bytes + e->off, e->len, F, ta + k + e->len) < 0 ||
+		    !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, bytes + e->off, e->len, &in)))
+			return -1;
+		if (e->kind == K_EDGE_ICALL)	/* call *op (ff /2) becomes jmp *op (ff /4) */
+			t[k + in.raw.modrm.offset] = (t[k + in.raw.modrm.offset] & ~0x38) | 4 << 3;
+		return k + e->len;
+	}
+	t[k] = 0xe9;
+	return put_rel32(t + k + 1, ta + k + 5, T) < 0 ? -1 : k + 5;
+}
+
 int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *pl, uint64_t lo,
 	       uint64_t ta, uint64_t slot, uint8_t *t, uint16_t *zero)
 {
@@ -305,16 +363,8 @@ int plan_build(const uint8_t *bytes, const struct insn *ins, const struct plan *
 		}
 		if (pass == 1)
 			t[k++] = 0xcc;	/* the count trap */
-		if (e->kind == K_EDGE_IND) {
-			if (relocate(t + k, bytes + e->off, e->len, F, ta + k + e->len) < 0)
-				return -1;
-			k += e->len;
-		} else {
-			t[k] = 0xe9;
-			if (put_rel32(t + k + 1, ta + k + 5, T) < 0)
-				return -1;
-			k += 5;
-		}
+		if ((k = put_edge(t, k, bytes, e, F, T, ta, save)) < 0)
+			return -1;
 		if (pass == 0) {
 			tail[1] = k;	/* the zero path starts here */
 			put_rel32(t + tail[0], ta + tail[0] + 4, ta + k);
@@ -352,13 +402,13 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 	memset(ind, 0, c->nanchor + 1);
 	for (size_t i = 0; i < n; i++)
 		if (ins[i].kind == K_EDGE_IND)
-			ind[func_of(c, ins[i].off)] = 1;
+			ind[func_of(c, ins[i].off)] = 1;	/* not calls: they go to functions */
 	size_t np = 0, cap = 0;
 	int64_t done = 0;	/* bytes below this are taken by a site */
 	*pl = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct insn *e = &ins[i];
-		if (e->kind != K_EDGE_JCC && e->kind != K_EDGE_JMP && e->kind != K_EDGE_IND)
+		if (!is_edge(e->kind))
 			continue;
 		size_t first = i;
 		int len = e->len;
@@ -386,7 +436,8 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
 		if (np == cap)
 			*pl = xrealloc(*pl, (cap = cap * 2 + 256) * sizeof **pl);
 		(*pl)[np++] = (struct plan){ first, i,
-			e->kind == K_EDGE_IND ? 1 : flags_live(bytes, nbytes, e->target) };
+			e->kind == K_EDGE_IND || e->kind == K_EDGE_ICALL ? 1 :
+			flags_live(bytes, nbytes, e->target) };
 		done = end;
 	}
 	free(ind);
@@ -397,7 +448,7 @@ static size_t plan_sites(const uint8_t *bytes, size_t nbytes, const struct insn 
  * classify(), movable(), flags_live(), plan_sites(), or this layout.
  * The cache key holds it, and Zydis's version. (COUNT_VERSION, in the
  * trace, changes with it: replay must patch as rec did.) */
-#define PLAN_VERSION 3
+#define PLAN_VERSION 4
 
 /* The cache key: a 128-bit hash of everything plans are made from (the
  * mapping's bytes, its code ranges and function starts, the landing
@@ -492,7 +543,7 @@ static int plans_decode(const uint8_t *b, size_t len, size_t n, struct plans *x)
 		in->len = q[4];
 		in->kind = q[5];
 		memcpy(&in->target, q + 8, 8);
-		if (!in->len || in->len > 15 || in->off >= n || in->len > n - in->off || in->kind > K_ODD ||
+		if (!in->len || in->len > 15 || in->off >= n || in->len > n - in->off || in->kind >= K_KINDS ||
 		    in->target < -1 || in->target >= (int64_t)n)
 			goto bad;
 	}
@@ -502,8 +553,7 @@ static int plans_decode(const uint8_t *b, size_t len, size_t n, struct plans *x)
 		x->pl[i] = (struct plan){ w[0], w[1], w[2] };
 		int k = w[1] < x->nins ? x->ins[w[1]].kind : -1;
 		if (w[0] > w[1] || w[1] >= x->nins || w[1] - w[0] > MAXMOVE || w[2] > 1 ||
-		    (k != K_EDGE_JCC && k != K_EDGE_JMP && k != K_EDGE_IND) ||
-		    (k != K_EDGE_IND && x->ins[w[1]].target < 0))
+		    !is_edge(k) || (k != K_EDGE_IND && k != K_EDGE_ICALL && x->ins[w[1]].target < 0))
 			goto bad;
 	}
 	return 0;

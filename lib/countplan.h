@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "codescan.h"
 
-#define MAXTRAMP 160		/* bytes of one trampoline, at most */
+#define MAXTRAMP 224		/* bytes of one trampoline, at most */
 
 struct insn {
 	uint32_t off;		/* into the mapping */
