@@ -1,9 +1,10 @@
 /* count.c: counts taken backward jumps, indirect jumps, backward calls
  * and indirect calls with patched code (see count.h): patches each
  * process's code with the plans of countplan.c, in trampoline pages
- * injected near it, and keeps each thread's slot, arms it and takes its
- * traps. */
+ * injected near it, at its exec or lazily, and follows its mappings.
+ * Slots and traps: counttrap.c; checkpoints: countsnap.c. */
 #include "count.h"
+#include "countint.h"
 #include "countimg.h"
 #include "countplan.h"
 #include "bufabi.h"
@@ -31,69 +32,6 @@
 #endif
 
 #define REACH 0x7ff00000ll	/* what a rel32 reaches, with room to spare */
-
-struct csite {
-	uint64_t at;		/* first patched byte (first moved instruction) */
-	uint64_t tramp;		/* its trampoline */
-	uint16_t tlen;		/* the trampoline's length */
-	uint16_t zero;		/* offset of the count trap's int3 in it */
-	uint8_t len;		/* bytes patched */
-	uint8_t live;		/* the flags are saved around the count */
-	uint8_t orig[31];	/* what they were */
-};
-
-struct cthread {
-	uint32_t tid;
-	uint64_t slot;		/* its slot value while another holds the slot */
-};
-
-/* Where a run of sites is: the code they patch and their trampolines.
- * Only a filter for the calls that unmap or map over memory: every
- * site is inside a region (a dropped site may leave its region behind),
- * so a range that touches no region touches no site. */
-struct cregion {
-	uint64_t lo, hi;	/* code */
-	uint64_t tlo, thi;	/* trampolines */
-};
-
-/* An executable mapping counting saw (patch_mapping), and for a process
- * counted lazily the file it maps, to patch it from at activate(). */
-struct cseen {
-	uint64_t lo, hi, off;
-	int file;		/* index in cproc.files; -1: none */
-};
-
-/* A file a lazily counted process mapped: its path (rec: the file's,
- * replay: its copy in the trace) and what it was when mapped. */
-struct cfile {
-	char *path;
-	uint64_t id[4];		/* dev, ino, size, mtime (ns); all 0: no stat */
-};
-
-/* One process (its id as recorded). */
-struct cproc {
-	uint32_t key;
-	int ok;			/* its data page is mapped */
-	uint32_t owner;		/* the thread whose value the slot holds (0: none) */
-	struct csite *s;
-	int n, cap;
-	struct cregion *r;
-	int nr;
-	struct cthread *t;
-	int nt;
-	struct cseen *seen;	/* the executable mappings patch_mapping() saw */
-	int nseen;
-	struct cfile *files;	/* what they map, while pending */
-	int nfiles;
-	int traced;		/* a tracer in the tree traces it (count_traced):
-				   its code is not patched, nor what it execs,
-				   so that its tracer sees the program's own */
-	int pending;		/* counted lazily and not patched yet: its
-				   executable mappings are only seen, and
-				   patched at its first thread or timer */
-	int activating;		/* patching what it has seen (activate()) */
-	char *exe;		/* what it execed (code_each_exec) */
-};
 
 static int on = -1, lazy;
 static char *trace_root;	/* replay: the trace's directory, absolute */
@@ -132,7 +70,7 @@ int count_lazy(void)
 	return on > 0 && lazy;
 }
 
-static struct cproc *proc_of(uint32_t key, int make)
+struct cproc *cnt_proc(uint32_t key, int make)
 {
 	for (int i = 0; i < nprocs; i++)
 		if (procs[i].key == key)
@@ -144,7 +82,7 @@ static struct cproc *proc_of(uint32_t key, int make)
 	return &procs[nprocs++];
 }
 
-static struct cthread *thread_of(struct cproc *c, uint32_t tid)
+struct cthread *cnt_thread(struct cproc *c, uint32_t tid)
 {
 	for (int i = 0; i < c->nt; i++)
 		if (c->t[i].tid == tid)
@@ -154,7 +92,7 @@ static struct cthread *thread_of(struct cproc *c, uint32_t tid)
 	return &c->t[c->nt++];
 }
 
-static void push_site(struct cproc *c, const struct csite *s)
+void cnt_push_site(struct cproc *c, const struct csite *s)
 {
 	if (c->n == c->cap)
 		c->s = xrealloc(c->s, (c->cap = c->cap * 2 + 64) * sizeof *c->s);
@@ -163,7 +101,7 @@ static void push_site(struct cproc *c, const struct csite *s)
 
 /* c's regions made again from its sites: a new region wherever a
  * site's trampoline does not follow the one before. */
-static void regions_make(struct cproc *c)
+void cnt_regions_make(struct cproc *c)
 {
 	c->nr = 0;
 	for (int i = 0; i < c->n; i++) {
@@ -347,7 +285,7 @@ static int keep_file(struct cproc *c, const char *path)
 	return c->nfiles++;
 }
 
-static void files_free(struct cproc *c)
+void cnt_files_free(struct cproc *c)
 {
 	for (int i = 0; i < c->nfiles; i++)
 		free(c->files[i].path);
@@ -425,7 +363,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 		memset(here, 0xcc, s.len);
 		here[0] = 0xe9;
 		put_rel32(here + 1, s.at + 5, s.tramp);
-		push_site(c, &s);
+		cnt_push_site(c, &s);
 		npatched++;
 	}
 	/* Trampolines first: the code jumps to them once it is written. A
@@ -466,7 +404,7 @@ static int data_page(struct pt_proc *p, struct cproc *c, uint32_t tid)
 	uint64_t v = COUNT_BASE;
 	pt_write(p, COUNT_DATA, &v, 8);
 	c->owner = tid;
-	thread_of(c, tid)->slot = COUNT_BASE;
+	cnt_thread(c, tid)->slot = COUNT_BASE;
 	return 1;
 }
 
@@ -474,9 +412,9 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 {
 	if (!count_on())
 		return;
-	struct cproc *c = proc_of(key, 1);
+	struct cproc *c = cnt_proc(key, 1);
 	c->n = c->nt = c->nr = c->nseen = 0;
-	files_free(c);
+	cnt_files_free(c);
 	c->owner = 0;
 	c->ok = 0;
 	free(c->exe);
@@ -529,7 +467,7 @@ static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
 	c->activating = 0;
 	activations++;
 	free(v);
-	files_free(c);
+	cnt_files_free(c);
 	if (plan_log()) {
 		fprintf(plan_log(), "activate %u %d\n", c->key, c->n);
 		fflush(plan_log());
@@ -540,7 +478,7 @@ static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
 int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const uint64_t a[6],
 		   int64_t ret, int made_thread)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	if (!c || !c->pending || ret < 0)
 		return 0;
 	/* A thread, or a timer whose signal may come anywhere: from here
@@ -553,7 +491,7 @@ int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const
 	 * then): never patched, for rec and replay alike. */
 	if (!files_same(c)) {
 		c->pending = 0;
-		files_free(c);
+		cnt_files_free(c);
 		return 0;
 	}
 	return activate(p, c, tid);
@@ -571,7 +509,7 @@ unsigned long count_activations(void)
 
 void count_patch_now(struct pt_proc *p, uint32_t key, uint32_t tid)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	if (c && c->pending)
 		activate(p, c, tid);
 }
@@ -642,12 +580,12 @@ static void disable(struct pt_proc *p, struct cproc *c)
 
 void count_traced(struct pt_proc *p, uint32_t key)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 1) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 1) : NULL;
 	if (!c)
 		return;
 	c->traced = 1;
 	c->pending = 0;
-	files_free(c);
+	cnt_files_free(c);
 	if (c->ok)
 		disable(p, c);
 }
@@ -657,7 +595,7 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 {
 	if (!count_on() || (ret < 0 && ret > -4096))
 		return;
-	struct cproc *c = proc_of(key, 0);
+	struct cproc *c = cnt_proc(key, 0);
 	if (!c)
 		return;
 	uint64_t len = (a[1] + 4095) & ~4095ull;
@@ -695,9 +633,9 @@ void count_fork(uint32_t parent, uint32_t child)
 {
 	if (!count_on())
 		return;
-	struct cproc *pa = proc_of(parent, 0);
-	struct cproc *c = proc_of(child, 1);
-	pa = proc_of(parent, 0);	/* procs may have moved */
+	struct cproc *pa = cnt_proc(parent, 0);
+	struct cproc *c = cnt_proc(child, 1);
+	pa = cnt_proc(parent, 0);	/* procs may have moved */
 	c->n = c->nt = c->nr = c->nseen = 0;
 	c->owner = 0;
 	c->ok = pa && pa->ok;
@@ -709,7 +647,7 @@ void count_fork(uint32_t parent, uint32_t child)
 		memcpy(c->seen, pa->seen, pa->nseen * sizeof *c->seen);
 		c->nseen = pa->nseen;
 	}
-	files_free(c);
+	cnt_files_free(c);
 	if (pa && pa->nfiles) {
 		c->files = xrealloc(c->files, pa->nfiles * sizeof *c->files);
 		for (int i = 0; i < pa->nfiles; i++) {
@@ -728,166 +666,9 @@ void count_fork(uint32_t parent, uint32_t child)
 	}
 }
 
-void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	if (!c || !c->ok || c->owner == tid)
-		return;
-	uint64_t v;
-	if (c->owner && pt_read(p, COUNT_DATA, &v, 8) == 8)
-		thread_of(c, c->owner)->slot = v;
-	v = thread_of(c, tid)->slot;
-	pt_write(p, COUNT_DATA, &v, 8);
-	c->owner = tid;
-}
-
-int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	uint64_t v;
-	if (!c || !c->ok)
-		return -1;
-	if (c->owner != tid)
-		v = thread_of(c, tid)->slot;
-	else if (pt_read(p, COUNT_DATA, &v, 8) != 8)
-		return -1;
-	*count = COUNT_BASE - v;
-	return 0;
-}
-
-void count_set(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t cnt)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	if (!c || !c->ok)
-		return;
-	uint64_t v = COUNT_BASE - cnt;
-	if (c->owner == tid)
-		pt_write(p, COUNT_DATA, &v, 8);
-	else
-		thread_of(c, tid)->slot = v;
-}
-
-int count_arm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
-{
-	uint64_t now;
-	count_switch(p, key, tid);
-	if (count_get(p, key, tid, &now) < 0 || now > want)
-		return -1;
-	if (now == want)
-		return 0;
-	uint64_t v = want - now;
-	return pt_write(p, COUNT_DATA, &v, 8) < 0 ? -1 : 1;
-}
-
-static const struct csite *site_at(const struct cproc *c, uint64_t rip)
-{
-	for (int i = 0; c && i < c->n; i++)
-		if (rip >= c->s[i].tramp && rip < c->s[i].tramp + c->s[i].tlen)
-			return &c->s[i];
-	return NULL;
-}
-
-/* Wait for p's stop after a step (rec's timer interrupts waits). */
-static int step_wait(struct pt_proc *p, int *st)
-{
-	while (waitpid(p->pid, st, __WALL) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
-/* The status flags `sub qword [slot], 1` leaves when the slot held x. */
-static uint64_t sub_flags(uint64_t x)
-{
-	uint64_t r = x - 1, f = 0;
-	f |= x == 0 ? 0x001 : 0;				/* CF */
-	f |= __builtin_parityll(r & 0xff) ? 0 : 0x004;		/* PF: even */
-	f |= ((x ^ 1 ^ r) & 0x10) ? 0x010 : 0;			/* AF */
-	f |= r == 0 ? 0x040 : 0;				/* ZF */
-	f |= (r >> 63) ? 0x080 : 0;				/* SF */
-	f |= x == 1ull << 63 ? 0x800 : 0;			/* OF */
-	return f;
-}
-
-int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	const struct csite *s = site_at(c, rip - 1);
-	uint64_t v;
-	if (!s || rip - 1 != s->tramp + s->zero || c->owner != tid ||
-	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v != 0)
-		return 0;
-	/* As an unarmed run leaves them: the slot, and the flags of its sub
-	 * where the program's were dead (they are part of the state
-	 * compared). */
-	v = COUNT_BASE - want;
-	pt_write(p, COUNT_DATA, &v, 8);
-	if (!s->live) {
-		struct user_regs_struct r;
-		pt_getregs(p, &r);
-		r.eflags = (r.eflags & ~0x8d5ull) | sub_flags(v + 1);
-		pt_setregs(p, &r);
-	}
-	return 1;
-}
-
-int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	if (!count_take_trap(p, key, tid, rip, want))
-		return 0;
-	/* Out through the edge's jump (a call's six instructions), into
-	 * the program's code. */
-	for (int i = 0; i < 8; i++) {
-		struct user_regs_struct r;
-		pt_getregs(p, &r);
-		if (!site_at(c, r.rip))
-			break;
-		int st;
-		pt_resume(p, RESUME_STEP, 0);
-		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
-			return 0;
-	}
-	return 1;
-}
-
-void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	uint64_t left;
-	if (c && c->ok && c->owner == tid && pt_read(p, COUNT_DATA, &left, 8) == 8 && left <= want)
-		count_set(p, key, tid, want - left);
-}
-
-int count_step_out(struct pt_proc *p, uint32_t key, struct user_regs_struct *r, siginfo_t *si,
-		   int max)
-{
-	const struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	int n = 0, stops = 0;
-	for (int steps = 0; steps < 256 && stops < 1024 && site_at(c, r->rip); stops++) {
-		int st;
-		pt_resume(p, RESUME_STEP, 0);
-		if (step_wait(p, &st) < 0 || !WIFSTOPPED(st))
-			return n;
-		/* A signal's delivery-stop comes before the step: the next
-		 * step passes over the signal (the caller holds it) and
-		 * makes the step. Ending the steps there left the place in
-		 * the trampoline, which gdbstub never finds again. */
-		if (WSTOPSIG(st) == SIGTRAP) {
-			steps++;
-		} else {
-			siginfo_t x;
-			if (ptrace(PTRACE_GETSIGINFO, p->pid, 0, &x) == 0 && n < max)
-				si[n++] = x;
-		}
-		pt_getregs(p, r);
-	}
-	return n;
-}
-
 int count_seen_all(pid_t pid, uint32_t key)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	if (!c || !c->ok)
 		return 0;
 	FILE *f = maps_open(pid);
@@ -905,14 +686,9 @@ int count_seen_all(pid_t pid, uint32_t key)
 	return exact;
 }
 
-int count_in_tramp(uint32_t key, uint64_t rip)
-{
-	return on > 0 && site_at(proc_of(key, 0), rip) != NULL;
-}
-
 int count_moved(uint32_t key, uint64_t addr)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	for (int i = 0; c && i < c->n; i++)
 		if (addr > c->s[i].at && addr < c->s[i].at + c->s[i].len)
 			return 1;
@@ -921,7 +697,7 @@ int count_moved(uint32_t key, uint64_t addr)
 
 int count_will_move(struct pt_proc *p, uint32_t key, uint64_t addr)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	if (!c || !c->pending)
 		return count_moved(key, addr);
 	for (int i = 0; p && i < c->nseen; i++) {
@@ -951,139 +727,13 @@ int count_will_move(struct pt_proc *p, uint32_t key, uint64_t addr)
 
 void count_unpatch(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
 {
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	for (int i = 0; c && i < c->n; i++) {
 		const struct csite *s = &c->s[i];
 		for (int j = 0; j < s->len; j++)
 			if (s->at + j >= addr && s->at + j - addr < len)
 				buf[s->at + j - addr] = s->orig[j];
 	}
-}
-
-/* A growing buffer for count_export(). */
-struct xbuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void xput(struct xbuf *b, const void *v, size_t n)
-{
-	if (b->len + n > b->cap)
-		b->p = xrealloc(b->p, b->cap = (b->len + n) * 2 + 256);
-	memcpy(b->p + b->len, v, n);
-	b->len += n;
-}
-
-static void xput_str(struct xbuf *b, const char *s)
-{
-	uint32_t n = s ? strlen(s) : 0;
-	xput(b, &n, 4);
-	xput(b, s, n);
-}
-
-/* Export: u32 state (1: ok, 2: pending), u32 owner, u32 nsites, u32
- * nthreads, the sites as struct csite, the threads as struct cthread,
- * the path it execed (u32 length, bytes), and while pending what it saw
- * (u32 n, each struct cseen) and their files (u32 n, each u64 id[4] and
- * the path). Only the same program reads it. */
-size_t count_export(uint32_t key, uint8_t **buf)
-{
-	struct cproc *c = on > 0 ? proc_of(key, 0) : NULL;
-	uint32_t h[4] = { c ? (c->ok ? 1 : 0) | (c->pending ? 2 : 0) : 0, c ? c->owner : 0,
-			  c ? c->n : 0, c ? c->nt : 0 };
-	struct xbuf b = { 0 };
-	xput(&b, h, sizeof h);
-	if (h[2])
-		xput(&b, c->s, h[2] * sizeof(struct csite));
-	if (h[3])
-		xput(&b, c->t, h[3] * sizeof(struct cthread));
-	xput_str(&b, c ? c->exe : NULL);
-	uint32_t ns = c && c->pending ? c->nseen : 0, nf = c && c->pending ? c->nfiles : 0;
-	xput(&b, &ns, 4);
-	if (ns)
-		xput(&b, c->seen, ns * sizeof *c->seen);
-	xput(&b, &nf, 4);
-	for (uint32_t i = 0; i < nf; i++) {
-		xput(&b, c->files[i].id, sizeof c->files[i].id);
-		xput_str(&b, c->files[i].path);
-	}
-	*buf = b.p;
-	return b.len;
-}
-
-/* From count_export()'s p, len at *at: n bytes to v (NULL: skipped);
- * 0, or -1 past the end. */
-static int xget(const uint8_t *p, size_t len, size_t *at, void *v, size_t n)
-{
-	if (len < *at || len - *at < n)
-		return -1;
-	if (v)
-		memcpy(v, p + *at, n);
-	*at += n;
-	return 0;
-}
-
-static char *xget_str(const uint8_t *p, size_t len, size_t *at)
-{
-	uint32_t n;
-	if (xget(p, len, at, &n, 4) < 0 || len - *at < n || !n) {
-		return NULL;
-	}
-	char *s = xmalloc(n + 1);
-	memcpy(s, p + *at, n);
-	s[n] = 0;
-	*at += n;
-	return s;
-}
-
-void count_import(uint32_t key, const uint8_t *p, size_t len)
-{
-	uint32_t h[4];
-	size_t at = 0;
-	if (on <= 0 || xget(p, len, &at, h, sizeof h) < 0)
-		return;
-	size_t fixed = h[2] * sizeof(struct csite) + h[3] * sizeof(struct cthread);
-	if (len - at < fixed)
-		return;
-	struct cproc *c = proc_of(key, 1);
-	c->ok = h[0] & 1;
-	c->pending = (h[0] & 2) != 0;
-	c->owner = h[1];
-	c->n = c->nt = c->nseen = 0;
-	files_free(c);
-	for (uint32_t i = 0; i < h[2]; i++) {
-		struct csite s;
-		xget(p, len, &at, &s, sizeof s);
-		push_site(c, &s);
-	}
-	regions_make(c);
-	c->t = xrealloc(c->t, (h[3] + 1) * sizeof *c->t);
-	xget(p, len, &at, c->t, h[3] * sizeof *c->t);
-	c->nt = h[3];
-	free(c->exe);
-	c->exe = xget_str(p, len, &at);
-	uint32_t ns = 0, nf = 0;
-	if (xget(p, len, &at, &ns, 4) < 0 || len - at < (size_t)ns * sizeof *c->seen)
-		ns = 0;
-	c->seen = xrealloc(c->seen, (ns + 1) * sizeof *c->seen);
-	xget(p, len, &at, c->seen, ns * sizeof *c->seen);
-	c->nseen = ns;
-	if (xget(p, len, &at, &nf, 4) < 0)
-		nf = 0;
-	for (uint32_t i = 0; i < nf; i++) {
-		uint64_t id[4];
-		if (xget(p, len, &at, id, sizeof id) < 0)
-			break;
-		c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof *c->files);
-		c->files[c->nfiles].path = xget_str(p, len, &at);
-		memcpy(c->files[c->nfiles].id, id, sizeof id);
-		if (!c->files[c->nfiles].path)
-			break;
-		c->nfiles++;
-	}
-	for (int i = 0; i < c->nseen; i++)	/* never past what was read */
-		if (c->seen[i].file >= c->nfiles)
-			c->seen[i].file = -1;
 }
 
 void count_stats(long *patched, long *uncounted)
