@@ -186,24 +186,28 @@ rm -rf "$tmp/tr.build" build-src
 
 # Signal timing: t/prog/profsig.c's 2 ms interval timer (ITIMER_REAL)
 # while it computes about 0.5 s with no syscall: how often its handler runs natively, under rec
-# (signals preempt where they come) and with REWIND_HOLD_SIGNALS=1, and
-# whether replay prints the same bytes (the handler ran at the same
-# places).
+# (signals preempt where they come), counted (REWIND_COUNT=1: patched at
+# its setitimer, each signal delivered at a point) and with
+# REWIND_HOLD_SIGNALS=1, and whether replay prints the same bytes (the
+# handler ran at the same places).
 hits () { sed -n 's/^hits \([0-9]*\) .*/\1/p' "$1"; }
 "$REWIND_TPROG/profsig" 2000 real >sig.nat 2>/dev/null
-rm -rf "$tmp/tr.sig" "$tmp/tr.sigh"
+rm -rf "$tmp/tr.sig" "$tmp/tr.sigh" "$tmp/tr.sigc"
 "$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_TPROG/profsig" 2000 real >sig.rec 2>/dev/null
+REWIND_COUNT=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigc" -- "$REWIND_TPROG/profsig" 2000 real >sig.cnt 2>/dev/null
 REWIND_HOLD_SIGNALS=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigh" -- "$REWIND_TPROG/profsig" 2000 real >sig.hold 2>/dev/null
 "$REWIND_BIN/replay" "$tmp/tr.sig" >sig.rep 2>/dev/null
+"$REWIND_BIN/replay" "$tmp/tr.sigc" >sig.crep 2>/dev/null
 same=no
-cmp -s sig.rec sig.rep && same=yes
+cmp -s sig.rec sig.rep && cmp -s sig.cnt sig.crep && same=yes
 echo
 printf 'signal timing (profsig.c real: a 2 ms timer, about 0.5 s of compute)\n'
 printf '%-38s %9s\n' what value
 printf '%-38s %9s\n' "handler runs natively" "$(hits sig.nat)"
 printf '%-38s %9s\n' "under rec" "$(hits sig.rec)"
+printf '%-38s %9s\n' "under rec, counted" "$(hits sig.cnt)"
 printf '%-38s %9s\n' "under rec, REWIND_HOLD_SIGNALS=1" "$(hits sig.hold)"
-printf '%-38s %9s\n' "replay prints the same bytes" "$same"
+printf '%-38s %9s\n' "replay prints the same bytes (both)" "$same"
 printf '%-38s %9s\n' "events file" "$(human "$(stat -c %s "$tmp/tr.sig/events" 2>/dev/null || echo 0)")"
 
 # Seeking: ticks.c computes for about 10 s with a write every 10 ms; the
