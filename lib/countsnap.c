@@ -17,7 +17,8 @@ static void xput(struct xbuf *b, const void *v, size_t n)
 {
 	if (b->len + n > b->cap)
 		b->p = xrealloc(b->p, b->cap = (b->len + n) * 2 + 256);
-	memcpy(b->p + b->len, v, n);
+	if (n)		/* v may be NULL then (no path) */
+		memcpy(b->p + b->len, v, n);
 	b->len += n;
 }
 
