@@ -27,15 +27,17 @@ test_expect_success 'counted --chaos: replay prints the same bytes' '
 	check_status rec.status 0 &&
 	replay_cmp
 '
-# Each thread runs at most 2^20 of its edges between switches: lostupd
-# takes some 24 million (a few per turn), so 10 switches at the least,
-# whatever the timing; each at a counted edge, so each a point.
+# Each thread runs at most 2^20 of its edges between switches while the
+# other can take over: lostupd takes some 24 million (a few per turn);
+# 9 to 32 switches came in 60 recordings (fewer than 24M / 2^20 where
+# one thread ran alone, its sibling done or not yet started), each at a
+# counted edge, so each a point: 3 at the least.
 test_expect_success 'counted --chaos: switches inside the loops, each a point' '
 	if counted; then
 		run_tool tdump "$trace" >dump &&
 		n=$(grep -c " preempt at .*(point: " dump) &&
 		echo "$n points" &&
-		test "$n" -ge 10
+		test "$n" -ge 3
 	fi
 '
 # A switch between a thread's read and its write loses what the other
