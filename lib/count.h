@@ -113,12 +113,16 @@ int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, u
 
 /* The first half of count_trapped(): the trap is taken (slot and flags
  * made as an unarmed run has them) and p stays inside the trampoline,
- * for count_step_out(). Returns 1, or 0 when rip is not the trap. */
-int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want);
+ * for count_step_out(). *at: in, the count the thread was armed for;
+ * out, its count at this trap (less when it was disarmed and armed again
+ * after it took the trap, before its SIGTRAP was seen). Returns 1, or 0
+ * when rip is not a trap. */
+int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t *at);
 
-/* Thread tid, armed for want (count_arm), holding the slot and stopped
- * before its trap, gets its true count back in its slot. (An armed slot
- * holds the edges left: count_get reads it only disarmed.) */
+/* Thread tid, armed for want (count_arm) and stopped before its trap,
+ * gets its true count back in its slot, whether it holds the slot or
+ * another thread took it since. (An armed slot holds the edges left:
+ * count_get reads it only disarmed.) */
 void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want);
 
 /* Thread p of process key, stopped, is made to leave the trampoline it

@@ -92,18 +92,23 @@ static uint64_t sub_flags(uint64_t x)
 	return f;
 }
 
-int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
+int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t *at)
 {
 	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	const struct csite *s = cnt_site_at(c, rip - 1);
 	uint64_t v;
+	/* The slot is 0 at a trap just taken; v > 0 when another stop was
+	 * reported before the trap's SIGTRAP and the thread, taken for not
+	 * there yet, was disarmed and armed again for its next edge (rec,
+	 * under load): it is at the trap of the edge v short of *at. */
 	if (!s || rip - 1 != s->tramp + s->zero || c->owner != tid ||
-	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v != 0)
+	    pt_read(p, COUNT_DATA, &v, 8) != 8 || v > *at)
 		return 0;
+	*at -= v;
 	/* As an unarmed run leaves them: the slot, and the flags of its sub
 	 * where the program's were dead (they are part of the state
 	 * compared). */
-	v = COUNT_BASE - want;
+	v = COUNT_BASE - *at;
 	pt_write(p, COUNT_DATA, &v, 8);
 	if (!s->live) {
 		struct user_regs_struct r;
@@ -117,7 +122,8 @@ int count_take_trap(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip,
 int count_trapped(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t rip, uint64_t want)
 {
 	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
-	if (!count_take_trap(p, key, tid, rip, want))
+	uint64_t at = want;
+	if (!count_take_trap(p, key, tid, rip, &at) || at != want)
 		return 0;
 	/* Out through the edge's jump (a call's six instructions), into
 	 * the program's code. */
@@ -138,7 +144,19 @@ void count_disarm(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t want)
 {
 	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	uint64_t left;
-	if (c && c->ok && c->owner == tid && pt_read(p, COUNT_DATA, &left, 8) == 8 && left <= want)
+	if (!c || !c->ok)
+		return;
+	/* Its armed value is in the page while it holds the slot, else
+	 * where count_switch() put it when another thread took the slot:
+	 * left there, it ran down to the trap later, unarmed, and the
+	 * program died of the SIGTRAP. */
+	if (c->owner == tid) {
+		if (pt_read(p, COUNT_DATA, &left, 8) != 8)
+			return;
+	} else {
+		left = cnt_thread(c, tid)->slot;
+	}
+	if (left <= want)
 		count_set(p, key, tid, want - left);
 }
 

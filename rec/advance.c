@@ -84,11 +84,21 @@ int advance_start(const struct user_regs_struct *regs)
 
 int advance_stopped(int sig, struct user_regs_struct *regs)
 {
-	if (!cur->advance)
+	if (!cur->advance) {
+		/* A trap taken while armed, whose SIGTRAP came only after
+		 * another stop had the thread disarmed (rec, under load): not
+		 * the program's. Its slot and flags made as an unarmed run
+		 * leaves them, it goes on through the edge. */
+		uint64_t any = COUNT_BASE;
+		if (sig == SIGTRAP && count_take_trap(&cur->p, cur->tgid, cur->p.pid, regs->rip, &any)) {
+			pt_resume(&cur->p, RESUME_CONT, 0);
+			return -1;
+		}
 		return 0;
+	}
 	uint64_t want = cur->advance;
 	int chaos = cur->chaos;
-	if (sig == SIGTRAP && count_take_trap(&cur->p, cur->tgid, cur->p.pid, regs->rip, want)) {
+	if (sig == SIGTRAP && count_take_trap(&cur->p, cur->tgid, cur->p.pid, regs->rip, &want)) {
 		cur->advance = 0;
 		cur->chaos = 0;
 		if (buf_busy(&cur->p)) {

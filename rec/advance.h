@@ -15,9 +15,11 @@ int advance_start(const struct user_regs_struct *regs);
 /* cur, advancing, stopped with signal sig (regs: its registers): returns
  * 1 when this is its edge's trap (taken: its slot and flags are as an
  * unarmed run has them, regs read again, and the steps out of the
- * trampoline are the caller's); -1 when the trap came inside the syscall
- * buffer's call (it runs on, armed for the edge after); else 0, the
- * advance given up and its count disarmed. */
+ * trampoline are the caller's; the trap may be of an edge before the one
+ * armed for, taken before a stop that armed it again); -1 when the trap
+ * came inside the syscall buffer's call (it runs on, armed for the edge
+ * after), or came to a thread no longer armed (it runs on past it);
+ * else 0, the advance given up and its count disarmed. */
 int advance_stopped(int sig, struct user_regs_struct *regs);
 
 /* cur, advancing with a signal held, stopped at a call's entry (seccomp)
