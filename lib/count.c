@@ -443,6 +443,18 @@ static int files_same(const struct cproc *c)
 	return 1;
 }
 
+/* The scan of mapping v that lazily counted process c saw (p: a thread
+ * of it), from the file kept for it; buf and ebuf: PATH_MAX bytes each,
+ * for the paths. */
+static struct codescan seen_scan(struct pt_proc *p, const struct cproc *c, const struct cseen *v,
+				 char *buf, char *ebuf)
+{
+	return (struct codescan){ p, v->lo, v->hi, v->off,
+				  { v->file >= 0 ? kept_path(c->files[v->file].path, buf) : NULL,
+				    c->exe ? kept_path(c->exe, ebuf) : NULL },
+				  0, unpatch_others, c->key };
+}
+
 /* Patch the mappings lazily counted process c has seen (p: its thread
  * tid, stopped at the end of a call, runs). Returns 1 if done. */
 static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
@@ -450,23 +462,14 @@ static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
 	c->pending = 0;
 	if (!data_page(p, c, tid))
 		return 0;
-	int n = c->nseen;
-	struct cseen *v = xmalloc((n + 1) * sizeof *v);
-	memcpy(v, c->seen, n * sizeof *v);
-	c->activating = 1;
-	char ebuf[PATH_MAX];
-	const char *exe = c->exe ? kept_path(c->exe, ebuf) : NULL;
-	for (int i = 0; i < n; i++) {
-		char buf[PATH_MAX];
-		struct codescan sc = { p, v[i].lo, v[i].hi, v[i].off,
-				       { v[i].file >= 0 ? kept_path(c->files[v[i].file].path, buf) : NULL,
-					 exe },
-				       0, NULL, 0 };
+	c->activating = 1;	/* the seen list stays as it is meanwhile */
+	for (int i = 0; i < c->nseen; i++) {
+		char buf[PATH_MAX], ebuf[PATH_MAX];
+		struct codescan sc = seen_scan(p, c, &c->seen[i], buf, ebuf);
 		patch_mapping(&sc, c);
 	}
 	c->activating = 0;
 	activations++;
-	free(v);
 	cnt_files_free(c);
 	if (plan_log()) {
 		fprintf(plan_log(), "activate %u %d\n", c->key, c->n);
@@ -705,10 +708,7 @@ int count_will_move(struct pt_proc *p, uint32_t key, uint64_t addr)
 		if (addr < v->lo || addr >= v->hi)
 			continue;
 		char buf[PATH_MAX], ebuf[PATH_MAX];
-		struct codescan sc = { p, v->lo, v->hi, v->off,
-				       { v->file >= 0 ? kept_path(c->files[v->file].path, buf) : NULL,
-					 c->exe ? kept_path(c->exe, ebuf) : NULL },
-				       0, unpatch_others, key };
+		struct codescan sc = seen_scan(p, c, v, buf, ebuf);
 		struct code code;
 		struct codebytes cb;
 		if (code_bytes(&sc, 1, &code, &cb) < 0)

@@ -563,9 +563,6 @@ static void perform(struct engine *e, struct call *c)
 		      mapped ? eng_blob_path(e, &it, 0) : NULL);
 }
 
-/* Give the current thread, at the entry of the call e->cur (whole, or
- * merged from its entry and end), the call's result: as its class says,
- * with its quirk function (sys_table.h) asked on the way. */
 /* At the end of call sc: rec patched the process for counting here
  * (its first thread or timer), so the same now. */
 static void patched_here(struct engine *e)
@@ -575,6 +572,9 @@ static void patched_here(struct engine *e)
 		count_patch_now(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
 }
 
+/* Give the current thread, at the entry of the call e->cur (whole, or
+ * merged from its entry and end), the call's result: as its class says,
+ * with its quirk function (sys_table.h) asked on the way. */
 static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
@@ -597,20 +597,16 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		finish_exit(e, sc);
 		return;
 	}
-	if ((e->cur.flags & TRF_NORETURN) && eng_sibling_execs(e, cur_task(e))) {
-		/* Killed in the call by a sibling's execve (it kills the
-		 * other threads), which replay performs at its end: the
-		 * thread waits in its call to die there. A SIGKILL now would
-		 * kill the execing thread too. */
-		eng_apply_mem(e, &e->cur);
-		return;
-	}
 	if (e->cur.flags & TRF_NORETURN) {
 		/* The program died inside the call: only SIGKILL does that
 		 * without a signal stop (kill(getpid(), SIGKILL)). Robust
-		 * mutexes first (rec's kill_robust_marks). */
+		 * mutexes first (rec's kill_robust_marks). Killed by a
+		 * sibling's execve (it kills the other threads), which replay
+		 * performs at its end, the thread waits in its call to die
+		 * there: a SIGKILL now would kill the execing thread too. */
 		eng_apply_mem(e, &e->cur);
-		kill(e->p.pid, SIGKILL);
+		if (!eng_sibling_execs(e, cur_task(e)))
+			kill(e->p.pid, SIGKILL);
 		return;
 	}
 	if (c.cls == C_CLONE && sc->ret > 0) {

@@ -8,6 +8,7 @@
 # one), forwards and after reverse-stepi.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog fibrec
+require_gdb
 command -v objdump >/dev/null 2>&1 || skip_all "no objdump"
 export REWIND_COUNT=1
 unset REWIND_NO_COUNT
@@ -62,10 +63,11 @@ test_expect_success 'gdbstub: a backtrace inside the recursion, then after rever
 	bt 3
 	echo @@ done\n
 	EOF
-	run_tool gdb -nx -batch -x bt.gdb "$T/fibrec" >gdb.out 2>&1
+	gdb_run "$T/fibrec" bt.gdb
+	not_signalled $? &&
 	grep -q "^@@ done" gdb.out &&
-	sed -n "/^@@ fwd/,/^@@ back/p" gdb.out >fwd &&
-	sed -n "/^@@ back/,/^@@ done/p" gdb.out >back &&
+	gdb_section fwd >fwd &&
+	gdb_section back >back &&
 	grep -Eq "^#1  0x[0-9a-f]+ in fib_direct \(n=" fwd &&
 	grep -Eq "^#2  0x[0-9a-f]+ in fib_direct \(n=" fwd &&
 	grep -Eq "^#1  0x[0-9a-f]+ in fib_direct \(n=" back &&
