@@ -104,7 +104,9 @@ $(O)/bench/%: bench/prog/%.c
 # replay holding preemptions' blocks in memory (REWIND_NO_SPILL) and no
 # software count (REWIND_NO_COUNT), and under ASan+UBSan counted with
 # every process patched at its exec (REWIND_COUNT_EAGER=1; the counted
-# pass patches each at its first thread or timer).
+# pass patches each at its first thread or timer) and, where CPUID can
+# fault, replay giving CPUID the recording CPU's table through faults
+# (REWIND_CPUID_TABLE_FAULT=1; the counted pass replays it natively).
 FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 \
   REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_COUNT=1 REWIND_NO_PIN=1 \
   REWIND_NO_CPUID_FAULT=1
@@ -113,7 +115,8 @@ check: all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	REWIND_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	$(FALLBACKS) REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
-	REWIND_COUNT=1 REWIND_COUNT_EAGER=1 REWIND_BIN=$(CURDIR)/build-san/bin REWIND_TPROG=$(CURDIR)/$(O)/t \
+	env REWIND_COUNT=1 REWIND_COUNT_EAGER=1 $$($(O)/bin/rec --probe | grep -q '^cpuid faulting: present' && \
+	  echo REWIND_CPUID_TABLE_FAULT=1) REWIND_BIN=$(CURDIR)/build-san/bin REWIND_TPROG=$(CURDIR)/$(O)/t \
 	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 prove -j2 t/t[0-9]*.sh
 
 demo: all

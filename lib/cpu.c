@@ -1,11 +1,13 @@
-/* cpu.c: reads this CPU's CPUID feature leaves and XCR0, stores them as
- * the trace's cpu file, and refuses a replay on a CPU lacking what the
- * recording CPU had (CPUID cannot be trapped, so libc would take others). */
+/* cpu.c: reads this CPU's CPUID leaves and XCR0, stores them as the
+ * trace's cpu file, refuses a replay on a CPU lacking what the recording
+ * CPU had (CPUID cannot always be trapped, so libc would take others), and
+ * answers CPUID from a table read whole. */
 #include "cpu.h"
 #include "util.h"
 
 #include <cpuid.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -128,6 +130,7 @@ static const struct cpu_leaf *find(const struct cpu_info *c, uint32_t leaf, uint
 void cpu_read(struct cpu_info *c)
 {
 	memset(c, 0, sizeof *c);
+	c->cpu = CPU_ANY;
 	unsigned max = __get_cpuid_max(0, NULL), emax = __get_cpuid_max(0x80000000, NULL);
 	add(c, 0, 0);
 	if (max >= 1)
@@ -156,14 +159,86 @@ void cpu_read(struct cpu_info *c)
 	}
 }
 
+/* Leaves whose answers depend on the subleaf (ecx). */
+static int has_subleaves(uint32_t leaf)
+{
+	static const uint32_t l[] = { 4, 7, 0xb, 0xd, 0xf, 0x10, 0x12, 0x14, 0x17, 0x18, 0x1b,
+				      0x1d, 0x1f, 0x20, 0x23, 0x24, 0x8000001d, 0x80000020,
+				      0x80000026 };
+	for (size_t i = 0; i < sizeof l / sizeof *l; i++)
+		if (l[i] == leaf)
+			return 1;
+	return 0;
+}
+
+/* Each leaf of [lo, hi], with its subleaves, not read yet. */
+static void add_range(struct cpu_info *c, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t leaf = lo; leaf <= hi && leaf >= lo; leaf++)
+		for (uint32_t sub = 0; sub < (has_subleaves(leaf) ? 64u : 1u); sub++)
+			if (!find(c, leaf, sub))
+				add(c, leaf, sub);
+}
+
+void cpu_read_whole(struct cpu_info *c, uint32_t cpu)
+{
+	cpu_set_t before, one;
+	int moved = 0;
+	if (cpu != CPU_ANY && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof before, &before) == 0) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		moved = sched_setaffinity(0, sizeof one, &one) == 0;	/* moves us now */
+	}
+	cpu_read(c);
+	unsigned a, b, cx, d;
+	__cpuid(0, a, b, cx, d);
+	add_range(c, 0, a > 0xff ? 0xff : a);
+	__cpuid(1, a, b, cx, d);
+	if (cx >> 31 & 1) {	/* a hypervisor's leaves */
+		__cpuid(0x40000000, a, b, cx, d);
+		if (a >= 0x40000000)
+			add_range(c, 0x40000000, a > 0x400000ff ? 0x400000ff : a);
+	}
+	__cpuid(0x80000000, a, b, cx, d);
+	if (a >= 0x80000000)
+		add_range(c, 0x80000000, a > 0x800000ff ? 0x800000ff : a);
+	c->whole = c->n < CPU_MAX;	/* else some are missing */
+	c->cpu = moved ? cpu : (uint32_t)sched_getcpu();
+	if (moved)
+		sched_setaffinity(0, sizeof before, &before);
+}
+
+int cpu_answer(const struct cpu_info *c, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	const struct cpu_leaf *l = find(c, leaf, has_subleaves(leaf) ? sub : 0);
+	if (!l)
+		return -1;
+	memcpy(out, l->r, sizeof l->r);
+	return 0;
+}
+
+int cpu_same(const struct cpu_info *a, const struct cpu_info *b)
+{
+	if (a->n != b->n || a->xcr0 != b->xcr0)
+		return 0;
+	for (uint32_t i = 0; i < a->n; i++) {
+		const struct cpu_leaf *l = find(b, a->v[i].leaf, a->v[i].sub);
+		if (!l || memcmp(l->r, a->v[i].r, sizeof l->r))
+			return 0;
+	}
+	return 1;
+}
+
 int cpu_save(const char *dir, const struct cpu_info *c)
 {
-	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM];
+	static uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM];
 	uint32_t v = CPU_VERSION;
 	memcpy(buf, CPU_MAGIC, 8);
 	memcpy(buf + 8, &v, 4);
 	memcpy(buf + 12, &c->n, 4);
 	memcpy(buf + 16, &c->xcr0, 8);
+	memcpy(buf + 24, &c->cpu, 4);
+	memcpy(buf + 28, &c->whole, 4);
 	for (uint32_t i = 0; i < c->n; i++) {
 		uint32_t e[6] = { c->v[i].leaf, c->v[i].sub, c->v[i].r[0], c->v[i].r[1],
 				  c->v[i].r[2], c->v[i].r[3] };
@@ -190,7 +265,7 @@ int cpu_save(const char *dir, const struct cpu_info *c)
 
 int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 {
-	uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM + 1];
+	static uint8_t buf[CPU_HDR + CPU_MAX * CPU_ENTRY + CPU_SUM + 1];
 	char path[4200];
 	snprintf(path, sizeof path, "%s/cpu", dir);
 	memset(c, 0, sizeof *c);
@@ -222,9 +297,9 @@ int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 		len += k;
 	}
 	close(fd);
-	if (len < CPU_HDR) {
+	if (len < CPU_HDR2) {
 		snprintf(err, errlen, "%s: truncated: %zu bytes, the header alone is %d", path, len,
-			 CPU_HDR);
+			 CPU_HDR2);
 		return -1;
 	}
 	if (memcmp(buf, CPU_MAGIC, 8)) {
@@ -232,20 +307,23 @@ int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 		return -1;
 	}
 	uint32_t v = get32(buf + 8), n = get32(buf + 12);
+	/* Version 3 added the CPU and whole to the header, and more entries. */
+	size_t hdr = v >= 3 ? CPU_HDR : CPU_HDR2;
+	uint32_t max = v >= 3 ? CPU_MAX : 128;
 	/* From version 2 on the file ends in a checksum of the bytes before
 	 * it: check it first, so that damage anywhere (the version and
 	 * count included) is called damage, not another CPU. */
-	size_t body = len - CPU_SUM, need = CPU_HDR + (size_t)n * CPU_ENTRY + CPU_SUM;
-	if (v == CPU_VERSION && n <= CPU_MAX && len < need) {
+	size_t body = len - CPU_SUM, need = hdr + (size_t)n * CPU_ENTRY + CPU_SUM;
+	if (v == CPU_VERSION && n <= max && len < need) {
 		snprintf(err, errlen, "%s: truncated: %zu bytes, its %u entries need %zu", path, len,
 			 n, need);
 		return -1;
 	}
-	if (v != 1 && (len < CPU_HDR + CPU_SUM ||
+	if (v != 1 && (len < hdr + CPU_SUM ||
 		       get64(buf + body) != hash_final(hash_update(HASH_INIT, buf, body), body))) {
-		if (len < CPU_HDR + CPU_SUM)
+		if (len < hdr + CPU_SUM)
 			snprintf(err, errlen, "%s: truncated: %zu bytes, the header and checksum "
-				 "alone are %d", path, len, CPU_HDR + CPU_SUM);
+				 "alone are %zu", path, len, hdr + CPU_SUM);
 		else
 			snprintf(err, errlen, "%s: corrupt: the checksum at offset %zu does not match "
 				 "the bytes before it", path, body);
@@ -258,24 +336,26 @@ int cpu_load(const char *dir, struct cpu_info *c, char *err, size_t errlen)
 			 path, v, CPU_VERSION);
 		return -1;
 	}
-	if (v != CPU_VERSION && v != 1) {
+	if (v == 0) {
 		snprintf(err, errlen, "%s: unknown cpu file version %u", path, v);
 		return -1;
 	}
-	if (n > CPU_MAX) {
-		snprintf(err, errlen, "%s: corrupt: %u entries (at most %d)", path, n, CPU_MAX);
+	if (n > max) {
+		snprintf(err, errlen, "%s: corrupt: %u entries (at most %u)", path, n, max);
 		return -1;
 	}
-	if (body != CPU_HDR + (size_t)n * CPU_ENTRY) {
+	if (body != hdr + (size_t)n * CPU_ENTRY) {
 		snprintf(err, errlen, "%s: %s: %zu bytes, its %u entries need %zu", path,
-			 body < CPU_HDR + (size_t)n * CPU_ENTRY ? "truncated" : "corrupt", len, n,
-			 CPU_HDR + (size_t)n * CPU_ENTRY + (len - body));
+			 body < hdr + (size_t)n * CPU_ENTRY ? "truncated" : "corrupt", len, n,
+			 hdr + (size_t)n * CPU_ENTRY + (len - body));
 		return -1;
 	}
 	c->xcr0 = get64(buf + 16);
+	c->cpu = v >= 3 ? get32(buf + 24) : CPU_ANY;
+	c->whole = v >= 3 && get32(buf + 28) == 1;
 	c->n = n;
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *p = buf + CPU_HDR + i * CPU_ENTRY;
+		const uint8_t *p = buf + hdr + i * CPU_ENTRY;
 		c->v[i].leaf = get32(p);
 		c->v[i].sub = get32(p + 4);
 		for (int r = 0; r < 4; r++)

@@ -76,6 +76,7 @@ void eng_open(struct engine *e, const char *dir)
 	if (way < 0)
 		die(EXIT_TRACE, "%s: recorded with an unknown way of stopping rdtsc (%u); this "
 		    "replay is too old for it", e->r.path, how);
+	tsc_table_load(dir);	/* CPUID's answers, when kept whole */
 }
 
 /* Read the next record of the stream into *dst, copied into *buf (the

@@ -512,7 +512,7 @@ void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 		}
 		vec[v][k] = NULL;
 	}
-	pin_choose();
+	pin_choose(tsc_table_cpu());	/* where rec ran it, if allowed */
 	pt_spawn(&e->p, path, vec[0], vec[1], NULL, spawn_before_exec);
 	pin_self();
 	e->started = 1;

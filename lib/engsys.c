@@ -248,6 +248,16 @@ static int q_prctl(struct engine *e, struct call *c, int phase)
 	return 0;
 }
 
+/* Q_ARCHPRCTL: ARCH_GET_CPUID says whether CPUID faults, which rewind
+ * may make it do in rec or replay alone: rec answered for the program. */
+static int q_archprctl(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS && c->sc->args[0] == 0x1011)	/* ARCH_GET_CPUID */
+		c->cls = C_EMU;
+	return 0;
+}
+
 /* Q_SECCOMP: strict mode: rec kept it, and answered. */
 static int q_seccomp(struct engine *e, struct call *c, int phase)
 {
@@ -401,6 +411,7 @@ static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_SIGMASK] = q_sigmask,
 	[Q_TIDADDR] = q_tidaddr,
 	[Q_MREMAP] = q_mremap,
+	[Q_ARCHPRCTL] = q_archprctl,
 };
 
 /* Ask call c's quirk function, if it has one, at phase. */

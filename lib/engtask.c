@@ -3,6 +3,7 @@
  * tracee, and reporting a divergence. */
 #include "cap.h"
 #include "engint.h"
+#include "tsc.h"
 #include "sys.h"
 #include "util.h"
 
@@ -224,6 +225,22 @@ int eng_wait_stop(struct engine *e, int *st)
 		if (e->stopping && si.si_signo == SIGSTOP && si.si_pid == getpid()) {
 			e->stopping = 0;
 			return PS_INTR;
+		}
+		/* A CPUID that faults for replay alone (tsc.h): the recording
+		 * CPU's answer, and on; a step ends after it. */
+		uint32_t in[2];
+		int cpuid = tsc_table_cpuid(&e->p, &si, in);
+		if (cpuid < 0)
+			eng_diverge(e, "cpuid leaf 0x%x subleaf 0x%x is not in the table of the "
+				    "recording CPU (%s/cpu)", in[0], in[1], e->dir);
+		if (cpuid && e->how != RESUME_STEP) {
+			pt_resume(&e->p, e->how, 0);
+			continue;
+		}
+		if (cpuid) {
+			si = (siginfo_t){ .si_signo = SIGTRAP, .si_code = TRAP_TRACE };
+			ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, &si);
+			*st = SIGTRAP << 8 | 0x7f;
 		}
 		/* Only faults and what we raise: the signals this run's
 		 * children and timers send happened in some other run. */

@@ -760,18 +760,19 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 		sn_printf(b, "time=%s.%09lluZ", ts, (unsigned long long)(ns % 1000000000));
 	}
 	/* How rdtsc was made to stop: said only when not the kernel's trap;
-	 * CPUID only when it faulted. */
+	 * CPUID only when it faulted, or its answers are the cpu file's. */
 	uint32_t how = rec->size >= 16 ? get32(rec->p + 12) : 0;
-	uint32_t tsc = how > 0xffff ? how : how & ~TSC_CPUID;
-	int cpuid = how <= 0xffff && (how & TSC_CPUID);
+	uint32_t tsc = how > 0xffff ? how : how & ~(TSC_CPUID | TSC_CPUID_TABLE);
+	const char *cpuid = how > 0xffff ? "native" : how & TSC_CPUID ? "faulted" :
+			    how & TSC_CPUID_TABLE ? "table" : "native";
 	if (tsc)
 		sn_printf(b, " rdtsc=%s", tsc == 1 ? "patched" : "unknown");
-	if (cpuid)
-		sn_puts(b, " cpuid=faulted");
+	if (strcmp(cpuid, "native"))
+		sn_printf(b, " cpuid=%s", cpuid);
 	if (js)
 		sn_printf(js, ",\"pid\":%u,\"time\":%llu,\"rdtsc\":\"%s\",\"cpuid\":\"%s\"",
 			  get32(rec->p + 8), (unsigned long long)ns,
-			  tsc == 0 ? "trap" : tsc == 1 ? "patched" : "unknown", cpuid ? "faulted" : "native");
+			  tsc == 0 ? "trap" : tsc == 1 ? "patched" : "unknown", cpuid);
 	return "start";
 }
 

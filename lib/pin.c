@@ -10,15 +10,28 @@
 static int cpu = -1;		/* the chosen CPU, or -1: no pin */
 static cpu_set_t before;	/* the CPUs allowed before the pin */
 
-void pin_choose(void)
+static int alone = -1;	/* the one CPU allowed, when so */
+
+void pin_choose(int prefer)
 {
-	cpu = -1;
-	if (env_flag("REWIND_NO_PIN") || sched_getaffinity(0, sizeof before, &before) < 0 ||
-	    CPU_COUNT(&before) < 2)
+	cpu = alone = -1;
+	if (sched_getaffinity(0, sizeof before, &before) < 0)
 		return;
-	int c = sched_getcpu();
+	if (CPU_COUNT(&before) == 1)
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &before))
+				alone = c;
+	if (env_flag("REWIND_NO_PIN") || CPU_COUNT(&before) < 2)
+		return;
+	int c = prefer >= 0 && prefer < CPU_SETSIZE && CPU_ISSET(prefer, &before) ? prefer :
+		sched_getcpu();
 	if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &before))
 		cpu = c;
+}
+
+int pin_cpu(void)
+{
+	return cpu >= 0 ? cpu : alone;
 }
 
 void pin_self(void)

@@ -13,8 +13,13 @@
  * runs at a time, and each stop hands the CPU between it and the tracer:
  * on one CPU that is a switch, across two a wake-up of the other CPU
  * (several times dearer on a VM). Off with REWIND_NO_PIN=1, or with one
- * CPU allowed. Call before pin_child() and pin_self(). */
-void pin_choose(void);
+ * CPU allowed. prefer (-1: none) is taken when allowed: replay runs
+ * where rec ran, if it can. Call before pin_child() and pin_self(). */
+void pin_choose(int prefer);
+/* The CPU every thread of the program runs on (the pin's, or the one
+ * CPU allowed), or -1 when they may run on several. A program that sets
+ * an affinity of its own leaves it. */
+int pin_cpu(void);
 /* The calling thread runs on the chosen CPU: a tracer's (threads it
  * makes after inherit the pin: make the ones that should run anywhere
  * before), or a new tracee's before its execve (its threads and

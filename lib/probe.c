@@ -57,9 +57,10 @@ static const struct {
 		"hits are counted with a stop each (int3 or page protection): "
 		"reverse execution over hot code is slower" },
 	[PROBE_CPUID_FAULT] = { "cpuid faulting", "REWIND_NO_CPUID_FAULT",
-		"used when counting (REWIND_COUNT=1) or REWIND_CPUID_FAULT=1: CPUID faults "
-		"(arch_prctl ARCH_SET_CPUID); rec records its answers, the per-CPU APIC ids "
-		"zeroed, and replay gives them back",
+		"used when counting (REWIND_COUNT=1): replay gives CPUID the answers of the CPU "
+		"rec ran the program on where its own differ; with REWIND_CPUID_FAULT=1 CPUID "
+		"faults under rec too (arch_prctl ARCH_SET_CPUID), which records its answers, "
+		"the per-CPU APIC ids zeroed",
 		"the recording CPU's features are kept in the trace and replay refuses a "
 		"CPU that lacks one" },
 	[PROBE_SUD] = { "syscall user dispatch", "REWIND_NO_SUD",

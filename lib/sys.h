@@ -49,6 +49,8 @@ enum sys_quirk {
 			   returned */
 	Q_MREMAP,	/* mremap: a range merged in the recording and not in
 			   replay is moved piece by piece */
+	Q_ARCHPRCTL,	/* arch_prctl: ARCH_GET_CPUID answered from the trace
+			   (CPUID faults for rewind alone) */
 };
 
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a

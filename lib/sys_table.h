@@ -22,7 +22,8 @@
  *          detached as an emulated file), Q_SIGRET (a negative result is no
  *          failure), Q_ALTSTACK (the alternate stack noted for
  *          checkpoints), Q_SIGMASK (waits under a signal mask of its own,
- *          which an interrupting signal must get through)
+ *          which an interrupting signal must get through), Q_ARCHPRCTL
+ *          (ARCH_GET_CPUID answered from the trace)
  *   ret    how the return value reads (enum sys_ret): R_INT, R_HEX
  *          (addresses), R_FD (a new descriptor), R_NONE (never returns)
  *   cells  one per argument, in order; their count is the argument count.
@@ -274,7 +275,7 @@ SYS(154, modify_ldt,      C_EXEC,   0,          R_INT, INT, OBUF(2), UINT)
 SYS(155, pivot_root,      C_EMU,    0,          R_INT, STR, STR)
 SYS(156, _sysctl,         C_EMU,    0,          R_INT, PTR)	/* gone since 5.5: ENOSYS */
 SYS(157, prctl,           C_EMU,    Q_PRCTL,    R_INT, PRCTL, HEX, HEX, HEX, HEX)
-SYS(158, arch_prctl,      C_EXEC,   0,          R_INT, ARCHPRCTL, HEX)
+SYS(158, arch_prctl,      C_EXEC,   Q_ARCHPRCTL, R_INT, ARCHPRCTL, HEX)
 SYS(159, adjtimex,        C_EMU,    0,          R_INT, OUT(208))
 SYS(160, setrlimit,       C_EMU,    Q_RLIMIT,   R_INT, INT, PTR)
 SYS(161, chroot,          C_EMU,    0,          R_INT, STR)

@@ -1,10 +1,13 @@
 /* tsc.c: makes rdtsc and rdtscp stop the tracee: the kernel's trap, or
  * patching each one found in executable code (decoded with Zydis) into
  * ud2 of the same length, with a table of patched places per process;
- * and CPUID, by CPUID faulting set again after every execve. */
+ * and CPUID, by CPUID faulting set again after every execve, or answered
+ * from the table of the one CPU the program ran on. */
 #include "tsc.h"
 #include "codescan.h"
+#include "cpu.h"
 #include "inject.h"
+#include "pin.h"
 #include "probe.h"
 #include "trace.h"
 #include "util.h"
@@ -12,6 +15,7 @@
 #include <Zydis/Zydis.h>
 #include <cpuid.h>
 #include <elf.h>
+#include <sched.h>
 #include <emmintrin.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +74,9 @@ static const struct backend *B;
 static int guard;		/* a patched replay arms the trap as well */
 static int in_rec;		/* rec says what it cannot patch */
 static int cpuid;		/* CPUID faults (TSC_CPUID) */
+static int table;		/* the program's CPU's table (TSC_CPUID_TABLE) */
+static int tab_fault = -1;	/* replay: CPUID faults, answered from tab */
+static struct cpu_info tab;	/* that table */
 static struct space *spaces;
 static int nspaces;
 
@@ -104,19 +111,64 @@ int tsc_choose(int recorded)
 {
 	int trap = probe_has(PROBE_TSC_TRAP), can_cpuid = probe_has(PROBE_CPUID_FAULT);
 	in_rec = recorded == -1;
-	if (!in_rec && (recorded < 0 || (recorded & ~TSC_CPUID) > TSC_PATCH))
+	if (!in_rec && (recorded < 0 || (recorded & ~(TSC_CPUID | TSC_CPUID_TABLE)) > TSC_PATCH ||
+			(recorded & TSC_CPUID && recorded & TSC_CPUID_TABLE)))
 		return -1;
 	if (!in_rec && (recorded & TSC_CPUID) && !can_cpuid)
 		return -2;
-	cpuid = in_rec ? can_cpuid && want_cpuid : (recorded & TSC_CPUID) != 0;
-	if (!in_rec)
-		recorded &= ~TSC_CPUID;
+	if (in_rec) {
+		/* Where every thread runs on one CPU, the program's CPUID
+		 * answers are that CPU's, which the trace keeps whole. */
+		table = want_cpuid && pin_cpu() >= 0 && !env_flag("REWIND_CPUID_FAULT");
+		if (table) {
+			cpu_read_whole(&tab, pin_cpu());
+			table = tab.whole;
+		}
+		cpuid = !table && can_cpuid && want_cpuid;
+	} else {
+		table = (recorded & TSC_CPUID_TABLE) != 0;
+		cpuid = (recorded & TSC_CPUID) != 0;
+		recorded &= ~(TSC_CPUID | TSC_CPUID_TABLE);
+	}
 	if (recorded == TSC_PATCH || !trap)
 		B = &patch_backend;
 	else
 		B = &trap_backend;
 	guard = !in_rec && trap && B == &patch_backend;
-	return B->way | (cpuid ? TSC_CPUID : 0);
+	return B->way | (cpuid ? TSC_CPUID : 0) | (table ? TSC_CPUID_TABLE : 0);
+}
+
+const struct cpu_info *tsc_table(void)
+{
+	return table && in_rec ? &tab : NULL;
+}
+
+void tsc_table_load(const char *dir)
+{
+	char err[4400];
+	if (!table)
+		return;
+	int k = cpu_load(dir, &tab, err, sizeof err);
+	if (k < 0)
+		die(EXIT_TRACE, "%s", err);
+	if (k == 1 && tab.whole)
+		return;
+	/* --force: CPUID runs natively (cpu_check_trace warned of a
+	 * missing file). */
+	if (!cpu_force)
+		die(EXIT_TRACE, "%s/cpu: %s: the program's CPUID answers were kept there (use "
+		    "--force to try anyway)", dir,
+		    k ? "not the whole table of the CPU the program ran on" : "missing");
+	if (k)
+		warnx_("%s/cpu: not the whole table of the CPU the program ran on: CPUID runs "
+		       "natively (--force)", dir);
+	tab.cpu = CPU_ANY;
+	tab_fault = 0;
+}
+
+int tsc_table_cpu(void)
+{
+	return table && tab.cpu != CPU_ANY ? (int)tab.cpu : -1;
 }
 
 int tsc_arm(void)
@@ -325,13 +377,80 @@ static int cpuid_arm(struct pt_proc *p)
 	return 0;
 }
 
+/* rec: whether thread tid may run elsewhere than on the table's CPU. */
+static int off_table_cpu(pid_t tid)
+{
+	cpu_set_t set;
+	return sched_getaffinity(tid, sizeof set, &set) < 0 || CPU_COUNT(&set) != 1 ||
+	       !CPU_ISSET(tab.cpu, &set);
+}
+
+/* replay: whether CPUID must fault to give the table's answers: this
+ * CPU's differ (or REWIND_CPUID_TABLE_FAULT=1 says so). */
+static int table_must_fault(void)
+{
+	static struct cpu_info here;
+	if (env_flag("REWIND_CPUID_TABLE_FAULT") || pin_cpu() < 0)
+		return 1;
+	cpu_read_whole(&here, pin_cpu());
+	return !cpu_same(&tab, &here);
+}
+
 int tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
 {
 	struct space *sp = space_of(key, 1);
 	sp->n = 0;
 	if (B->code != no_code)
 		code_each_exec(p, exe, exec_one, sp);
-	return cpuid ? cpuid_arm(p) : 0;
+	if (table && in_rec)	/* a thread that left the CPU (taskset) */
+		return probe_has(PROBE_CPUID_FAULT) && off_table_cpu(p->pid) ? cpuid_arm(p) : 0;
+	if (table && tab_fault < 0) {
+		tab_fault = table_must_fault();
+		if (tab_fault && !probe_has(PROBE_CPUID_FAULT))
+			die(EXIT_TRACE, "this CPU answers CPUID otherwise than CPU %d of the recording "
+			    "machine, where the program ran, and CPUID faulting, which would give it "
+			    "those answers, is missing (or REWIND_NO_CPUID_FAULT is set): replay on "
+			    "that CPU, or where rec --probe shows \"cpuid faulting: present\"",
+			    tsc_table_cpu());
+	}
+	return cpuid || (table && tab_fault == 1) ? cpuid_arm(p) : 0;
+}
+
+int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
+{
+	if (!table || !in_rec || nr != SYS_sched_setaffinity || ret != 0 ||
+	    (a[0] != 0 && (pid_t)a[0] != p->pid) || !probe_has(PROBE_CPUID_FAULT) ||
+	    !off_table_cpu(p->pid))
+		return 0;
+	return cpuid_arm(p);
+}
+
+int tsc_table_answer(const uint32_t in[2], uint32_t out[4])
+{
+	return table ? cpu_answer(&tab, in[0], in[1], out) : -1;
+}
+
+int tsc_table_cpuid(struct pt_proc *p, const siginfo_t *si, uint32_t in[2])
+{
+	struct user_regs_struct r;
+	uint32_t out[4];
+	uint8_t b[2];
+	if (!table || si->si_signo != SIGSEGV || si->si_code != SI_KERNEL)
+		return 0;
+	pt_getregs(p, &r);
+	if (pt_read(p, r.rip, b, 2) != 2 || b[0] != 0x0f || b[1] != 0xa2)
+		return 0;
+	in[0] = r.rax;
+	in[1] = r.rcx;
+	if (tsc_table_answer(in, out) < 0)
+		return -1;
+	r.rax = out[0];	/* the upper halves cleared, as CPUID does */
+	r.rbx = out[1];
+	r.rcx = out[2];
+	r.rdx = out[3];
+	r.rip += 2;
+	pt_setregs(p, &r);
+	return 1;
 }
 
 /* Patch the executable private parts of [lo, hi) as one stretch of code
@@ -427,7 +546,7 @@ int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t r
 			if (pt_read(p, rip, b, insns[k].len) == insns[k].len &&
 			    !memcmp(b, insns[k].orig, insns[k].len))
 				return k + 1;
-		if (cpuid && pt_read(p, rip, b, 2) == 2 && b[0] == 0x0f && b[1] == 0xa2)
+		if ((cpuid || table) && pt_read(p, rip, b, 2) == 2 && b[0] == 0x0f && b[1] == 0xa2)
 			return TSC_CPUID_INSN;
 		return 0;
 	}

@@ -19,6 +19,12 @@ enum tsc_way {
 	TSC_TRAP = 0,	/* the kernel's trap: PR_SET_TSC, PR_TSC_SIGSEGV */
 	TSC_PATCH = 1,	/* patched code: rdtsc -> ud2, rdtscp -> ud2; nop */
 };
+#define TSC_CPUID_TABLE 0x200	/* CPUID ran unfaulted on the one CPU the
+				 * program ran on, whose every answer the cpu
+				 * file holds (man/rewind-trace.5); a thread
+				 * that left that CPU faulted, answered from
+				 * the file, unrecorded; replay faults where its
+				 * CPU answers otherwise */
 #define TSC_CPUID 0x100	/* CPUID faulted (ARCH_SET_CPUID): TR_CPUID records
 			   hold its answers. Older readers refuse the value. */
 
@@ -32,6 +38,8 @@ enum tsc_insn { TSC_NONE = 0, TSC_RDTSC = 1, TSC_RDTSCP = 2, TSC_CPUID_INSN = 3 
  * program start: a make -j2's recording took 1.2x as long). */
 void tsc_want_cpuid(int want);
 
+struct cpu_info;
+
 /* Choose the back end, once per process. rec passes -1: the trap where
  * the probe finds that it works, else patching; CPUID faulting where the
  * probe finds it and rec wants it (REWIND_NO_CPUID_FAULT=1: never). Replay passes the way
@@ -42,6 +50,30 @@ void tsc_want_cpuid(int want);
  * -1 for a way this build does not know, -2 for a trace whose CPUID
  * faulted on a machine (or with REWIND_NO_CPUID_FAULT=1) without it. */
 int tsc_choose(int recorded);
+
+/* rec: the table of the CPU the program runs on, for the cpu file, when
+ * tsc_choose chose TSC_CPUID_TABLE (counting wants CPUID's answers kept,
+ * every thread runs on one CPU, REWIND_CPUID_FAULT is unset), else NULL. */
+const struct cpu_info *tsc_table(void);
+/* replay: read the table of the trace in dir, when recorded with it
+ * (dies when it is missing, damaged or not whole). */
+void tsc_table_load(const char *dir);
+/* replay: the CPU of the recording machine the program ran on (its
+ * table's), the best to run it on again; -1 when unknown. */
+int tsc_table_cpu(void);
+/* rec: thread p ends call nr (arguments a) with ret: a sched_setaffinity
+ * of its own that lets it leave the table's CPU makes its CPUID fault
+ * (answered from the table by tsc_table_answer). Returns 0, or -1 when
+ * that failed (errno set). The affinity of another thread is not
+ * followed (README's Limitations). */
+int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
+/* The table's answer to CPUID leaf in[0], subleaf in[1], into out.
+ * Returns 0, or -1 when the table has none. */
+int tsc_table_answer(const uint32_t in[2], uint32_t out[4]);
+/* replay: a stop si of thread p at a CPUID made to fault for the table:
+ * answer it and step past it. Returns 1 if so, 0 if the stop is not one,
+ * -1 when the table lacks the leaf (in: the leaf and subleaf asked). */
+int tsc_table_cpuid(struct pt_proc *p, const siginfo_t *si, uint32_t in[2]);
 
 /* In the traced child just before its first execve: arm the kernel's
  * trap if the back end wants it (a patched replay arms it too where it

@@ -143,7 +143,7 @@ void syscall_exit(void)
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
 			       "record yet; the trace %s ends before it", e->name, why, R.dir);
-	if (nr == SYS_prctl || nr == SYS_seccomp)
+	if (nr == SYS_prctl || nr == SYS_seccomp || nr == SYS_arch_prctl)
 		ret = own_settings(&regs);
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
@@ -169,6 +169,10 @@ void syscall_exit(void)
 		tw_put64(&R.w, ret);
 	}
 	pin_after(&cur->p, nr, a, ret);	/* before the outputs are saved */
+	if (tsc_left_cpu(&cur->p, nr, a, ret) < 0)
+		stop_recording(EXIT_TRACE, "cannot make CPUID fault in thread %d, which left the "
+			       "CPU whose CPUID answers the trace keeps (arch_prctl ARCH_SET_CPUID): "
+			       "%s; the trace %s ends before it", cur->p.pid, strerror(errno), R.dir);
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
 	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
 		vdso_show();

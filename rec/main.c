@@ -208,6 +208,10 @@ int main(int argc, char **argv)
 		die(126, "%s: %s", prog, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	if (keep)
 		keep_failed(&R, outdir != NULL);
+	R.count = count_choose(-1, 0, NULL);
+	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
+	pin_choose(-1);
+	R.tsc_way = tsc_choose(-1);	/* the cpu file (make_dir) follows it */
 	make_dir(&R, outdir, argv[optind]);
 	fprintf(stderr, "rec: recording to %s\n", R.dir);
 	if (R.chaos) {
@@ -217,9 +221,6 @@ int main(int argc, char **argv)
 
 	outs_init();
 	own_signals();
-	R.count = count_choose(-1, 0, NULL);
-	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
-	R.tsc_way = tsc_choose(-1);
 	struct task *root = add_task(0, 0);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
@@ -230,7 +231,6 @@ int main(int argc, char **argv)
 	 * group that holds neither rec nor the script. */
 	if (getpgrp() != getpid() && (pt_spawn_pgid = pt_group_holder()) < 0)
 		die(EXIT_TRACE, "cannot make a process group for the program: %s", strerror(errno));
-	pin_choose();
 	pt_spawn(&root->p, prog, argv + optind, buf_setup(environ), NULL, before_exec);
 	root->tgid = R.root = root->p.pid;
 	R.pgid = pt_spawn_pgid ? pt_spawn_pgid : root->p.pid;

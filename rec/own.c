@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #ifndef ARCH_SET_CPUID
+#define ARCH_GET_CPUID 0x1011
 #define ARCH_SET_CPUID 0x1012
 #endif
 
@@ -41,6 +42,15 @@ int64_t own_settings(struct user_regs_struct *r)
 	}
 	if (ret < 0)
 		return ret;
+	/* CPUID faults for rec alone, where it does: the program, which
+	 * cannot set that (own_entry), sees that it does not. */
+	if (cur->nr == SYS_arch_prctl) {
+		if (a[0] == ARCH_GET_CPUID && (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE))) {
+			r->rax = 1;
+			pt_setregs(&cur->p, r);
+		}
+		return r->rax;
+	}
 	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
 	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
 		cur->own.seccomp = SECCOMP_MODE_FILTER;
@@ -122,13 +132,16 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 
 void own_entry(long nr, struct user_regs_struct *r)
 {
-	/* CPUID faults for rec (lib/tsc.h): a program that sets it itself
-	 * would either end it, so that CPUID ran unrecorded, or want its
-	 * faults, which rec does not keep apart from its own yet. */
-	if (nr == SYS_arch_prctl && r->rdi == ARCH_SET_CPUID && (R.tsc_way & TSC_CPUID))
+	/* CPUID faults for rec (lib/tsc.h), or may, in a thread that leaves
+	 * the CPU whose table is kept: a program that sets it itself would
+	 * either end it, so that CPUID ran unrecorded, or want its faults,
+	 * which rec does not keep apart from its own yet. */
+	if (nr == SYS_arch_prctl && r->rdi == ARCH_SET_CPUID &&
+	    (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE)))
 		stop_recording(EXIT_TRACE, "the program set CPUID faulting itself (arch_prctl "
 			       "ARCH_SET_CPUID), which rec uses to record CPUID; the trace %s ends "
-			       "before it (REWIND_NO_CPUID_FAULT=1 records it without)", R.dir);
+			       "before it (%s records it without)", R.dir,
+			       R.tsc_way & TSC_CPUID ? "REWIND_NO_CPUID_FAULT=1" : "REWIND_NO_COUNT=1");
 	if (nr == SYS_prctl && r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
 	    r->rsi == PR_TSC_SIGSEGV)) {
 		/* rdtsc keeps trapping; the program's own mode is kept

@@ -8,7 +8,7 @@
 /* prctl PR_SET_DUMPABLE's values (the kernel's SUID_DUMP_*). */
 enum { DUMP_DISABLE = 0, DUMP_USER = 1 };
 
-/* cur ends a prctl or seccomp call (registers r): what the program set
+/* cur ends a prctl, seccomp or arch_prctl call (registers r): what the program set
  * of rewind's own settings is shown to it as if rewind had none. Returns
  * the call's result, changed in r when it must be. */
 int64_t own_settings(struct user_regs_struct *r);

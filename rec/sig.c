@@ -55,12 +55,28 @@ static int is_sync(const siginfo_t *si)
 }
 
 /* CPUID stops (lib/tsc.h): rec asks its own CPU, with per-CPU ids
- * zeroed, and records the answer. */
+ * zeroed, and records the answer; or, in a thread that left the CPU
+ * whose table the trace keeps (TSC_CPUID_TABLE), answers from that
+ * table, which replay does too: nothing to record. */
 static void do_cpuid(struct user_regs_struct *regs)
 {
 	uint32_t in[2] = { regs->rax, regs->rcx }, out[4];
-	tsc_cpuid(in, out);
 	uint64_t rip = regs->rip;
+	if (R.tsc_way & TSC_CPUID_TABLE) {
+		if (tsc_table_answer(in, out) < 0)
+			stop_recording(EXIT_TRACE, "CPUID leaf 0x%x subleaf 0x%x at 0x%llx is not in "
+				       "the table of the CPU the program ran on; the trace %s ends "
+				       "before it (REWIND_CPUID_FAULT=1 records each answer)", in[0],
+				       in[1], (unsigned long long)rip, R.dir);
+		regs->rax = out[0];
+		regs->rbx = out[1];
+		regs->rcx = out[2];
+		regs->rdx = out[3];
+		regs->rip += 2;
+		pt_setregs(&cur->p, regs);
+		return;
+	}
+	tsc_cpuid(in, out);
 	regs->rax = out[0];	/* the upper halves cleared, as CPUID does */
 	regs->rbx = out[1];
 	regs->rcx = out[2];

@@ -1,6 +1,7 @@
 /* tracedir.c: the trace directory, and the file store (files/) that holds
  * the files the program executed and mapped. */
 #include "cpu.h"
+#include "tsc.h"
 #include "rec.h"
 #include "tracedir.h"
 #include "util.h"
@@ -81,9 +82,11 @@ void make_dir(struct recorder *r, const char *opt, const char *prog)
 		die(EXIT_TRACE, "%s: %s", files, strerror(errno));
 	if (trace_create(&r->w, r->dir) < 0)
 		die(EXIT_TRACE, "%s/events: %s", r->dir, strerror(errno));
-	struct cpu_info cpu;
-	cpu_read(&cpu);
-	if (cpu_save(r->dir, &cpu) < 0)
+	static struct cpu_info cpu;
+	const struct cpu_info *c = tsc_table();
+	if (!c)
+		cpu_read(&cpu);
+	if (cpu_save(r->dir, c ? c : &cpu) < 0)
 		die(EXIT_TRACE, "%s/cpu: %s", r->dir, strerror(errno));
 }
 

@@ -4,7 +4,8 @@
 # program saw, the per-CPU APIC ids zeroed, and replay gives the same
 # answers back; after an execve, in threads and beside the program's own
 # SIGSEGV handler too. rec makes CPUID fault where it counts progress
-# (REWIND_COUNT=1) or REWIND_CPUID_FAULT=1 asks, else not (a stop each);
+# (REWIND_COUNT=1) on several CPUs (REWIND_NO_PIN=1) or REWIND_CPUID_FAULT=1
+# asks, else not (a stop each);
 # REWIND_NO_CPUID_FAULT=1 keeps CPUID native, and a faulted trace is
 # refused where CPUID cannot fault.
 . "$(dirname "$0")/test-lib.sh"
@@ -79,8 +80,19 @@ test_expect_success 'neither counted nor asked for: CPUID native, none in the tr
 	! grep -q " cpuid " dump &&
 	! grep -q "cpuid=faulted" dump
 '
-test_expect_success 'counted (REWIND_COUNT=1): CPUID faults without being asked' '
-	REWIND_CPUID_FAULT= REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+test_expect_success 'counted (REWIND_COUNT=1) and REWIND_CPUID_FAULT=1: CPUID faults, each answer in the trace' '
+	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+	tdump "$trace" >dump &&
+	grep -q "^0 .* start .*counted=[1-9].* cpuid=faulted$" dump &&
+	grep -q " cpuid 0x0/0x0 = " dump
+'
+# Counted without REWIND_CPUID_FAULT, the answers are the cpu file's
+# table (t2216-count-cpuid-table.sh); with REWIND_NO_PIN=1 the threads may
+# run on any CPU, and CPUID faults as asked above.
+[ "$(nproc)" -ge 2 ] && test_set_prereq MULTICPU
+test_expect_success MULTICPU 'counted, REWIND_NO_PIN=1: CPUID faults without being asked' '
+	REWIND_CPUID_FAULT= REWIND_NO_COUNT= REWIND_COUNT=1 REWIND_NO_PIN=1 \
+		rec_replay_cmp "$T/cpuid" vendor &&
 	tdump "$trace" >dump &&
 	grep -q "^0 .* start .*counted=[1-9].* cpuid=faulted$" dump &&
 	grep -q " cpuid 0x0/0x0 = " dump

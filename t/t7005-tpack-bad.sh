@@ -52,7 +52,7 @@ test_expect_success 'tpack of a trace with a damaged cpu file' '
 	flip_byte badcpu/cpu 30 &&
 	{ ! test_have_prereq PYTHON || {
 		put_u32 badcpu/cpu 8 7 && cpu_resum badcpu/cpu &&
-		fails_clean badcpu 125 "^tpack: badcpu/cpu: cpu file version 7 is newer than this tool.s version 2$"
+		fails_clean badcpu 125 "^tpack: badcpu/cpu: cpu file version 7 is newer than this tool.s version 3$"
 	}; }
 '
 test_expect_success 'tpack of a trace whose events file is empty of records' '

@@ -351,6 +351,28 @@ put_u32 () {
 	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
+# get_u32 FILE OFFSET: the little-endian u32 at OFFSET, in decimal.
+get_u32 () {
+	od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '
+}
+
+# cpu_entry FILE LEAF SUBLEAF: the offset of that entry of a cpu file
+# (rewind-trace(5): a 32-byte header from version 3 on, 24 before).
+cpu_entry () {
+	local n i off hdr=24
+	n=$(get_u32 "$1" 12)
+	[ "$(get_u32 "$1" 8)" -ge 3 ] && hdr=32
+	for ((i = 0; i < n; i++)); do
+		off=$((hdr + 24 * i))
+		if [ "$(get_u32 "$1" $off)" = "$2" ] && [ "$(get_u32 "$1" $((off + 4)))" = "$3" ]; then
+			echo $off
+			return 0
+		fi
+	done
+	echo "$1: no entry for leaf $2 subleaf $3"
+	return 1
+}
+
 # cpu_resum FILE: rewrites the checksum that ends a cpu file (the hash of
 # rewind-trace(5), THE FILES DIRECTORY, of the bytes before it), so that
 # a test can make a valid file for another CPU. Needs python3.

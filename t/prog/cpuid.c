@@ -2,9 +2,12 @@
  * tdump shows them, with a token that differs on every run; MODE "vendor"
  * asks leaf 0 only (the same on every CPU), "apic" prints the per-CPU
  * ids, "handler" has a SIGSEGV handler of its own, "threads" asks from two threads,
- * "exec" runs itself again through execve, "set" turns CPUID faulting off. */
+ * "exec" runs itself again through execve, "set" turns CPUID faulting off,
+ * "move" moves to another CPU first (sched_setaffinity) and asks
+ * ARCH_GET_CPUID too. */
 #include <cpuid.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -72,6 +75,22 @@ int main(int argc, char **argv)
 		}
 		printf("apic %u x2apic %u\n", b >> 24, x);
 		return 0;
+	}
+	if (!strcmp(mode, "move")) {
+		cpu_set_t s;
+		int here = sched_getcpu(), to = -1;
+		sched_getaffinity(0, sizeof s, &s);
+		for (int c = 0; c < CPU_SETSIZE && to < 0; c++)
+			if (CPU_ISSET(c, &s) && c != here)
+				to = c;
+		if (to >= 0) {
+			CPU_ZERO(&s);
+			CPU_SET(to, &s);
+			if (sched_setaffinity(0, sizeof s, &s))
+				perror("sched_setaffinity");
+		}
+		leaves();
+		printf("arch_prctl(ARCH_GET_CPUID) = %ld\n", syscall(SYS_arch_prctl, 0x1011, 0));
 	}
 	if (!strcmp(mode, "set"))
 		return syscall(SYS_arch_prctl, 0x1012, 1) ? 1 : 0;	/* ARCH_SET_CPUID */
