@@ -159,26 +159,84 @@ void cpu_read(struct cpu_info *c)
 	}
 }
 
-/* Leaves whose answers depend on the subleaf (ecx). */
-static int has_subleaves(uint32_t leaf)
+/* Leaves whose answers depend on the subleaf (ecx), and how far their
+ * subleaves go: SUB_TYPE until one whose eax bits 4-0 (a cache's type)
+ * are 0, SUB_LEVEL until one whose ecx bits 15-8 (a topology level's
+ * type) are 0, SUB_MAX up to subleaf 0's eax, SUB_MASK the XSAVE state
+ * components the CPU supports, SUB_ALL every one (up to 63) when
+ * subleaf 0 is not all zeros. Past them the CPU answers zeros, except
+ * for SUB_LEVEL (the x2APIC id, the subleaf echoed). */
+enum { SUB_NONE, SUB_TYPE, SUB_LEVEL, SUB_MAX, SUB_MASK, SUB_ALL };
+
+static int subleaves(uint32_t leaf)
 {
-	static const uint32_t l[] = { 4, 7, 0xb, 0xd, 0xf, 0x10, 0x12, 0x14, 0x17, 0x18, 0x1b,
-				      0x1d, 0x1f, 0x20, 0x23, 0x24, 0x8000001d, 0x80000020,
-				      0x80000026 };
-	for (size_t i = 0; i < sizeof l / sizeof *l; i++)
-		if (l[i] == leaf)
-			return 1;
-	return 0;
+	switch (leaf) {
+	case 4: case 0x8000001d:
+		return SUB_TYPE;
+	case 0xb: case 0x1f:
+		return SUB_LEVEL;
+	case 7: case 0x14: case 0x17: case 0x18: case 0x1d: case 0x20: case 0x23: case 0x24:
+		return SUB_MAX;
+	case 0xd:
+		return SUB_MASK;
+	case 0xf: case 0x10: case 0x12: case 0x1b: case 0x80000020: case 0x80000026:
+		return SUB_ALL;
+	}
+	return SUB_NONE;
 }
 
-/* Each leaf of [lo, hi], with its subleaves, not read yet. */
-static void add_range(struct cpu_info *c, uint32_t lo, uint32_t hi)
+/* Leaf, with its subleaves, unless read already. */
+static void add_leaf(struct cpu_info *c, uint32_t leaf)
 {
-	for (uint32_t leaf = lo; leaf <= hi && leaf >= lo; leaf++)
-		for (uint32_t sub = 0; sub < (has_subleaves(leaf) ? 64u : 1u); sub++)
-			if (!find(c, leaf, sub))
-				add(c, leaf, sub);
+	if (!find(c, leaf, 0))
+		add(c, leaf, 0);
+	const struct cpu_leaf *z = find(c, leaf, 0);
+	if (!z)
+		return;		/* the table is full */
+	uint32_t r0[4];
+	memcpy(r0, z->r, sizeof r0);
+	uint64_t mask = 0;
+	if (subleaves(leaf) == SUB_MASK) {
+		if (!find(c, leaf, 1))
+			add(c, leaf, 1);
+		const struct cpu_leaf *one = find(c, leaf, 1);
+		mask = r0[0] | (uint64_t)r0[3] << 32;
+		if (one)
+			mask |= one->r[2] | (uint64_t)one->r[3] << 32;
+	}
+	for (uint32_t sub = 1; sub < 64; sub++) {
+		const struct cpu_leaf *l = NULL;
+		switch (subleaves(leaf)) {
+		case SUB_NONE:
+			return;
+		case SUB_MAX:
+			if (sub > r0[0])
+				return;
+			break;
+		case SUB_MASK:
+			if (sub >= 2 && !(mask >> sub & 1))
+				continue;
+			break;
+		case SUB_ALL:
+			if (!(r0[0] | r0[1] | r0[2] | r0[3]))
+				return;
+			break;
+		}
+		if (!(l = find(c, leaf, sub))) {
+			add(c, leaf, sub);
+			if (!(l = find(c, leaf, sub)))
+				return;
+		}
+		if ((subleaves(leaf) == SUB_TYPE && !(l->r[0] & 0x1f)) ||
+		    (subleaves(leaf) == SUB_LEVEL && !(l->r[2] >> 8 & 0xff)))
+			return;
+	}
 }
+
+/* Leaves outside every range (past the highest basic, hypervisor and
+ * extended leaves): if all answer zeros, so does any other there. */
+static const uint32_t probes[] = { 0x3fffffff, 0x40000100, 0x4000ff00, 0x4fffffff, 0x8fffffff,
+				   0xc0000000 };
 
 void cpu_read_whole(struct cpu_info *c, uint32_t cpu)
 {
@@ -190,18 +248,23 @@ void cpu_read_whole(struct cpu_info *c, uint32_t cpu)
 		moved = sched_setaffinity(0, sizeof one, &one) == 0;	/* moves us now */
 	}
 	cpu_read(c);
-	unsigned a, b, cx, d;
-	__cpuid(0, a, b, cx, d);
-	add_range(c, 0, a > 0xff ? 0xff : a);
+	unsigned a, b, cx, d, max, hmax = 0, emax;
+	__cpuid(0, max, b, cx, d);
+	for (uint32_t leaf = 0; leaf <= max && leaf <= 0xff; leaf++)
+		add_leaf(c, leaf);
 	__cpuid(1, a, b, cx, d);
 	if (cx >> 31 & 1) {	/* a hypervisor's leaves */
-		__cpuid(0x40000000, a, b, cx, d);
-		if (a >= 0x40000000)
-			add_range(c, 0x40000000, a > 0x400000ff ? 0x400000ff : a);
+		__cpuid(0x40000000, hmax, b, cx, d);
+		for (uint32_t leaf = 0x40000000; leaf <= hmax && leaf <= 0x400000ff; leaf++)
+			add_leaf(c, leaf);
 	}
-	__cpuid(0x80000000, a, b, cx, d);
-	if (a >= 0x80000000)
-		add_range(c, 0x80000000, a > 0x800000ff ? 0x800000ff : a);
+	__cpuid(0x80000000, emax, b, cx, d);
+	for (uint32_t leaf = 0x80000000; leaf <= emax && leaf <= 0x800000ff; leaf++)
+		add_leaf(c, leaf);
+	for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+		for (uint32_t sub = 0; sub < 2; sub++)
+			if (!find(c, probes[i], sub))
+				add(c, probes[i], sub);
 	c->whole = c->n < CPU_MAX;	/* else some are missing */
 	c->cpu = moved ? cpu : (uint32_t)sched_getcpu();
 	if (moved)
@@ -210,7 +273,22 @@ void cpu_read_whole(struct cpu_info *c, uint32_t cpu)
 
 int cpu_answer(const struct cpu_info *c, uint32_t leaf, uint32_t sub, uint32_t out[4])
 {
-	const struct cpu_leaf *l = find(c, leaf, has_subleaves(leaf) ? sub : 0);
+	int kind = subleaves(leaf);
+	const struct cpu_leaf *l = find(c, leaf, kind == SUB_NONE ? 0 : sub);
+	if (!l && kind != SUB_NONE && kind != SUB_LEVEL && find(c, leaf, 0)) {
+		memset(out, 0, 16);	/* past its last subleaf */
+		return 0;
+	}
+	if (!l && !find(c, leaf, 0)) {	/* outside every range */
+		for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+			for (uint32_t s = 0; s < 2; s++) {
+				const struct cpu_leaf *p = find(c, probes[i], s);
+				if (!p || p->r[0] | p->r[1] | p->r[2] | p->r[3])
+					return -1;
+			}
+		memset(out, 0, 16);
+		return 0;
+	}
 	if (!l)
 		return -1;
 	memcpy(out, l->r, sizeof l->r);

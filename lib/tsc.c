@@ -162,7 +162,8 @@ void tsc_table_load(const char *dir)
 	if (k)
 		warnx_("%s/cpu: not the whole table of the CPU the program ran on: CPUID runs "
 		       "natively (--force)", dir);
-	tab.cpu = CPU_ANY;
+	if (!k)
+		tab.cpu = CPU_ANY;	/* else still the CPU to run on */
 	tab_fault = 0;
 }
 

@@ -4,7 +4,8 @@
  * ids, "handler" has a SIGSEGV handler of its own, "threads" asks from two threads,
  * "exec" runs itself again through execve, "set" turns CPUID faulting off,
  * "move" moves to another CPU first (sched_setaffinity) and asks
- * ARCH_GET_CPUID too. */
+ * ARCH_GET_CPUID too, "probe" asks leaves past every range (as the JVM
+ * looks for a hypervisor) and subleaves past a leaf's last. */
 #include <cpuid.h>
 #include <pthread.h>
 #include <sched.h>
@@ -91,6 +92,13 @@ int main(int argc, char **argv)
 		}
 		leaves();
 		printf("arch_prctl(ARCH_GET_CPUID) = %ld\n", syscall(SYS_arch_prctl, 0x1011, 0));
+	}
+	if (!strcmp(mode, "probe")) {
+		for (unsigned l = 0x40000100; l < 0x40000400; l += 0x100)
+			show(l, 0);
+		show(0x8ffffff0, 0);
+		show(7, 40);
+		show(0xd, 62);
 	}
 	if (!strcmp(mode, "set"))
 		return syscall(SYS_arch_prctl, 0x1012, 1) ? 1 : 0;	/* ARCH_SET_CPUID */
