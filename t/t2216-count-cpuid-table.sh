@@ -94,6 +94,43 @@ test_expect_success ZEROPROBE 'leaves and subleaves past the table: zeros, as th
 	rec_replay_cmp "$T/cpuid" probe && both_ways &&
 	test "$(grep -c "eax=0x0 ebx=0x0 ecx=0x0 edx=0x0" rec.out)" = 6
 '
+# In gdb, through the table's faults: a step over CPUID ends after it,
+# with the table's answer, and reverse-stepi comes back to it.
+command -v gdb >/dev/null 2>&1 && [ -x "$REWIND_BIN/gdbstub" ] && test_have_prereq FAULT &&
+	test_set_prereq GDBFAULT
+test_expect_success GDBFAULT 'gdb steps over a CPUID that faults for replay alone, and back' '
+	sed -n "s/^cpuid 0x0\/0x0 = //p" table.out | tr " " "\n" | sed "s/^e..=//" >want &&
+	test $(wc -l <want) = 4 &&
+	cat >step.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $scratch/table.trace
+	break show
+	continue
+	while *(unsigned short *)\$pc != 0xa20f
+	stepi
+	end
+	set \$at = \$pc
+	stepi
+	echo @@ after\n
+	print/x \$eax
+	print/x \$ebx
+	print/x \$ecx
+	print/x \$edx
+	echo @@ moved\n
+	print \$pc - \$at
+	reverse-stepi
+	echo @@ back\n
+	print \$pc == \$at
+	delete
+	continue
+	END
+	REWIND_CPUID_TABLE_FAULT=1 gdb_run "$T/cpuid" step.gdb
+	not_signalled $? &&
+	gdb_values after >got && test_cmp_bytes want got &&
+	test "$(gdb_values moved)" = 2 &&
+	test "$(gdb_values back)" = 1 &&
+	grep -q "^No more reverse-execution history" gdb.out
+'
 test_expect_success PYTHON 'python3' '
 	rec_replay_cmp python3 -c "import os, random; print(os.getpid(), random.random())" &&
 	both_ways
