@@ -120,9 +120,9 @@ int tsc_choose(int recorded)
 		/* Where every thread runs on one CPU, the program's CPUID
 		 * answers are that CPU's, which the trace keeps whole. */
 		table = want_cpuid && pin_cpu() >= 0 && !env_flag("REWIND_CPUID_FAULT");
-		if (table) {
+		if (table) {	/* read there (a cpuset may forbid it) */
 			cpu_read_whole(&tab, pin_cpu());
-			table = tab.whole;
+			table = tab.whole && tab.cpu == (uint32_t)pin_cpu();
 		}
 		cpuid = !table && can_cpuid && want_cpuid;
 	} else {
