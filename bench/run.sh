@@ -102,6 +102,10 @@ bench compute "$REWIND_BPROG/compute"
 # timer) and would cost nothing. Its back edge is a 2-byte jg, moved to
 # its trampoline with the cmp before it.
 REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench compute-counted "$REWIND_BPROG/compute"
+# A tighter loop closed by a 2-byte jnz (shortloop.c: a multiply and an
+# add a turn), uncounted and counted from its exec as above.
+bench short-loop "$REWIND_BPROG/shortloop"
+REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench short-counted "$REWIND_BPROG/shortloop"
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
