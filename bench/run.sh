@@ -65,7 +65,8 @@ recrep () {
 	echo "$(median "${rec[@]}") $(median "${rep[@]}")"
 }
 
-# bench NAME CMD...: one table row.
+# bench NAME CMD...: one table row; its medians (buffered) stay in
+# row_nat, row_rec and row_rep for the lines after the table.
 bench () {
 	local name=$1 i nat=()
 	shift
@@ -79,6 +80,7 @@ bench () {
 	size=$(stat -c %s "$tmp/tr.$name/events" 2>/dev/null || echo 0)
 	printf '%-14s %9ss %9s %9s %9s %9s %12s\n' "$name" "$n" "$(ratio "$r" "$n")" \
 		"$(ratio "$p" "$n")" "$(ratio "$rn" "$n")" "$(ratio "$pn" "$n")" "$(human "$size")"
+	row_nat=$n row_rec=$r row_rep=$p
 }
 
 head -c $((64 << 20)) /dev/urandom >src.bin
@@ -96,9 +98,23 @@ printf '#!/bin/sh\nfind /usr/include -name "*.h" | xargs grep -c define\n' >fg.s
 chmod +x mk.sh fg.sh
 
 printf '%-14s %10s %9s %9s %9s %9s %12s\n' workload native rec replay "rec(nb)" "replay(nb)" events
-bench compute "$REWIND_BPROG/compute"
-# The compute loop counted (REWIND_COUNT=1): what a counted edge costs.
-REWIND_COUNT=1 bench compute-counted "$REWIND_BPROG/compute"
+# The compute loops run a known number of turns, each passing its back
+# edge once: the edges counted below.
+ncompute=450000000 nshort=650000000
+bench compute "$REWIND_BPROG/compute" $ncompute
+comp_rec=$row_rec comp_rep=$row_rep
+# The compute loop counted, patched at its exec (REWIND_COUNT=1
+# REWIND_COUNT_EAGER=1): lazily it would never be patched (no thread, no
+# timer) and would cost nothing. Its back edge is a 2-byte jg, moved to
+# its trampoline with the cmp before it.
+REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench compute-counted "$REWIND_BPROG/compute" $ncompute
+compc_rec=$row_rec compc_rep=$row_rep
+# A tighter loop closed by a 2-byte jnz (shortloop.c: a multiply and an
+# add a turn), uncounted and counted from its exec as above.
+bench short-loop "$REWIND_BPROG/shortloop" $nshort
+short_rec=$row_rec short_rep=$row_rep
+REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench short-counted "$REWIND_BPROG/shortloop" $nshort
+shortc_rec=$row_rec shortc_rep=$row_rep
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
@@ -133,6 +149,39 @@ if command -v xz >/dev/null 2>&1; then
 else
 	echo "bench: no xz; threaded compute not measured"
 fi
+
+# What a counted edge costs: the counted row's time over the uncounted
+# one's, per edge the loop ran (its turns; start-up's few thousand
+# edges and the patching at exec are left in), in cycles at the nominal
+# "cpu MHz" of /proc/cpuinfo (not the clock the loop ran at). And how
+# many edges python3 -c pass has patched, at its exec and lazily
+# (REWIND_COUNT_STATS: rec's count of the sites it patched).
+mhz=$(awk -F: '/^cpu MHz/ { printf "%d", $2; exit }' /proc/cpuinfo)
+# cycles BASE COUNTED EDGES: (COUNTED - BASE) seconds / EDGES, in cycles.
+cycles () {
+	case "$1$2" in *fail*) echo fail; return ;; esac
+	awk -v a="$1" -v b="$2" -v e="$3" -v m="${mhz:-0}" 'BEGIN { printf "%.2f", (b - a) / e * m * 1e6 }'
+}
+# pyedges [VAR=VALUE...]: "PATCHED UNCOUNTED" for python3 -c pass counted.
+pyedges () {
+	rm -rf "$tmp/tr.pyedges"
+	env REWIND_COUNT=1 REWIND_COUNT_STATS=1 "$@" "$REWIND_BIN/rec" -o "$tmp/tr.pyedges" -- \
+		/usr/bin/python3 -c pass 2>&1 >/dev/null </dev/null |
+		sed -n 's/^rec: counting: \([0-9]*\) edges patched, \([0-9]*\) found.*/\1 \2/p'
+}
+read -r pye pyeu < <(pyedges REWIND_COUNT_EAGER=1)
+read -r pyl _ < <(pyedges)
+echo
+printf 'counted edges (cycles at the nominal %s MHz of /proc/cpuinfo)\n' "${mhz:-?}"
+printf '%-38s %9s %9s\n' what rec replay
+printf '%-38s %9s %9s\n' "cycles a counted edge, compute" "$(cycles "$comp_rec" "$compc_rec" $ncompute)" \
+	"$(cycles "$comp_rep" "$compc_rep" $ncompute)"
+printf '%-38s %9s %9s\n' "cycles a counted edge, short-loop" "$(cycles "$short_rec" "$shortc_rec" $nshort)" \
+	"$(cycles "$short_rep" "$shortc_rep" $nshort)"
+printf '%-38s %9s\n' "python3 -c pass: edges patched, eager" "${pye:-fail}"
+printf '%-38s %9s\n' "  found but left uncounted" "${pyeu:-fail}"
+printf '%-38s %9s\n' "python3 -c pass: edges patched, lazy" "${pyl:-fail}"
+rm -rf "$tmp/tr.pyedges"
 
 # A real build: make -j2 of the tools of a copy of this project (one run
 # each: it is long), with the events file, the peak memory of rec and of
