@@ -127,11 +127,8 @@ void syscall_exit(void)
 	long nr = cur->nr;
 	uint64_t *a = cur->a;
 	int64_t ret = regs.rax;
-	if (nr == SYS_rt_sigreturn) {
-		record_sigreturn();	/* its frame is below its stack now */
-		if (count_on())
-			pos_scrub_frame(&cur->p, cur->entry_regs.rsp, regs.rsp);
-	}
+	if (nr == SYS_rt_sigreturn && count_on())	/* its frame is below its stack now */
+		pos_scrub_frame(&cur->p, cur->entry_regs.rsp, regs.rsp);
 	if (cur->kicked) {
 		cur->kicked = 0;
 		if (cap_is_restart(ret) && nr == SYS_wait4 && ptemu_wait(a, &ret) == 1) {

@@ -18,45 +18,8 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 
-/* The handlers each thread is in (entered by a delivery, left by
- * rt_sigreturn; one left by longjmp stays counted, which only costs
- * points). */
-static struct { pid_t tgid, tid; int depth; } *inh;
-static int ninh;
-
-static int *depth_of(pid_t tgid, pid_t tid)
-{
-	for (int i = 0; i < ninh; i++)
-		if (inh[i].tid == tid && inh[i].tgid == tgid)
-			return &inh[i].depth;
-	inh = xrealloc(inh, (ninh + 1) * sizeof *inh);
-	inh[ninh].tgid = tgid;
-	inh[ninh].tid = tid;
-	inh[ninh].depth = 0;
-	return &inh[ninh++].depth;
-}
-
-void record_sigreturn(void)
-{
-	int *d = depth_of(cur->tgid, cur->p.pid);
-	if (*d > 0)
-		(*d)--;
-}
-
-/* Whether a thread of process tgid is inside a signal handler. */
-static int in_handler(pid_t tgid)
-{
-	for (int i = 0; i < ninh; i++)
-		if (inh[i].tgid == tgid && inh[i].depth > 0)
-			return 1;
-	return 0;
-}
-
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
-	uint64_t cgt;	/* (kept for points only: counted runs) */
-	if (count_on() && (pt_status_hex(cur->p.pid, "SigCgt:", &cgt) < 0 || (cgt >> (sig - 1) & 1)))
-		(*depth_of(cur->tgid, cur->p.pid))++;	/* it runs the handler now */
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);
@@ -160,7 +123,7 @@ int record_could_point(void)
 {
 	uint64_t count;
 	return !cur->tracer && count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0 &&
-	       !in_handler(cur->tgid) && !env_flag("REWIND_NO_POINTS") && all_settled() &&
+	       !env_flag("REWIND_NO_POINTS") && all_settled() &&
 	       count_seen_all(cur->p.pid, cur->tgid);
 }
 
@@ -170,11 +133,11 @@ int record_could_point(void)
  * its process is settled, and REWIND_NO_POINTS=1 is not set. Not
  * at a stop that came at a syscall's end (orig_rax tells: an interrupt
  * of user code leaves -1): there the kernel may restart the call, a
- * state that no run of the thread's code reaches. Not while a thread of
- * the process is in a signal handler: the kernel's XSAVE into its frame
- * skips the components in their initial state, leaving there the stale
- * stack bytes, which the syscall buffer's library made otherwise in the
- * recording than in replay. */
+ * state that no run of the thread's code reaches. Inside a signal
+ * handler too: the stale stack bytes the kernel's XSAVE leaves in a
+ * frame (components in their initial state are skipped) are the same in
+ * replay, since every frame is zeroed at its rt_sigreturn
+ * (pos_scrub_frame). */
 static int is_point(const struct user_regs_struct *regs, uint64_t flags, uint64_t *count)
 {
 	return (flags & TRP_RAN) && cur->at_edge && (int64_t)regs->orig_rax == -1 && record_could_point() &&
@@ -186,9 +149,6 @@ void record_forget(pid_t tgid)
 {
 	pos_shadow_forget(&last, tgid);
 	pos_gone_forget(&gone, tgid);
-	for (int i = 0; i < ninh; i++)
-		if (inh[i].tgid == tgid)
-			inh[i--] = inh[--ninh];
 	for (int i = 0; i < nlastp; i++)
 		if (lastp[i].tgid == tgid)
 			lastp[i--] = lastp[--nlastp];

@@ -11,12 +11,6 @@
 /* Record signal sig (TRS_* flags, siginfo si) delivered to cur now. */
 void record_signal(int sig, int flags, const siginfo_t *si);
 
-/* cur's rt_sigreturn ended: it left the handler it was in (record_signal
- * counts the handlers each thread is in: while one of a process's
- * threads is in one, its signal frame may hold stack bytes that differ
- * in replay, and no preemption of the process is a point). */
-void record_sigreturn(void);
-
 /* Record cur's state as a TR_PREEMPT (registers, FP/vector state, its
  * process's memory by blocks, each block's bytes once in the trace;
  * flags TRP_*): replay makes the state so there. Where counting tells

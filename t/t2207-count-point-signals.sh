@@ -3,9 +3,9 @@
 # at a point is raised by replay at the re-executed point. profsig
 # computes under a 2 ms SIGPROF and prints where its loop was at each;
 # spin-timer's threads spin under a 1 ms SIGALRM whose handler folds the
-# counter of the thread it interrupted into a sum (while a thread is in
-# a handler no preemption is a point); handler-spin's handler itself
-# spins. All print what differs run to run, and replay prints the same.
+# counter of the thread it interrupted into a sum; handler-spin's handler
+# itself computes, and its preemptions there are points. All print what
+# differs run to run, and replay prints the same.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog profsig spin-timer handler-spin
 export REWIND_COUNT=1
@@ -31,5 +31,14 @@ test_expect_success 'spin-timer: recorded, replay prints the same bytes' '
 '
 test_expect_success 'handler-spin: recorded, replay prints the same bytes' '
 	rec_replay_cmp "$T/handler-spin"
+'
+test_expect_success 'handler-spin: preempted inside its handler, at points' '
+	tdump "$trace" >dump &&
+	if grep -q "^0 .* start .*counted=[1-9]" dump; then
+		awk "/ signal SIGUSR1 / { h[\$2] = 1 }
+		     / syscall rt_sigreturn/ { h[\$2] = 0 }
+		     / \(point: / && h[\$2] { n++ }
+		     END { print n + 0; exit !n }" dump
+	fi
 '
 test_done
