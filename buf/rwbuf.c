@@ -348,10 +348,18 @@ static long in_call(long nr, long fd, const void *b, size_t n, long off)
 	return ret_errno(ret);
 }
 
+/* Whether a call that goes traced may go through libc's wrapper (a
+ * cancellation point): not under replay for a call rec logged (raw_next),
+ * whose recording ran none of libc's (counted) code. */
+static int via_libc(void)
+{
+	return !hdr || hdr->mode == BUF_MODE_REC || !hdr->raw_next;
+}
+
 /* The traced path of the four calls that may block. */
 static long slow_io(long nr, long fd, const void *b, size_t n, off_t off)
 {
-	switch (libc_read && libc_write && libc_pread && libc_pwrite ? nr : -1) {
+	switch (libc_read && libc_write && libc_pread && libc_pwrite && via_libc() ? nr : -1) {
 	case SYS_read: return libc_read(fd, (void *)b, n);
 	case SYS_write: return libc_write(fd, b, n);
 	case SYS_pread64: return libc_pread(fd, (void *)b, n, off);
@@ -584,7 +592,7 @@ static void set_bit(uint8_t *set, long fd, int v)
 static long slow_openat(long dfd, const char *path, long flags, long mode)
 {
 	long (*f)(long, const char *, long, long) = libc_openat;
-	if (f)
+	if (f && via_libc())
 		return f(dfd, path, flags, mode);
 	return ret_errno(traced(SYS_openat, dfd, (long)path, flags, mode, 0, 0));
 }
@@ -673,7 +681,8 @@ IMPL int impl_close(int fd)
 		return ret_errno(r);
 	if (!hdr || !bit(hdr->fd_close, fd) || !can(16)) {
 		long (*f)(long) = libc_close;
-		return f ? f(I32(fd)) : ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
+		return f && via_libc() ? f(I32(fd)) :
+					 ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
 	}
 	set_bit(hdr->fd_read, fd, 0);
 	set_bit(hdr->fd_write, fd, 0);

@@ -59,7 +59,11 @@ struct buf_hdr {
 	uint8_t fd_close[BUF_NFD / 8];	/* closing it cannot block (a regular file,
 					   a directory, /dev/null and the like) */
 	uint32_t consumed;	/* replay: entries answered so far */
-	uint32_t pad;
+	uint32_t raw_next;	/* replay: the thread's next call the buffer does
+				   not answer is one the library logged under
+				   rec, which ran no libc code for it: it goes
+				   traced without libc's wrapper too, so that
+				   the program's counted code runs the same */
 	uint64_t roff;		/* replay: offset of the next entry to answer */
 };
 #define BUF_MODE_REC 1

@@ -124,6 +124,28 @@ int bufplay_load(struct engine *e)
 	return B.n;
 }
 
+void bufplay_raw(struct engine *e)
+{
+	const struct trace_rec *nx = e->held ? &e->ahead : NULL, *first = nx;
+	struct trace_rec r;
+	struct trace_pos p;
+	uint32_t raw = 0;
+	if (!nx)
+		return;
+	if (B.n) {	/* the record after the run loaded */
+		trace_tell(&e->r, &p);
+		first = trace_next(&e->r, &r) > 0 ? &r : NULL;
+		raw = first && first->tid == nx->tid && first->kind == TR_SYSCALL &&
+		      (first->flags & TRF_BUFFERED);
+		if (trace_seek(&e->r, &p) < 0)
+			die(EXIT_TRACE, "%s", e->r.err);
+	} else {
+		raw = first->kind == TR_SYSCALL && (first->flags & TRF_BUFFERED);
+	}
+	/* A process without the library has nothing there to write. */
+	pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4);
+}
+
 void bufplay_sync(struct engine *e)
 {
 	if (!B.n)

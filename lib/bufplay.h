@@ -11,6 +11,13 @@
  * Returns how many calls were put (0: none, nothing changed). */
 int bufplay_load(struct engine *e);
 
+/* Before the current thread resumes, after bufplay_load (or without it:
+ * a step, a debugger's run): whether the first of its calls the buffer
+ * will not answer is one the library logged under rec, told to the
+ * library (raw_next, bufabi.h), which then makes it without libc's
+ * wrapper, as rec did: a counted replay runs the same code. */
+void bufplay_raw(struct engine *e);
+
 /* After the thread stopped: the calls it answered from the buffer count
  * as replayed; the reader is back at the first it did not, which the
  * engine then replays (or finds divergent) the usual way. */

@@ -525,6 +525,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 	e->how = step ? RESUME_STEP : RESUME_CONT;
 	if (!step && !e->debug)
 		bufplay_load(e);
+	bufplay_raw(e);
 	pt_resume(&e->p, e->how, e->pending_sig);
 	e->pending_sig = 0;
 	for (;;) {
