@@ -94,28 +94,29 @@ $(O)/bench/%: bench/prog/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $< -lm
 
-# The suite runs four times: plain, counted (REWIND_COUNT=1: software
-# counting, opt-in for now; the uncounted way's own tests turn it off
-# themselves), with every machine-dependent
-# fallback forced (as on a host whose rdtsc does not trap and whose debug
-# registers never fire and which has no CPUID faulting: see rec --probe),
-# syscall buffering off (every call traced), preemptions hashing all memory (no write tracking),
-# asynchronous signals held to the next syscall (REWIND_HOLD_SIGNALS),
-# replay holding preemptions' blocks in memory (REWIND_NO_SPILL) and no
-# software count (REWIND_NO_COUNT), and under ASan+UBSan counted with
-# every process patched at its exec (REWIND_COUNT_EAGER=1; the counted
-# pass patches each at its first thread or timer) and, where CPUID can
-# fault, replay giving CPUID the recording CPU's table through faults
-# (REWIND_CPUID_TABLE_FAULT=1; the counted pass replays it natively).
+# The suite runs five times: plain (counting, the default: each process
+# patched at its first thread or timer), uncounted (REWIND_NO_COUNT=1;
+# the counted way's own tests turn it back on), with every
+# machine-dependent fallback forced, counted and then uncounted (as on a
+# host whose rdtsc does not trap and whose debug registers never fire
+# and which has no CPUID faulting: see rec --probe; syscall buffering
+# off, every call traced; preemptions hashing all memory, no write
+# tracking; asynchronous signals held to the next syscall
+# (REWIND_HOLD_SIGNALS); replay holding preemptions' blocks in memory
+# (REWIND_NO_SPILL); threads not pinned), and under ASan+UBSan with
+# every process patched at its exec (REWIND_COUNT_EAGER=1) and, where
+# CPUID can fault, replay giving CPUID the recording CPU's table through
+# faults (REWIND_CPUID_TABLE_FAULT=1; the plain pass replays it natively).
 FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 \
-  REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_COUNT=1 REWIND_NO_PIN=1 \
+  REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_PIN=1 \
   REWIND_NO_CPUID_FAULT=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
-	REWIND_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
+	REWIND_NO_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	$(FALLBACKS) REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
-	env REWIND_COUNT=1 REWIND_COUNT_EAGER=1 $$($(O)/bin/rec --probe | grep -q '^cpuid faulting: present' && \
+	$(FALLBACKS) REWIND_NO_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
+	env REWIND_COUNT_EAGER=1 $$($(O)/bin/rec --probe | grep -q '^cpuid faulting: present' && \
 	  echo REWIND_CPUID_TABLE_FAULT=1) REWIND_BIN=$(CURDIR)/build-san/bin REWIND_TPROG=$(CURDIR)/$(O)/t \
 	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 prove -j2 t/t[0-9]*.sh
 

@@ -101,30 +101,30 @@ printf '%-14s %10s %9s %9s %9s %9s %12s\n' workload native rec replay "rec(nb)" 
 # The compute loops run a known number of turns, each passing its back
 # edge once: the edges counted below.
 ncompute=450000000 nshort=650000000
+# Counting is the default, lazily: a process with no thread and no
+# timer, as this loop, is never patched and costs nothing to count.
 bench compute "$REWIND_BPROG/compute" $ncompute
 comp_rec=$row_rec comp_rep=$row_rep
-# The compute loop counted, patched at its exec (REWIND_COUNT=1
-# REWIND_COUNT_EAGER=1): lazily it would never be patched (no thread, no
-# timer) and would cost nothing. Its back edge is a 2-byte jg, moved to
-# its trampoline with the cmp before it.
-REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench compute-counted "$REWIND_BPROG/compute" $ncompute
+# The compute loop counted, patched at its exec (REWIND_COUNT_EAGER=1).
+# Its back edge is a 2-byte jg, moved to its trampoline with the cmp
+# before it.
+REWIND_COUNT_EAGER=1 bench compute-counted "$REWIND_BPROG/compute" $ncompute
 compc_rec=$row_rec compc_rep=$row_rep
 # A tighter loop closed by a 2-byte jnz (shortloop.c: a multiply and an
 # add a turn), uncounted and counted from its exec as above.
 bench short-loop "$REWIND_BPROG/shortloop" $nshort
 short_rec=$row_rec short_rep=$row_rep
-REWIND_COUNT=1 REWIND_COUNT_EAGER=1 bench short-counted "$REWIND_BPROG/shortloop" $nshort
+REWIND_COUNT_EAGER=1 bench short-counted "$REWIND_BPROG/shortloop" $nshort
 shortc_rec=$row_rec shortc_rep=$row_rep
 bench writes-100k "$REWIND_BPROG/writes"
 bench copy-64MiB "$REWIND_BPROG/copy" "$tmp/src.bin" "$tmp/dst.bin"
 bench python-pass /usr/bin/python3 -c pass
-# Start-up counted (REWIND_COUNT=1), the code cache warm after the first
-# run: patching each process's code is what counting costs a start
-# (issue 21's goal: within 1.10x of the uncounted row above).
-REWIND_COUNT=1 bench python-counted /usr/bin/python3 -c pass
+# Start-up uncounted (REWIND_NO_COUNT=1): what counting costs a start
+# is the difference (issue 21's goal: within 1.10x).
+REWIND_NO_COUNT=1 bench python-nocount /usr/bin/python3 -c pass
 printf 'int f(int x) { return x * 3; }\n' >one.c
 bench gcc-c gcc -c -o one.o one.c
-REWIND_COUNT=1 bench gcc-c-counted gcc -c -o one.o one.c
+REWIND_NO_COUNT=1 bench gcc-c-nocount gcc -c -o one.o one.c
 bench make-j2 "$tmp/mk.sh"
 bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
@@ -142,10 +142,11 @@ fi
 if command -v xz >/dev/null 2>&1; then
 	{ head -c $((2 << 20)) "$(command -v xz)" /usr/lib/x86_64-linux-gnu/*.so* 2>/dev/null |
 		head -c $((2 << 20)); head -c $((2 << 20)) /dev/urandom; } >xz.in
+	# Counted (the default): preemptions are points, their memory not
+	# in the trace (issue 21's goal: events file <= 4 MiB); uncounted
+	# (REWIND_NO_COUNT=1), each preemption keeps the memory written.
 	bench xz-T2-4MiB xz -T2 -c xz.in
-	# The same counted (REWIND_COUNT=1): preemptions are points, their
-	# memory not in the trace (issue 21's goal: events file <= 4 MiB).
-	REWIND_COUNT=1 bench xz-T2-counted xz -T2 -c xz.in
+	REWIND_NO_COUNT=1 bench xz-T2-nocount xz -T2 -c xz.in
 else
 	echo "bench: no xz; threaded compute not measured"
 fi
@@ -165,7 +166,7 @@ cycles () {
 # pyedges [VAR=VALUE...]: "PATCHED UNCOUNTED" for python3 -c pass counted.
 pyedges () {
 	rm -rf "$tmp/tr.pyedges"
-	env REWIND_COUNT=1 REWIND_COUNT_STATS=1 "$@" "$REWIND_BIN/rec" -o "$tmp/tr.pyedges" -- \
+	env REWIND_COUNT_STATS=1 "$@" "$REWIND_BIN/rec" -o "$tmp/tr.pyedges" -- \
 		/usr/bin/python3 -c pass 2>&1 >/dev/null </dev/null |
 		sed -n 's/^rec: counting: \([0-9]*\) edges patched, \([0-9]*\) found.*/\1 \2/p'
 }
@@ -235,15 +236,15 @@ rm -rf "$tmp/tr.build" build-src
 
 # Signal timing: t/prog/profsig.c's 2 ms interval timer (ITIMER_REAL)
 # while it computes about 0.5 s with no syscall: how often its handler runs natively, under rec
-# (signals preempt where they come), counted (REWIND_COUNT=1: patched at
-# its setitimer, each signal delivered at a point) and with
-# REWIND_HOLD_SIGNALS=1, and whether replay prints the same bytes (the
+# (counted, the default: patched at its setitimer, each signal delivered
+# at a point), uncounted (REWIND_NO_COUNT=1: signals preempt where they
+# come, the state recorded) and with REWIND_HOLD_SIGNALS=1, and whether replay prints the same bytes (the
 # handler ran at the same places).
 hits () { sed -n 's/^hits \([0-9]*\) .*/\1/p' "$1"; }
 "$REWIND_TPROG/profsig" 2000 real >sig.nat 2>/dev/null
 rm -rf "$tmp/tr.sig" "$tmp/tr.sigh" "$tmp/tr.sigc"
-"$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_TPROG/profsig" 2000 real >sig.rec 2>/dev/null
-REWIND_COUNT=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigc" -- "$REWIND_TPROG/profsig" 2000 real >sig.cnt 2>/dev/null
+REWIND_NO_COUNT=1 "$REWIND_BIN/rec" -o "$tmp/tr.sig" -- "$REWIND_TPROG/profsig" 2000 real >sig.rec 2>/dev/null
+"$REWIND_BIN/rec" -o "$tmp/tr.sigc" -- "$REWIND_TPROG/profsig" 2000 real >sig.cnt 2>/dev/null
 REWIND_HOLD_SIGNALS=1 "$REWIND_BIN/rec" -o "$tmp/tr.sigh" -- "$REWIND_TPROG/profsig" 2000 real >sig.hold 2>/dev/null
 "$REWIND_BIN/replay" "$tmp/tr.sig" >sig.rep 2>/dev/null
 "$REWIND_BIN/replay" "$tmp/tr.sigc" >sig.crep 2>/dev/null
@@ -253,8 +254,8 @@ echo
 printf 'signal timing (profsig.c real: a 2 ms timer, about 0.5 s of compute)\n'
 printf '%-38s %9s\n' what value
 printf '%-38s %9s\n' "handler runs natively" "$(hits sig.nat)"
-printf '%-38s %9s\n' "under rec" "$(hits sig.rec)"
-printf '%-38s %9s\n' "under rec, counted" "$(hits sig.cnt)"
+printf '%-38s %9s\n' "under rec (counted)" "$(hits sig.cnt)"
+printf '%-38s %9s\n' "under rec, REWIND_NO_COUNT=1" "$(hits sig.rec)"
 printf '%-38s %9s\n' "under rec, REWIND_HOLD_SIGNALS=1" "$(hits sig.hold)"
 printf '%-38s %9s\n' "replay prints the same bytes (both)" "$same"
 printf '%-38s %9s\n' "events file" "$(human "$(stat -c %s "$tmp/tr.sig/events" 2>/dev/null || echo 0)")"
@@ -350,8 +351,9 @@ done
 # computing between writes) and tcompute.c (two threads computing, state
 # never repeating), each continued to its last line with a breakpoint
 # there and back: with the stretches re-executed to find the preemptions'
-# places (the default), with their states set (REWIND_NO_REEXEC=1), and
-# re-executed to the software count of a trace recorded with REWIND_COUNT=1.
+# places (the default for an uncounted trace: REWIND_NO_COUNT=1), with
+# their states set (REWIND_NO_REEXEC=1), and re-executed to the software
+# count of a trace recorded counted (the default).
 echo
 printf 'preempted stretches in gdb (continue to the end with a breakpoint set, and back)\n'
 printf '%-16s %9s %9s %10s %9s %10s %9s\n' workload preempts "set s" "re-exec s" "given up" \
@@ -379,10 +381,10 @@ given_up () {
 }
 for p in spin tcompute; do
 	rm -rf "$tmp/tr.pre.$p" "$tmp/tr.cnt.$p"
-	"$REWIND_BIN/rec" -o "$tmp/tr.pre.$p" -- "$REWIND_BPROG/$p" >/dev/null 2>&1
-	# The same recorded with the software count (opt-in): gdbstub runs
-	# each preempted thread to its count before searching.
-	REWIND_COUNT=1 REWIND_NO_COUNT= "$REWIND_BIN/rec" -o "$tmp/tr.cnt.$p" -- "$REWIND_BPROG/$p" \
+	REWIND_NO_COUNT=1 "$REWIND_BIN/rec" -o "$tmp/tr.pre.$p" -- "$REWIND_BPROG/$p" >/dev/null 2>&1
+	# The same recorded with the software count (the default): gdbstub
+	# runs each preempted thread to its count before searching.
+	REWIND_NO_COUNT= "$REWIND_BIN/rec" -o "$tmp/tr.cnt.$p" -- "$REWIND_BPROG/$p" \
 		>/dev/null 2>&1
 	npre=$("$REWIND_BIN/tdump" "$tmp/tr.pre.$p" | grep -c ' preempt ')
 	line=$(grep -n 'printf("%llu' "$bsrc/prog/$p.c" | cut -d: -f1)

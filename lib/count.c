@@ -52,7 +52,7 @@ int count_choose(int recorded, int recorded_lazy, const char *dir)
 		on = recorded != 0;
 		lazy = recorded_lazy;
 	} else {
-		on = env_flag("REWIND_COUNT") && !env_flag("REWIND_NO_COUNT");
+		on = !env_flag("REWIND_NO_COUNT");
 		lazy = !env_flag("REWIND_COUNT_EAGER");
 	}
 	if (on && plan_init() < 0)

@@ -40,7 +40,7 @@
 #define COUNT_VERSION 7
 
 /* Turn counting on or off, once per process. rec passes -1: on when
- * REWIND_COUNT=1 is set and REWIND_NO_COUNT=1 is not, lazy unless
+ * REWIND_NO_COUNT=1 is not set (the default), lazy unless
  * REWIND_COUNT_EAGER=1. Replay passes what the trace says (0, or the
  * COUNT_VERSION rec had, and whether it was lazy), because the program
  * must see the same code; another version ends replay with an error.

@@ -57,7 +57,7 @@ static const struct {
 		"hits are counted with a stop each (int3 or page protection): "
 		"reverse execution over hot code is slower" },
 	[PROBE_CPUID_FAULT] = { "cpuid faulting", "REWIND_NO_CPUID_FAULT",
-		"used when counting (REWIND_COUNT=1): replay gives CPUID the answers of the CPU "
+		"used when counting (the default): replay gives CPUID the answers of the CPU "
 		"rec ran the program on where its own differ; with REWIND_CPUID_FAULT=1 CPUID "
 		"faults under rec too (arch_prctl ARCH_SET_CPUID), which records its answers, "
 		"the per-CPU APIC ids zeroed",

@@ -104,14 +104,14 @@ test_expect_success 'and replay writes the recorded bytes' '
 test_expect_success 'a second replay is identical' '
 	replay_cmp
 '
-# Counted (REWIND_COUNT=1): compute-sig's loop ends in a 2-byte branch
+# Counted: compute-sig's loop ends in a 2-byte branch
 # just after another branch. Patcher 3 left that edge out, and rec took
 # a point in the loop that replay could not find again; now rec runs the
 # thread on to its next counted edge (a point there) or, where none
 # comes, records the state whole.
 test_expect_success 'counted: kill -USR1 while computing: replay matches' '
 	trace=$scratch/tr.cusr1 &&
-	signalled cusr1 USR1 prog env REWIND_COUNT=1 rec -o "$trace" &&
+	signalled cusr1 USR1 prog rec -o "$trace" &&
 	check_status cusr1.status 0 &&
 	as_rec cusr1 &&
 	replay_cmp

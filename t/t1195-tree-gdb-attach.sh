@@ -23,11 +23,11 @@ test_expect_success 'gdb -p of a process blocked in a call, then detach' '
 	grep -qx hi rec.out &&
 	replay_cmp
 '
-# Counted (REWIND_COUNT=1): the attach gives the process its original
+# Counted: the attach gives the process its original
 # code back and it is counted no more (lib/count.h, count_traced), in rec
 # and in replay, so gdb sees the program's own code.
 test_expect_success 'counted: gdb -p of a counted process, as natively, replays' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_prog sh "$scratch/attach.sh" </dev/null &&
+	REWIND_NO_COUNT= rec_prog sh "$scratch/attach.sh" </dev/null &&
 	check_status rec.status 0 &&
 	grep -qx "\$1 = 19" rec.out &&
 	grep -q "^\[Inferior 1 (process [0-9]*) detached\]$" rec.out &&

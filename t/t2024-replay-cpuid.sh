@@ -4,7 +4,7 @@
 # program saw, the per-CPU APIC ids zeroed, and replay gives the same
 # answers back; after an execve, in threads and beside the program's own
 # SIGSEGV handler too. rec makes CPUID fault where it counts progress
-# (REWIND_COUNT=1) on several CPUs (REWIND_NO_PIN=1) or REWIND_CPUID_FAULT=1
+# on several CPUs (REWIND_NO_PIN=1) or REWIND_CPUID_FAULT=1
 # asks, else not (a stop each);
 # REWIND_NO_CPUID_FAULT=1 keeps CPUID native, and a faulted trace is
 # refused where CPUID cannot fault.
@@ -75,13 +75,13 @@ test_expect_success 'REWIND_NO_CPUID_FAULT=1: CPUID native, none in the trace, r
 	! grep -q "cpuid=faulted" dump
 '
 test_expect_success 'neither counted nor asked for: CPUID native, none in the trace' '
-	REWIND_CPUID_FAULT= REWIND_COUNT= REWIND_NO_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+	REWIND_CPUID_FAULT= REWIND_NO_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
 	tdump "$trace" >dump &&
 	! grep -q " cpuid " dump &&
 	! grep -q "cpuid=faulted" dump
 '
-test_expect_success 'counted (REWIND_COUNT=1) and REWIND_CPUID_FAULT=1: CPUID faults, each answer in the trace' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/cpuid" vendor &&
+test_expect_success 'counted and REWIND_CPUID_FAULT=1: CPUID faults, each answer in the trace' '
+	REWIND_NO_COUNT= rec_replay_cmp "$T/cpuid" vendor &&
 	tdump "$trace" >dump &&
 	grep -q "^0 .* start .*counted=[1-9].* cpuid=faulted$" dump &&
 	grep -q " cpuid 0x0/0x0 = " dump
@@ -91,7 +91,7 @@ test_expect_success 'counted (REWIND_COUNT=1) and REWIND_CPUID_FAULT=1: CPUID fa
 # run on any CPU, and CPUID faults as asked above.
 [ "$(nproc)" -ge 2 ] && test_set_prereq MULTICPU
 test_expect_success MULTICPU 'counted, REWIND_NO_PIN=1: CPUID faults without being asked' '
-	REWIND_CPUID_FAULT= REWIND_NO_COUNT= REWIND_COUNT=1 REWIND_NO_PIN=1 \
+	REWIND_CPUID_FAULT= REWIND_NO_COUNT= REWIND_NO_PIN=1 \
 		rec_replay_cmp "$T/cpuid" vendor &&
 	tdump "$trace" >dump &&
 	grep -q "^0 .* start .*counted=[1-9].* cpuid=faulted$" dump &&

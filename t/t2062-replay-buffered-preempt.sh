@@ -20,7 +20,7 @@ run_tool rec --probe 2>&1 | grep -q '^debug registers: present' ||
 command -v objdump >/dev/null 2>&1 || skip_all 'no objdump'
 # At the instruction itself: a counted thread would run on to its next
 # counted edge first (rec/advance.h).
-unset REWIND_COUNT
+export REWIND_NO_COUNT=1
 export REWIND_NO_COUNT=1
 
 # The offsets of can()'s instructions in the library, as objdump shows them.

@@ -8,7 +8,7 @@
 # lines for images (hit, miss, damaged; kept: from earlier in the run).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
-export REWIND_COUNT=1 REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
+export REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
 unset REWIND_NO_CODE_CACHE
 
 # sites FILE: FILE's sites without the process (a number rec picks).

@@ -8,7 +8,7 @@
 # entry's bytes under this entry's name.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
-export REWIND_COUNT=1 REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
+export REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
 unset REWIND_NO_CODE_CACHE
 C=$scratch/cache/rewind
 

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
 command -v zstd >/dev/null 2>&1 || skip_all "no zstd command"
-export REWIND_COUNT=1 REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
+export REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
 ver=$(sed -n 's/^#define COUNT_VERSION \([0-9]*\).*/\1/p' "$TEST_DIR/../lib/count.h")
 
 # set_count DIR VALUE[,LAZY]|none: the start record's item 26 (set_start_item).

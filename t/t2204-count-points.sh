@@ -1,5 +1,5 @@
 #!/bin/bash
-# t2204-count-points.sh: with REWIND_COUNT=1, a preemption of a counted
+# t2204-count-points.sh: counted (the default), a preemption of a counted
 # thread is recorded as a point (TRP_POINT: its count, rip, registers
 # and the hashes of its memory, no bytes), and replay re-executes the
 # thread to it: counting.c's threads, whose output differs run to run,
@@ -7,12 +7,11 @@
 # is counted, no preemption is a point, and replay matches all the same.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting spin
-export REWIND_COUNT=1
 
 test_expect_success 'counting prints something else each native run' '
 	differs_natively "$T/counting" 100
 '
-test_expect_success 'recorded with REWIND_COUNT=1, replay prints the same bytes' '
+test_expect_success 'recorded counted, replay prints the same bytes' '
 	rec_replay_cmp "$T/counting" 100 &&
 	run_tool tdump "$trace" >dump &&
 	grep -q " preempt at " dump

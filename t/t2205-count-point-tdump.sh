@@ -5,7 +5,6 @@
 # preempts.c is smaller than the same program's with REWIND_NO_POINTS=1.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog preempts
-export REWIND_COUNT=1
 
 test_expect_success 'record preempts twice: with points, and with REWIND_NO_POINTS=1' '
 	rec_replay_cmp "$T/preempts" &&

@@ -8,7 +8,6 @@
 require_tprog counting
 command -v zstd >/dev/null 2>&1 || skip_all "no zstd command"
 test_have_prereq PYTHON || skip_all "no python3"
-export REWIND_COUNT=1
 
 # tamper_point DIR WHAT: rewrites the first point (a TR_PREEMPT with
 # TRP_POINT) of trace DIR: WHAT is regs (a bit of r15 flipped), hash

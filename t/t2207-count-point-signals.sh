@@ -8,7 +8,6 @@
 # differs run to run, and replay prints the same.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog profsig spin-timer handler-spin
-export REWIND_COUNT=1
 
 test_expect_success 'profsig prints something else each native run' '
 	differs_natively "$T/profsig"

@@ -1,10 +1,9 @@
 #!/bin/bash
 # t2208-count-point-xz.sh: threaded compute: xz with two threads on 1 MiB
-# of text and random bytes, recorded with REWIND_COUNT=1 (its worker
+# of text and random bytes, recorded counted (its worker
 # threads preempted at points), replays byte for byte.
 . "$(dirname "$0")/test-lib.sh"
 command -v xz >/dev/null 2>&1 || skip_all "no xz"
-export REWIND_COUNT=1
 
 test_expect_success 'make 1 MiB of text and random bytes' '
 	{ head -c 524288 "$(command -v xz)" /usr/lib/x86_64-linux-gnu/*.so* 2>/dev/null |

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting
 [ -x "$REWIND_BIN/tseek" ] || { echo "Bail out! no tseek in $REWIND_BIN (run make)"; exit 1; }
-export REWIND_COUNT=1
 
 test_expect_success 'record counting' '
 	rec_replay_cmp "$T/counting" 100 &&

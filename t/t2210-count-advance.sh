@@ -12,7 +12,7 @@ require_tprog uncounted heldmask
 # Patched at exec (not lazily at the first thread or timer, whose
 # patching the timer's first signal may come during), so that the
 # single-threaded programs here are counted from the start.
-export REWIND_COUNT=1 REWIND_COUNT_EAGER=1
+export REWIND_COUNT_EAGER=1
 
 test_expect_success 'uncounted prints something else each native run' '
 	differs_natively "$T/uncounted"

@@ -6,7 +6,7 @@
 # when each mapping's trampolines had room for the longest of each. The
 # recording replays byte for byte.
 . "$(dirname "$0")/test-lib.sh"
-export REWIND_NO_COUNT= REWIND_COUNT=1
+export REWIND_NO_COUNT=
 
 # The smallest limit in KiB (in steps of 100) under which date runs natively.
 native_limit () {

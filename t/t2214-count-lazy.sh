@@ -12,7 +12,6 @@
 . "$(dirname "$0")/test-lib.sh"
 require_tprog codesum counting profsig
 [ -x "$REWIND_BIN/tseek" ] || { echo "Bail out! no tseek in $REWIND_BIN (run make)"; exit 1; }
-export REWIND_COUNT=1
 unset REWIND_COUNT_EAGER REWIND_NO_COUNT
 
 # sum_of FILE: the code sum codesum printed.

@@ -10,7 +10,6 @@
 require_tprog fibrec
 require_gdb
 command -v objdump >/dev/null 2>&1 || skip_all "no objdump"
-export REWIND_COUNT=1
 unset REWIND_NO_COUNT
 
 # The calls inside function $1 of fibrec, as addresses under rec (a PIE

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t2216-count-cpuid-table.sh: counted (REWIND_COUNT=1) with every thread
+# t2216-count-cpuid-table.sh: counted with every thread
 # on one CPU, CPUID runs unfaulted and the cpu file keeps that CPU's every
 # answer (version 3, whole; the start says cpuid=table). replay runs where
 # rec ran and gives the same bytes; where its CPU answers otherwise (a
@@ -10,7 +10,6 @@
 # ARCH_GET_CPUID says CPUID does not fault.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog cpuid
-export REWIND_COUNT=1
 unset REWIND_NO_COUNT REWIND_CPUID_FAULT REWIND_NO_PIN REWIND_CPUID_TABLE_FAULT
 
 # CPUID faulting, unless the machine lacks it or REWIND_NO_CPUID_FAULT=1

@@ -9,7 +9,6 @@
 # (3 replays of 4). Replay, and gdbstub to the end and back, as recorded.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog bufpoint
-export REWIND_COUNT=1
 unset REWIND_NO_COUNT REWIND_NO_BUFFER
 
 test_expect_success 'output differs between native runs' '

@@ -9,7 +9,6 @@ require_tprog random
 # there (t2216-count-cpuid-table.sh), and traces from before the cpu file
 # were never counted.
 export REWIND_NO_COUNT=1
-unset REWIND_COUNT
 
 # fresh_copy NAME: a copy of the recorded trace to spoil.
 fresh_copy () {

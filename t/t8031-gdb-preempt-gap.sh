@@ -7,8 +7,8 @@
 # says nothing; tdump says which way each stretch is replayed.
 . "$(dirname "$0")/test-lib.sh"
 # The uncounted way's own test: a counted stretch is run to its count,
-# never set or searched for by its state (make check's counted pass).
-unset REWIND_COUNT
+# never set or searched for by its state (make check's default pass).
+export REWIND_NO_COUNT=1
 export REWIND_NO_COUNT=1
 require_tprog spin
 require_gdb
@@ -70,7 +70,7 @@ test_expect_success 'reverse-continue said so too' '
 # rec stopped the spinner: t8050 checks the stops themselves.)
 test_expect_success 'by default the stretches are run: no gap, no fewer stops' '
 	# (none at all where rec stopped the spinner only at the first
-	# instruction of the loop, as with REWIND_COUNT=1: grep -c fails)
+	# instruction of the loop, as when counted: grep -c fails)
 	{ gdb_section fwd gdb.out | grep -c "hit Breakpoint 1, spinner" || :; } >n.set &&
 	gdb_run "$T/spin" a.gdb
 	not_signalled $? &&

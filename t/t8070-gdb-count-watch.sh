@@ -1,7 +1,7 @@
 #!/bin/bash
 # t8070-gdb-count-watch.sh: counting.c's thread 1 writes `target` twice
 # deep inside a loop that rec preempts many times. With counting
-# (REWIND_COUNT=1) gdbstub runs each preempted stretch to its recorded
+# gdbstub runs each preempted stretch to its recorded
 # count and finds the place there, so a watchpoint stops at both writes,
 # forwards and in reverse, and no console line says a stretch was not
 # re-executed; with REWIND_NO_COUNT=1 the search gives up in the loop and
@@ -41,7 +41,7 @@ stops () {
 }
 
 test_expect_success 'counted: record counting; replay matches' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 200
+	REWIND_NO_COUNT= rec_replay_cmp "$T/counting" 200
 '
 # watch_both: the session above on $trace stops at both writes, each way,
 # and never says a stretch was not re-executed.
@@ -59,14 +59,14 @@ test_expect_success 'counted: the watchpoint stops at both writes, forwards and 
 	watch_both
 '
 test_expect_success 'one thread, counted: replay matches' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 100 1 &&
+	REWIND_NO_COUNT= rec_replay_cmp "$T/counting" 100 1 &&
 	counted
 '
 test_expect_success 'one thread: the watchpoint stops at both writes, forwards and back' '
 	watch_both
 '
 test_expect_success 'four threads, counted: replay matches' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 100 4 &&
+	REWIND_NO_COUNT= rec_replay_cmp "$T/counting" 100 4 &&
 	counted
 '
 test_expect_success 'four threads: preempted at points of three threads or more' '
@@ -79,7 +79,7 @@ test_expect_success 'four threads: the watchpoint stops at both writes, forwards
 	watch_both
 '
 test_expect_success 'REWIND_NO_COUNT=1: the console says a stretch was not re-executed' '
-	REWIND_COUNT=1 REWIND_NO_COUNT=1 rec_replay_cmp "$T/counting" 200 &&
+	REWIND_NO_COUNT=1 rec_replay_cmp "$T/counting" 200 &&
 	{ echo "target remote | $REWIND_BIN/gdbstub $trace"; cat watch.gdb; } >b.gdb &&
 	gdb_run "$T/counting" b.gdb
 	not_signalled $? &&

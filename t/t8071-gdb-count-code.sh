@@ -1,5 +1,5 @@
 #!/bin/bash
-# t8071-gdb-count-code.sh: with counting (REWIND_COUNT=1) the loops of
+# t8071-gdb-count-code.sh: with counting the loops of
 # counting.c are patched in the replayed process, but gdb's memory reads
 # show the program's own bytes: `disassemble` of the patched function
 # through gdbstub is what gdb reads from the executable itself. A
@@ -25,7 +25,7 @@ on_trace () {
 }
 
 test_expect_success 'counted: record counting; replay matches' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 20
+	REWIND_NO_COUNT= rec_replay_cmp "$T/counting" 20
 '
 test_expect_success 'disassemble through gdbstub shows the original code' '
 	cat >file.gdb <<-END &&

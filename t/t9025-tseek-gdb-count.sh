@@ -1,5 +1,5 @@
 #!/bin/bash
-# t9025-tseek-gdb-count.sh: gdbstub -g N on a counted trace (REWIND_COUNT=1)
+# t9025-tseek-gdb-count.sh: gdbstub -g N on a counted trace
 # started from a tseek checkpoint taken at a preemption goes on exactly as
 # from the start: the checkpoint carries counting's patched places and
 # counts, and the preemption's own memory blocks are read when the next
@@ -32,7 +32,7 @@ echo @@ end\n
 END
 
 test_expect_success 'record counting, counted' '
-	REWIND_NO_COUNT= REWIND_COUNT=1 rec_replay_cmp "$T/counting" 200 &&
+	REWIND_NO_COUNT= rec_replay_cmp "$T/counting" 200 &&
 	run_tool tdump "$trace" >dump &&
 	grep -q " preempt at .* count=" dump &&
 	awk "\$3 == \"preempt\" { print \$1 }" dump | sed -n "4p;9p" >evs &&

@@ -159,7 +159,7 @@ run_tool () {
 }
 
 # counted [TRACE]: whether the start record of TRACE ($trace by default)
-# says it was recorded counting (REWIND_COUNT=1, not forced off).
+# says it was recorded counting (the default, not forced off by REWIND_NO_COUNT=1).
 counted () {
 	run_tool tdump "${1:-$trace}" 2>/dev/null | grep -q "^0 .* start .*counted=[1-9]"
 }
