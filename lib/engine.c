@@ -418,12 +418,8 @@ static void replay_cpuid(struct engine *e, int k)
 	if ((uint32_t)r.rax != get32(p + 8) || (uint32_t)r.rcx != get32(p + 12))
 		eng_diverge(e, "expected cpuid leaf 0x%x/0x%x at 0x%llx, got 0x%x/0x%x", get32(p + 8),
 			    get32(p + 12), (unsigned long long)rip, (uint32_t)r.rax, (uint32_t)r.rcx);
-	r.rax = get32(p + 16);
-	r.rbx = get32(p + 20);
-	r.rcx = get32(p + 24);
-	r.rdx = get32(p + 28);
-	r.rip += 2;
-	pt_setregs(&e->p, &r);
+	uint32_t out[4] = { get32(p + 16), get32(p + 20), get32(p + 24), get32(p + 28) };
+	tsc_cpuid_done(&e->p, &r, out);
 }
 
 /* Replay e->cur, which the tracee's stop k (-1: no stop) begins. */

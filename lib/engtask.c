@@ -233,11 +233,11 @@ int eng_wait_stop(struct engine *e, int *st)
 		if (cpuid < 0)
 			eng_diverge(e, "cpuid leaf 0x%x subleaf 0x%x is not in the table of the "
 				    "recording CPU (%s/cpu)", in[0], in[1], e->dir);
-		if (cpuid && e->how != RESUME_STEP) {
-			pt_resume(&e->p, e->how, 0);
-			continue;
-		}
 		if (cpuid) {
+			if (e->how != RESUME_STEP) {
+				pt_resume(&e->p, e->how, 0);
+				continue;
+			}
 			si = (siginfo_t){ .si_signo = SIGTRAP, .si_code = TRAP_TRACE };
 			ptrace(PTRACE_SETSIGINFO, e->p.pid, 0, &si);
 			*st = SIGTRAP << 8 | 0x7f;

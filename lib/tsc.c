@@ -445,13 +445,18 @@ int tsc_table_cpuid(struct pt_proc *p, const siginfo_t *si, uint32_t in[2])
 	in[1] = r.rcx;
 	if (tsc_table_answer(in, out) < 0)
 		return -1;
-	r.rax = out[0];	/* the upper halves cleared, as CPUID does */
-	r.rbx = out[1];
-	r.rcx = out[2];
-	r.rdx = out[3];
-	r.rip += 2;
-	pt_setregs(p, &r);
+	tsc_cpuid_done(p, &r, out);
 	return 1;
+}
+
+void tsc_cpuid_done(struct pt_proc *p, struct user_regs_struct *r, const uint32_t out[4])
+{
+	r->rax = out[0];
+	r->rbx = out[1];
+	r->rcx = out[2];
+	r->rdx = out[3];
+	r->rip += 2;
+	pt_setregs(p, r);
 }
 
 /* Patch the executable private parts of [lo, hi) as one stretch of code

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/user.h>
 #include "pt.h"
 
 /* How a trace was recorded (u32 in its TR_START record): a way of
@@ -115,6 +116,10 @@ int tsc_stopped(struct pt_proc *p, uint32_t key, const siginfo_t *si, uint64_t r
  * AMD's extended APIC id (leaf 0x8000001e eax), so that a program sees
  * the same answers whichever CPU rec ran on. */
 void tsc_cpuid(const uint32_t in[2], uint32_t out[4]);
+
+/* Complete the CPUID at r's rip with the answer out (eax, ebx, ecx, edx;
+ * the registers' upper halves cleared, as CPUID does) in p's registers. */
+void tsc_cpuid_done(struct pt_proc *p, struct user_regs_struct *r, const uint32_t out[4]);
 
 /* buf holds len bytes of process key's memory read from addr: put back
  * the original bytes of every patched place in it (what gdb is shown). */

@@ -68,21 +68,11 @@ static void do_cpuid(struct user_regs_struct *regs)
 				       "the table of the CPU the program ran on; the trace %s ends "
 				       "before it (REWIND_CPUID_FAULT=1 records each answer)", in[0],
 				       in[1], (unsigned long long)rip, R.dir);
-		regs->rax = out[0];
-		regs->rbx = out[1];
-		regs->rcx = out[2];
-		regs->rdx = out[3];
-		regs->rip += 2;
-		pt_setregs(&cur->p, regs);
+		tsc_cpuid_done(&cur->p, regs, out);
 		return;
 	}
 	tsc_cpuid(in, out);
-	regs->rax = out[0];	/* the upper halves cleared, as CPUID does */
-	regs->rbx = out[1];
-	regs->rcx = out[2];
-	regs->rdx = out[3];
-	regs->rip += 2;
-	pt_setregs(&cur->p, regs);
+	tsc_cpuid_done(&cur->p, regs, out);
 	begin(TR_CPUID, 0);
 	tw_put64(&R.w, rip);
 	tw_put(&R.w, in, 8);
