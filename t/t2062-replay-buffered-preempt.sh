@@ -21,7 +21,6 @@ command -v objdump >/dev/null 2>&1 || skip_all 'no objdump'
 # At the instruction itself: a counted thread would run on to its next
 # counted edge first (rec/advance.h).
 export REWIND_NO_COUNT=1
-export REWIND_NO_COUNT=1
 
 # The offsets of can()'s instructions in the library, as objdump shows them.
 objdump -d --no-show-raw-insn "$lib" | awk '/^[0-9a-f]+ <can>:$/,/^$/' |

@@ -10,7 +10,6 @@
 # The uncounted way's own test: what it checks is memory kept at
 # preemptions, which counting does not keep (make check's default pass).
 export REWIND_NO_COUNT=1
-export REWIND_NO_COUNT=1
 require_tprog preempts
 command -v python3 >/dev/null || skip_all "no python3"
 

@@ -10,7 +10,6 @@
 # The uncounted way's own test: a counted stretch is run to its count,
 # never set or searched for by its state (make check's default pass).
 export REWIND_NO_COUNT=1
-export REWIND_NO_COUNT=1
 require_tprog prework
 require_gdb
 
