@@ -361,6 +361,15 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 #define TRACE_STREAM_MIN (4u << 20)
 #define TRACE_PIECE (1u << 20)
 
+/* zstd's levels, best first: rec starts at the first, moves one down at
+ * each chunk handed over while the helper was still busy with the last
+ * (rec would wait for zstd), and one up at each it was idle for. On
+ * C headers (zstd -b here), -7 compresses 1.4 times as fast as level 1
+ * to two thirds of its ratio, -31 2.2 times as fast to two fifths.
+ * REWIND_TRACE_LEVEL=N fixes it. */
+static const int levels[] = { 1, -1, -3, -7, -15, -31 };
+#define NLEVELS (int)(sizeof levels / sizeof levels[0])
+
 /* What the helper (or rec, in line) is to do with the bytes handed over. */
 struct tw_task {
 	size_t len;
@@ -369,6 +378,7 @@ struct tw_task {
 	int piece;		/* 0: a whole chunk; else TW_FIRST and TW_LAST
 				   tell where the piece of a streamed chunk is */
 	size_t total;		/* a streamed chunk's decompressed size */
+	int level;		/* zstd's level for the chunk (at its first piece) */
 };
 #define TW_PIECE 1
 #define TW_FIRST 2
@@ -383,6 +393,21 @@ static void reserve(struct trace_writer *w, size_t n)
 		cap *= 2;
 	w->buf = xrealloc(w->buf, cap);
 	w->cap = cap;
+}
+
+int trace_level_env(int *level)
+{
+	const char *fix = getenv("REWIND_TRACE_LEVEL");
+	if (!fix || !*fix)
+		return 0;
+	char *end;
+	errno = 0;
+	long v = strtol(fix, &end, 10);
+	if (errno || *end || v < ZSTD_minCLevel() || v > ZSTD_maxCLevel())
+		die(EXIT_USAGE, "REWIND_TRACE_LEVEL=%s: not a zstd level (%d to %d)", fix,
+		    ZSTD_minCLevel(), ZSTD_maxCLevel());
+	*level = (int)v;
+	return 1;
 }
 
 int trace_create(struct trace_writer *w, const char *dir)
@@ -406,9 +431,12 @@ int trace_create(struct trace_writer *w, const char *dir)
 	ZSTD_CCtx *c = ZSTD_createCCtx();
 	if (!c)
 		return -1;
-	ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, levels[0]);
 	ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
 	w->cctx = c;
+	w->level = w->clevel = levels[0];
+	if (trace_level_env(&w->level))
+		w->fixed = 1;
 	w->recstart = (size_t)-1;
 	return 0;
 }
@@ -531,12 +559,22 @@ static int write_failed(struct trace_writer *w)
 	return -1;
 }
 
-/* Compress the n bytes of nrec records at b, the first numbered first,
- * and write them as one chunk (one write, so that a killed recorder
- * leaves whole chunks). */
-static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint32_t nrec,
-		       uint64_t first)
+/* Compress the next frame at level (the helper's cctx). */
+static void set_level(struct trace_writer *w, int level)
 {
+	if (level != w->clevel)
+		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
+	w->clevel = level;
+}
+
+/* Compress the n bytes of nrec records at b, the first numbered first,
+ * at level, and write them as one chunk (one write, so that a killed
+ * recorder leaves whole chunks). */
+
+static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint32_t nrec,
+		       uint64_t first, int level)
+{
+	set_level(w, level);
 	size_t bound = ZSTD_compressBound(n) + TRACE_CHUNK_HDR;
 	if (bound > w->ccap) {
 		w->ccap = bound;
@@ -611,12 +649,13 @@ static int copy_whole(int from, int to, size_t n)
  * holding the one record numbered first, into the staging file, and
  * once the last piece is in, write the chunk. 0 or -1. */
 static int stream_piece(struct trace_writer *w, const uint8_t *b, size_t n, int where,
-			size_t total, uint64_t first)
+			size_t total, uint64_t first, int level)
 {
 	ZSTD_CCtx *c = w->cctx;
 	int fd = staging(w);
 	if (where & TW_FIRST) {
 		ZSTD_CCtx_reset(c, ZSTD_reset_session_only);
+		set_level(w, level);
 		ZSTD_CCtx_setPledgedSrcSize(c, total);
 		w->scsize = 0;
 		w->serr = fd < 0 || ftruncate(fd, 0) < 0 ? (errno ? errno : EIO) : 0;
@@ -666,8 +705,8 @@ static int stream_piece(struct trace_writer *w, const uint8_t *b, size_t n, int 
 static int run_task(struct trace_writer *w, const uint8_t *b, const struct tw_task *t)
 {
 	if (t->piece)
-		return stream_piece(w, b, t->len, t->piece, t->total, t->first);
-	return write_chunk(w, b, t->len, t->nrec, t->first);
+		return stream_piece(w, b, t->len, t->piece, t->total, t->first, t->level);
+	return write_chunk(w, b, t->len, t->nrec, t->first, t->level);
 }
 
 /* The helper thread: while rec goes on with the program (the other core),
@@ -707,10 +746,13 @@ static void *tw_worker(void *arg)
 	return NULL;
 }
 
-/* Wait until the helper is idle; returns its error, if any, once. */
-static int tw_wait(struct tw_job *j)
+/* Wait until the helper is idle; returns its error, if any, once.
+ * *waited (if not NULL): whether it was still busy. */
+static int tw_wait(struct tw_job *j, int *waited)
 {
 	pthread_mutex_lock(&j->mu);
+	if (waited)
+		*waited = j->state == 1;
 	while (j->state == 1)
 		pthread_cond_wait(&j->cv, &j->mu);
 	int e = j->err;
@@ -740,18 +782,28 @@ static void tw_start(struct trace_writer *w)
 
 /* Hand the first t->len bytes of w->buf over as task t (to the helper, or
  * do it now); the open bytes after them stay for rec to go on with. */
-static int hand(struct trace_writer *w, const struct tw_task *t)
+static int hand(struct trace_writer *w, struct tw_task *t)
 {
 	size_t open = w->len - t->len;
 	int rc = 0;
 	if (!w->job && !env_flag("REWIND_NO_TRACE_THREAD"))
 		tw_start(w);
 	if (!w->job) {
+		t->level = w->level;
 		rc = run_task(w, w->buf, t);
 		memmove(w->buf, w->buf + t->len, open);
 	} else {
 		struct tw_job *j = w->job;
-		int e = tw_wait(j);
+		int waited, e = tw_wait(j, &waited);
+		/* The helper still busy with the last chunk: rec would wait
+		 * for zstd; a faster level for the next chunks. Idle: back
+		 * towards the best. (A streamed record's level is its first
+		 * piece's.) */
+		if (!w->fixed && !(t->piece && !(t->piece & TW_FIRST))) {
+			w->step += waited ? w->step < NLEVELS - 1 : -(w->step > 0);
+			w->level = levels[w->step];
+		}
+		t->level = w->level;
 		if (e) {
 			errno = e;
 			rc = -1;
@@ -812,7 +864,7 @@ int tw_flush(struct trace_writer *w)
 {
 	int rc = tw_submit(w);
 	if (w->job) {
-		int e = tw_wait(w->job);
+		int e = tw_wait(w->job, NULL);
 		if (e && rc == 0) {
 			errno = e;
 			rc = -1;

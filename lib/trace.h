@@ -282,8 +282,15 @@ struct trace_writer {
 				   none yet) */
 	uint64_t scsize;	/* the compressed bytes staged of its chunk */
 	int serr;		/* errno of a failure staging it */
+	int level;		/* zstd's level for the next chunk */
+	int step;		/* its place in trace.c's levels, when not fixed */
+	int clevel;		/* the level the compressor is set to */
+	int fixed;		/* REWIND_TRACE_LEVEL set: level never moves */
 };
 
+/* REWIND_TRACE_LEVEL=N (a zstd level) into *level: 1 if set, 0 if not;
+ * another value ends rec with an error (call it before making anything). */
+int trace_level_env(int *level);
 int trace_create(struct trace_writer *w, const char *dir);
 void tw_begin(struct trace_writer *w, int kind, int flags, uint64_t event, uint32_t tid);
 void tw_put(struct trace_writer *w, const void *p, size_t n);

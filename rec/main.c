@@ -208,6 +208,8 @@ int main(int argc, char **argv)
 		die(126, "%s: %s", prog, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	if (keep)
 		keep_failed(&R, outdir != NULL);
+	int level;
+	trace_level_env(&level);	/* a bad REWIND_TRACE_LEVEL ends rec here */
 	R.count = count_choose(-1, 0, NULL);
 	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
 	pin_choose(-1);
