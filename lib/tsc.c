@@ -417,11 +417,22 @@ int tsc_exec(struct pt_proc *p, uint32_t key, const char *exe)
 	return cpuid || (table && tab_fault == 1) ? cpuid_arm(p) : 0;
 }
 
-int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
+int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret, pid_t *moved)
 {
+	*moved = 0;
 	if (!table || !in_rec || nr != SYS_sched_setaffinity || ret != 0 ||
-	    (a[0] != 0 && (pid_t)a[0] != p->pid) || !probe_has(PROBE_CPUID_FAULT) ||
-	    !off_table_cpu(p->pid))
+	    !probe_has(PROBE_CPUID_FAULT))
+		return 0;
+	if (a[0] != 0 && (pid_t)a[0] != p->pid) {
+		*moved = (pid_t)a[0];
+		return 0;
+	}
+	return tsc_check_cpu(p);
+}
+
+int tsc_check_cpu(struct pt_proc *p)
+{
+	if (!table || !in_rec || !probe_has(PROBE_CPUID_FAULT) || !off_table_cpu(p->pid))
 		return 0;
 	return cpuid_arm(p);
 }

@@ -65,9 +65,13 @@ int tsc_table_cpu(void);
 /* rec: thread p ends call nr (arguments a) with ret: a sched_setaffinity
  * of its own that lets it leave the table's CPU makes its CPUID fault
  * (answered from the table by tsc_table_answer). Returns 0, or -1 when
- * that failed (errno set). The affinity of another thread is not
- * followed (README's Limitations). */
-int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
+ * that failed (errno set). One that moved another thread sets *moved to
+ * its id (else 0): tsc_check_cpu(that thread) before it runs again. */
+int tsc_left_cpu(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret, pid_t *moved);
+/* rec: thread p (stopped at a call's exit or in its own code) may have
+ * been moved off the table's CPU by another: its CPUID faults if so.
+ * Returns 0, or -1 when that failed (errno set). */
+int tsc_check_cpu(struct pt_proc *p);
 /* The table's answer to CPUID leaf in[0], subleaf in[1], into out.
  * Returns 0, or -1 when the table has none. */
 int tsc_table_answer(const uint32_t in[2], uint32_t out[4]);

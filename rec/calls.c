@@ -116,6 +116,22 @@ static void clone_item(long nr, const uint64_t *a, int64_t ret)
 		save_mem(pidfdp, pidfdp + 4);
 }
 
+static void __attribute__((noreturn)) cpuid_failed(struct task *t)
+{
+	stop_recording(EXIT_TRACE, "cannot make CPUID fault in thread %d, which left the CPU whose "
+		       "CPUID answers the trace keeps (arch_prctl ARCH_SET_CPUID): %s; the trace %s "
+		       "ends before it", t->p.pid, strerror(errno), R.dir);
+}
+
+void check_moved(struct task *t)
+{
+	if (!t->moved)
+		return;
+	t->moved = 0;
+	if (tsc_check_cpu(&t->p) < 0)
+		cpuid_failed(t);
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void)
@@ -166,10 +182,13 @@ void syscall_exit(void)
 		tw_put64(&R.w, ret);
 	}
 	pin_after(&cur->p, nr, a, ret);	/* before the outputs are saved */
-	if (tsc_left_cpu(&cur->p, nr, a, ret) < 0)
-		stop_recording(EXIT_TRACE, "cannot make CPUID fault in thread %d, which left the "
-			       "CPU whose CPUID answers the trace keeps (arch_prctl ARCH_SET_CPUID): "
-			       "%s; the trace %s ends before it", cur->p.pid, strerror(errno), R.dir);
+	pid_t moved;
+	if (tsc_left_cpu(&cur->p, nr, a, ret, &moved) < 0)
+		cpuid_failed(cur);
+	struct task *mt = moved ? find_task(moved) : NULL;
+	if (mt)
+		mt->moved = 1;
+	check_moved(cur);	/* moved while in this call */
 	cap_outputs(&cur->p, e, a, ret, item_mem, NULL);
 	if (cur->vdso_slot && (e->class == C_EMU || e->class == C_EXEC || e->class == C_MMAP))
 		vdso_show();

@@ -13,6 +13,12 @@ int pi_acquire(long nr, const uint64_t *a);
  * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void);
 
+/* t, stopped at a call's exit or in its own code, was moved by another
+ * thread's sched_setaffinity: its CPUID faults if it may now run off the
+ * CPU whose answers the trace keeps (tsc_check_cpu). Ends the recording
+ * when that fails. */
+void check_moved(struct task *t);
+
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void);

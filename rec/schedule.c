@@ -116,6 +116,8 @@ void schedule(void)
 	R.run_tid = t->p.pid;
 	int sig = t->sig;
 	t->sig = 0;
+	if (!t->pcall)
+		check_moved(t);
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
 	advance_chaos(t);
@@ -218,6 +220,8 @@ void await_quick_return(void)
 	R.run_tid = tid;
 	int sig = t->sig;
 	t->sig = 0;
+	if (!t->pcall)
+		check_moved(t);
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, tid);
 	advance_chaos(t);

@@ -56,6 +56,8 @@ struct task {
 	/* ptrace emulated for a tracer inside the tree (see ptemu.h). */
 	struct task *tracer;	/* the task that attached to this one */
 	int pstop;		/* stopped for its tracer: not scheduled */
+	int moved;		/* another thread set its affinity: CPUID may
+				   have to fault before it runs (check_moved) */
 	int seized;		/* attached with PTRACE_SEIZE */
 	int report;		/* wait status its tracer's wait4 gets next */
 	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */

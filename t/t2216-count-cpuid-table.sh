@@ -80,6 +80,17 @@ test_expect_success MOVE 'a thread that moves to another CPU gets the table its 
 	grep -q "sched_setaffinity(0, " dump &&
 	! grep -q " cpuid 0x" dump
 '
+test_expect_success MOVE 'a thread another moves while it waits in a read: the same' '
+	rec_replay_cmp "$T/cpuid" moved && both_ways &&
+	test "$(grep -c "^cpuid 0x" rec.out)" -ge 2 &&
+	tdump "$trace" >dump &&
+	grep -q "sched_setaffinity([1-9][0-9]*, " dump &&
+	! grep -q " cpuid 0x" dump
+'
+test_expect_success MOVE 'a thread another moves while it spins (preempted): the same' '
+	rec_replay_cmp "$T/cpuid" movedspin && both_ways &&
+	test "$(grep -c "^cpuid 0x" rec.out)" -ge 2
+'
 test_expect_success MOVE 'taskset before the execve: the same' '
 	for c in 0 1; do
 		rec_replay_cmp taskset -c $c "$T/cpuid" && both_ways || return 1

@@ -4,7 +4,8 @@
  * ids, "handler" has a SIGSEGV handler of its own, "threads" asks from two threads,
  * "exec" runs itself again through execve, "set" turns CPUID faulting off,
  * "move" moves to another CPU first (sched_setaffinity) and asks
- * ARCH_GET_CPUID too, "probe" asks leaves past every range (as the JVM
+ * ARCH_GET_CPUID too, "moved" and "movedspin" have another thread
+ * move it (while it waits in a read, or spins), "probe" asks leaves past every range (as the JVM
  * looks for a hypervisor) and subleaves past a leaf's last. */
 #include <cpuid.h>
 #include <pthread.h>
@@ -62,6 +63,55 @@ static void *asker(void *arg)
 	return NULL;
 }
 
+/* "moved" and "movedspin": main moves this thread to another CPU while
+ * it waits in a read (moved) or spins on go (movedspin), then lets it
+ * ask the leaves that differ from CPU to CPU. */
+static int pipes[4];
+static volatile int go;
+
+static void *movee(void *arg)
+{
+	pid_t tid = gettid();
+	char c;
+	if (write(pipes[1], &tid, sizeof tid) != sizeof tid)
+		return NULL;
+	if (arg) {
+		while (!go)
+			;
+	} else if (read(pipes[2], &c, 1) != 1) {
+		return NULL;
+	}
+	leaves();
+	return NULL;
+}
+
+static void moved(int spin)
+{
+	pthread_t t;
+	pid_t tid;
+	cpu_set_t s;
+	if (pipe(pipes) || pipe(pipes + 2))
+		return;
+	pthread_create(&t, NULL, movee, spin ? (void *)1 : NULL);
+	if (read(pipes[0], &tid, sizeof tid) != sizeof tid)
+		return;
+	int here = sched_getcpu(), to = -1;
+	sched_getaffinity(0, sizeof s, &s);
+	for (int c = 0; c < CPU_SETSIZE && to < 0; c++)
+		if (CPU_ISSET(c, &s) && c != here)
+			to = c;
+	if (to >= 0) {
+		CPU_ZERO(&s);
+		CPU_SET(to, &s);
+		if (sched_setaffinity(tid, sizeof s, &s))
+			perror("sched_setaffinity");
+	}
+	go = 1;
+	if (write(pipes[3], "x", 1) != 1)
+		return;
+	pthread_join(t, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -93,6 +143,8 @@ int main(int argc, char **argv)
 		leaves();
 		printf("arch_prctl(ARCH_GET_CPUID) = %ld\n", syscall(SYS_arch_prctl, 0x1011, 0));
 	}
+	if (!strcmp(mode, "moved") || !strcmp(mode, "movedspin"))
+		moved(!strcmp(mode, "movedspin"));
 	if (!strcmp(mode, "probe")) {
 		for (unsigned l = 0x40000100; l < 0x40000400; l += 0x100)
 			show(l, 0);
