@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -362,8 +363,9 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 #define TRACE_PIECE (1u << 20)
 
 /* zstd's levels, best first: rec starts at the first, moves one down at
- * each chunk handed over while the helper was still busy with the last
- * (rec would wait for zstd), and one up at each it was idle for. On
+ * each chunk it had to wait a quarter of its time or more to hand over
+ * (the helper still compressing the last), and one up at each the
+ * helper was idle for. On
  * C headers (zstd -b here), -7 compresses 1.4 times as fast as level 1
  * to two thirds of its ratio, -31 2.2 times as fast to two fifths.
  * REWIND_TRACE_LEVEL=N fixes it. */
@@ -393,6 +395,13 @@ static void reserve(struct trace_writer *w, size_t n)
 		cap *= 2;
 	w->buf = xrealloc(w->buf, cap);
 	w->cap = cap;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
 int trace_level_env(int *level)
@@ -794,15 +803,21 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		memmove(w->buf, w->buf + t->len, open);
 	} else {
 		struct tw_job *j = w->job;
+		uint64_t t0 = now_ns();
 		int waited, e = tw_wait(j, &waited);
-		/* The helper still busy with the last chunk: rec would wait
-		 * for zstd; a faster level for the next chunks. Idle: back
-		 * towards the best. (A streamed record's level is its first
-		 * piece's.) */
+		uint64_t t1 = now_ns();
+		/* rec waited for zstd a quarter of the time since the last
+		 * chunk or more: a faster level for the next chunks. The
+		 * helper idle: back towards the best. (A streamed record's
+		 * level is its first piece's.) */
 		if (!w->fixed && !(t->piece && !(t->piece & TW_FIRST))) {
-			w->step += waited ? w->step < NLEVELS - 1 : -(w->step > 0);
+			if (waited && (t1 - t0) * 4 >= t1 - w->handed)
+				w->step += w->step < NLEVELS - 1;
+			else if (!waited)
+				w->step -= w->step > 0;
 			w->level = levels[w->step];
 		}
+		w->handed = t1;
 		t->level = w->level;
 		if (e) {
 			errno = e;

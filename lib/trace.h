@@ -284,6 +284,7 @@ struct trace_writer {
 	int serr;		/* errno of a failure staging it */
 	int level;		/* zstd's level for the next chunk */
 	int step;		/* its place in trace.c's levels, when not fixed */
+	uint64_t handed;	/* when the last chunk was handed over (ns) */
 	int clevel;		/* the level the compressor is set to */
 	int fixed;		/* REWIND_TRACE_LEVEL set: level never moves */
 };
