@@ -63,6 +63,24 @@ static void *asker(void *arg)
 	return NULL;
 }
 
+/* Set thread tid's (0: this one's) affinity to one CPU it may use other
+ * than the one this thread is on, if there is one. */
+static void move_to_other(pid_t tid)
+{
+	cpu_set_t s;
+	int here = sched_getcpu(), to = -1;
+	sched_getaffinity(0, sizeof s, &s);
+	for (int c = 0; c < CPU_SETSIZE && to < 0; c++)
+		if (CPU_ISSET(c, &s) && c != here)
+			to = c;
+	if (to < 0)
+		return;
+	CPU_ZERO(&s);
+	CPU_SET(to, &s);
+	if (sched_setaffinity(tid, sizeof s, &s))
+		perror("sched_setaffinity");
+}
+
 /* "moved" and "movedspin": main moves this thread to another CPU while
  * it waits in a read (moved) or spins on go (movedspin), then lets it
  * ask the leaves that differ from CPU to CPU. */
@@ -89,23 +107,12 @@ static void moved(int spin)
 {
 	pthread_t t;
 	pid_t tid;
-	cpu_set_t s;
 	if (pipe(pipes) || pipe(pipes + 2))
 		return;
 	pthread_create(&t, NULL, movee, spin ? (void *)1 : NULL);
 	if (read(pipes[0], &tid, sizeof tid) != sizeof tid)
 		return;
-	int here = sched_getcpu(), to = -1;
-	sched_getaffinity(0, sizeof s, &s);
-	for (int c = 0; c < CPU_SETSIZE && to < 0; c++)
-		if (CPU_ISSET(c, &s) && c != here)
-			to = c;
-	if (to >= 0) {
-		CPU_ZERO(&s);
-		CPU_SET(to, &s);
-		if (sched_setaffinity(tid, sizeof s, &s))
-			perror("sched_setaffinity");
-	}
+	move_to_other(tid);
 	go = 1;
 	if (write(pipes[3], "x", 1) != 1)
 		return;
@@ -128,18 +135,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "move")) {
-		cpu_set_t s;
-		int here = sched_getcpu(), to = -1;
-		sched_getaffinity(0, sizeof s, &s);
-		for (int c = 0; c < CPU_SETSIZE && to < 0; c++)
-			if (CPU_ISSET(c, &s) && c != here)
-				to = c;
-		if (to >= 0) {
-			CPU_ZERO(&s);
-			CPU_SET(to, &s);
-			if (sched_setaffinity(0, sizeof s, &s))
-				perror("sched_setaffinity");
-		}
+		move_to_other(0);
 		leaves();
 		printf("arch_prctl(ARCH_GET_CPUID) = %ld\n", syscall(SYS_arch_prctl, 0x1011, 0));
 	}
