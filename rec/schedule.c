@@ -79,6 +79,21 @@ void on_alarm(int sig)
 	}
 }
 
+/* Ready thread t runs its own code now, the one thread that does. */
+static void run_user(struct task *t)
+{
+	t->state = T_RUN;
+	R.run_tid = t->p.pid;
+	int sig = t->sig;
+	t->sig = 0;
+	if (!t->pcall)
+		check_moved(t);	/* another thread moved it while it waited */
+	advance_before_switch(t);
+	count_switch(&t->p, t->tgid, t->p.pid);
+	advance_chaos(t);
+	pt_resume(&t->p, RESUME_CONT, sig);
+}
+
 /* Let a ready thread run user code: the one ready longest, or with
  * --chaos one picked at random with a random timeslice. */
 void schedule(void)
@@ -109,19 +124,10 @@ void schedule(void)
 		schedule();
 		return;
 	}
-	t->state = T_RUN;
 	R.run_ticks = R.seg_ticks = 0;
 	if (R.chaos)
 		R.slice_ticks = 1 + rnd() % 8;
-	R.run_tid = t->p.pid;
-	int sig = t->sig;
-	t->sig = 0;
-	if (!t->pcall)
-		check_moved(t);
-	advance_before_switch(t);
-	count_switch(&t->p, t->tgid, t->p.pid);
-	advance_chaos(t);
-	pt_resume(&t->p, RESUME_CONT, sig);
+	run_user(t);
 }
 
 /* Whether syscall nr with arguments a is a futex op that writes a word
@@ -216,16 +222,7 @@ void await_quick_return(void)
 		R.gave_way = tid;
 		return;
 	}
-	t->state = T_RUN;
-	R.run_tid = tid;
-	int sig = t->sig;
-	t->sig = 0;
-	if (!t->pcall)
-		check_moved(t);
-	advance_before_switch(t);
-	count_switch(&t->p, t->tgid, tid);
-	advance_chaos(t);
-	pt_resume(&t->p, RESUME_CONT, sig);
+	run_user(t);
 }
 
 /* When the running thread is stopped (R.want_ticks): at the end of its
