@@ -365,10 +365,9 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 /* zstd's levels, best first: rec starts at the first, moves one down at
  * each chunk it had to wait a quarter of its time or more to hand over
  * (the helper still compressing the last), and one up at each the
- * helper was idle for. On
- * C headers (zstd -b here), -7 compresses 1.4 times as fast as level 1
- * to two thirds of its ratio, -31 2.2 times as fast to two fifths.
- * REWIND_TRACE_LEVEL=N fixes it. */
+ * helper was idle for. On C headers (zstd -b here), -7 compresses 1.4
+ * times as fast as level 1 to two thirds of its ratio, -31 2.2 times as
+ * fast to two fifths. REWIND_TRACE_LEVEL=N fixes it. */
 static const int levels[] = { 1, -1, -3, -7, -15, -31 };
 #define NLEVELS (int)(sizeof levels / sizeof levels[0])
 
@@ -579,7 +578,6 @@ static void set_level(struct trace_writer *w, int level)
 /* Compress the n bytes of nrec records at b, the first numbered first,
  * at level, and write them as one chunk (one write, so that a killed
  * recorder leaves whole chunks). */
-
 static int write_chunk(struct trace_writer *w, const uint8_t *b, size_t n, uint32_t nrec,
 		       uint64_t first, int level)
 {
@@ -810,7 +808,7 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		 * chunk or more: a faster level for the next chunks. The
 		 * helper idle: back towards the best. (A streamed record's
 		 * level is its first piece's.) */
-		if (!w->fixed && !(t->piece && !(t->piece & TW_FIRST))) {
+		if (!w->fixed && (!t->piece || (t->piece & TW_FIRST))) {
 			if (waited && (t1 - t0) * 4 >= t1 - w->handed)
 				w->step += w->step < NLEVELS - 1;
 			else if (!waited)

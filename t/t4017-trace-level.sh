@@ -34,7 +34,7 @@ test_expect_success 'the default (adaptive): replay prints the same bytes, tdump
 test_expect_success 'without the helper thread too' '
 	REWIND_NO_TRACE_THREAD=1 rec_replay_cmp "$T/bigread" "$scratch/text" 24
 '
-for bad in x 1.5 -200000 23 ""1e3; do
+for bad in x 1.5 -200000 23 1e3; do
 	test_expect_success "REWIND_TRACE_LEVEL=$bad: refused in one line, no trace made" '
 		REWIND_TRACE_LEVEL='"$bad"' run_tool rec -o tr.bad -- true >out 2>err
 		st=$?
