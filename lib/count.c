@@ -45,7 +45,7 @@ int count_choose(int recorded, int recorded_lazy, const char *dir)
 {
 	free(trace_root);
 	trace_root = dir ? realpath(dir, NULL) : NULL;
-	if (recorded > 0 && recorded != COUNT_VERSION)
+	if (recorded > 0 && (recorded < COUNT_SAME_SINCE || recorded > COUNT_VERSION))
 		die(EXIT_TRACE, "the trace was counted by code patched another way (patcher %d; this "
 		    "rewind's is %d): record the program again", recorded, COUNT_VERSION);
 	if (recorded >= 0) {
@@ -422,6 +422,7 @@ void count_exec(struct pt_proc *p, uint32_t key, uint32_t tid, const char *exe)
 	/* Lazily: most processes never make a thread or arm a timer, and
 	 * patching costs more than they run (cc1: 50 ms). */
 	c->pending = lazy && !c->traced;
+	c->due = 0;
 	if (c->pending || data_page(p, c, tid))
 		code_each_exec(p, exe, patch_mapping, c);
 }
@@ -459,7 +460,7 @@ static struct codescan seen_scan(struct pt_proc *p, const struct cproc *c, const
  * tid, stopped at the end of a call, runs). Returns 1 if done. */
 static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
 {
-	c->pending = 0;
+	c->pending = c->due = 0;
 	if (!data_page(p, c, tid))
 		return 0;
 	c->activating = 1;	/* the seen list stays as it is meanwhile */
@@ -479,7 +480,7 @@ static int activate(struct pt_proc *p, struct cproc *c, uint32_t tid)
 }
 
 int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const uint64_t a[6],
-		   int64_t ret, int made_thread)
+		   int64_t ret, int made_thread, int (*others_clear)(void))
 {
 	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
 	if (!c || !c->pending || ret < 0)
@@ -488,7 +489,8 @@ int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const
 	 * on a preemption or a signal should be a point. */
 	int timer = (nr == SYS_setitimer && a[1]) || (nr == SYS_alarm && a[0]) ||
 		    nr == SYS_timer_settime;
-	if (!made_thread && !timer)
+	c->due |= made_thread || timer;
+	if (!c->due || !others_clear())
 		return 0;
 	/* A file changed since it was mapped (replay has the bytes mapped
 	 * then): never patched, for rec and replay alike. */

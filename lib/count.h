@@ -36,8 +36,12 @@
  * readers would not re-execute: they refuse the trace by this number;
  * 7: a process may be patched only at its first thread or timer (the
  * start record says whether: IT_COUNT's second word), and backward and
- * indirect calls are counted too. */
-#define COUNT_VERSION 7
+ * indirect calls are counted too; 8: IT_PATCHED may mark a call after
+ * the one that made the first thread or timer (count_call_end), which
+ * a reader of 7 would not patch at. A trace of 7 is patched the same,
+ * and replays (COUNT_SAME_SINCE). */
+#define COUNT_VERSION 8
+#define COUNT_SAME_SINCE 7
 
 /* Turn counting on or off, once per process. rec passes -1: on when
  * REWIND_NO_COUNT=1 is not set (the default), lazy unless
@@ -66,12 +70,14 @@ void count_syscall(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6]
 
 /* rec: after call nr (arguments a, result ret) of thread tid of process
  * key (p, stopped at its end; made_thread: the call made a thread of
- * the process). A lazily counted process is patched now if the call made
- * a thread or armed a timer (setitimer, alarm, timer_settime) and every
- * file it mapped code of is still the one it mapped. Returns 1 when it
- * was: rec marks the call's record (IT_PATCHED), for count_patch_now(). */
+ * the process). A lazily counted process is patched once a call made a
+ * thread or armed a timer (setitimer, alarm, timer_settime): at the end
+ * of that call, or of the first after it at which others_clear() says
+ * its other threads allow it, if every file it mapped code of is still
+ * the one it mapped. Returns 1 when it was: rec marks the call's record
+ * (IT_PATCHED), for count_patch_now(). */
 int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const uint64_t a[6],
-		   int64_t ret, int made_thread);
+		   int64_t ret, int made_thread, int (*others_clear)(void));
 
 /* replay: the call's record says rec patched lazily counted process key
  * at its end (p: thread tid, stopped there): the same now. */

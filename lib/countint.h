@@ -66,6 +66,9 @@ struct cproc {
 	int pending;		/* counted lazily and not patched yet: its
 				   executable mappings are only seen, and
 				   patched at its first thread or timer */
+	int due;		/* pending, and its first thread or timer came
+				   while another thread ran: patched at the
+				   next call end when none does */
 	int activating;		/* patching what it has seen (activate()) */
 	char *exe;		/* what it execed (code_each_exec) */
 };

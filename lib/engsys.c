@@ -574,19 +574,10 @@ static void perform(struct engine *e, struct call *c)
 		      mapped ? eng_blob_path(e, &it, 0) : NULL);
 }
 
-/* At the end of call sc: rec patched the process for counting here
- * (its first thread or timer), so the same now. */
-static void patched_here(struct engine *e)
-{
-	struct trace_item it;
-	if (eng_find_item(&e->cur, IT_PATCHED, -1, &it))
-		count_patch_now(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
-}
-
 /* Give the current thread, at the entry of the call e->cur (whole, or
  * merged from its entry and end), the call's result: as its class says,
  * with its quirk function (sys_table.h) asked on the way. */
-static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
+static void finish_call(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
 	if (!e->started) {
 		eng_spawn(e, sc);
@@ -595,7 +586,6 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	struct call c = { .s = s, .sc = sc, .cls = s->class };
 	if (s->class == C_CLONE && cur_task(e)->state == ET_KERNEL) {
 		eng_clone_finish(e, sc, &c.r);	/* a vfork parent, running until now */
-		patched_here(e);
 		return;
 	}
 	if (e->perform && s->class != C_EMU)
@@ -623,7 +613,6 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	if (c.cls == C_CLONE && sc->ret > 0) {
 		eng_clone_start(e, sc);
 		eng_clone_finish(e, sc, &c.r);
-		patched_here(e);
 		return;
 	}
 	/* A failed call changed nothing: answer it. */
@@ -635,7 +624,6 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 	case C_CLONE:	/* failed, or a checkpoint's clone */
 	case C_EMU:
 		answer(e, &c);
-		patched_here(e);
 		/* A tracer in the tree: its tracee counted no more, as rec's
 		 * ptrace emulation made it (count_traced). */
 		if (sc->nr == SYS_ptrace && sc->ret == 0 && sc->args[0] == PTRACE_TRACEME) {
@@ -659,6 +647,17 @@ static void sys_finish(struct engine *e, const struct sys_entry *s, const struct
 		break;
 	}
 	perform(e, &c);
+}
+
+/* The call, and then, if rec patched its process for counting at its end
+ * (count_call_end: the one that made its first thread or timer, or a
+ * later one), the same now. */
+static void sys_finish(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
+{
+	finish_call(e, s, sc);
+	struct trace_item it;
+	if (eng_find_item(&e->cur, IT_PATCHED, -1, &it))
+		count_patch_now(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid);
 }
 
 void eng_replay_syscall(struct engine *e, int k)

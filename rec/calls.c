@@ -132,6 +132,26 @@ void check_moved(struct task *t)
 		cpuid_failed(t);
 }
 
+/* Whether cur's process may be patched for counting now, as far as its
+ * other threads go (count_call_end). Not while one runs its own code: it
+ * may be inside a place being patched, and it counts edges that replay,
+ * patching while that thread stands at its last record, counts too. Not
+ * while one stopped (preempted) stands at an instruction that patching
+ * moves into a trampoline: it would run the jump's bytes. */
+static int others_clear(void)
+{
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		struct user_regs_struct r;
+		if (t == cur || t->tgid != cur->tgid || t->state == T_KERNEL || t->state == T_NEW)
+			continue;
+		if (t->state == T_RUN || pt_getregs_alive(&t->p, &r) < 0 ||
+		    count_will_move(&cur->p, cur->tgid, r.rip))
+			return 0;
+	}
+	return 1;
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void)
@@ -233,7 +253,8 @@ void syscall_exit(void)
 	tsc_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	count_syscall(&cur->p, cur->tgid, nr, a, ret, fdpath);
 	if (count_call_end(&cur->p, cur->tgid, cur->p.pid, nr, a, ret,
-			   e->class == C_CLONE && ret > 0 && (clone_flags(cur) & CLONE_THREAD))) {
+			   e->class == C_CLONE && ret > 0 && (clone_flags(cur) & CLONE_THREAD),
+			   others_clear)) {
 		uint32_t one = 1;
 		tw_item(&R.w, IT_PATCHED, 0, &one, 4, NULL, 0);
 	}
