@@ -80,7 +80,16 @@ void on_alarm(int sig)
 	}
 }
 
-/* Ready thread t runs its own code now, the one thread that does. */
+int clone_gives_way(void)
+{
+	static int on = -1;
+	if (on < 0)
+		on = env_flag("REWIND_CLONE_GIVES_WAY");
+	return on;
+}
+
+/* Ready thread t runs its own code now, the one thread that does; a
+ * thread held at its clone's event (clone_gives_way) goes on now. */
 static void run_user(struct task *t)
 {
 	t->state = T_RUN;
@@ -93,6 +102,11 @@ static void run_user(struct task *t)
 	count_switch(&t->p, t->tgid, t->p.pid);
 	advance_chaos(t);
 	pt_resume(&t->p, RESUME_CONT, sig);
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->clone_held) {
+			R.tasks[i]->clone_held = 0;
+			pt_resume(&R.tasks[i]->p, RESUME_SYSCALL, 0);
+		}
 }
 
 /* Let a ready thread run user code: the one ready longest, or with
@@ -199,13 +213,7 @@ void await_quick_return(void)
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
 	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
-	/* REWIND_CLONE_GIVES_WAY=1, for tests: a clone lets the others run
-	 * at once, as on a loaded machine where its end comes after the 40
-	 * tries, so that its new thread may run before that end is seen. */
-	static int clone_gives_way = -1;
-	if (clone_gives_way < 0)
-		clone_gives_way = env_flag("REWIND_CLONE_GIVES_WAY");
-	int tries = clone_gives_way && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
+	int tries = clone_gives_way() && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
 	for (int i = 0; (hold || i < tries) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */

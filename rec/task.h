@@ -58,6 +58,8 @@ struct task {
 	int pstop;		/* stopped for its tracer: not scheduled */
 	int moved;		/* another thread set its affinity: CPUID may
 				   have to fault before it runs (check_moved) */
+	int clone_held;		/* REWIND_CLONE_GIVES_WAY: stopped at its
+				   clone's event until another thread runs */
 	int seized;		/* attached with PTRACE_SEIZE */
 	int report;		/* wait status its tracer's wait4 gets next */
 	uint64_t emu_out[2][2];	/* memory an emulated call wrote: address, length */
