@@ -796,6 +796,10 @@ static const char *show_signal(const struct trace_rec *rec, struct sn_buf *b, st
 		sn_printf(b, " si_pid=%u si_uid=%u", get32(si + 16), get32(si + 20));
 	if (async)
 		sn_puts(b, " async");
+	uint64_t count;
+	int counted = trace_count(rec, &count) == 0;
+	if (counted)
+		sn_printf(b, " count=%llu", (unsigned long long)count);
 	if (js) {
 		const char *name = signal_name(signo);
 		sn_printf(js, ",\"signo\":%d,\"name\":", signo);
@@ -803,6 +807,8 @@ static const char *show_signal(const struct trace_rec *rec, struct sn_buf *b, st
 		sn_printf(js, ",\"code\":%d,\"async\":%s", code, async ? "true" : "false");
 		if (fault && code > 0)
 			sn_printf(js, ",\"addr\":%llu", (unsigned long long)get64(si + 16));
+		if (counted)
+			sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
 	}
 	return "signal";
 }

@@ -27,14 +27,7 @@ uint64_t rematch_budget(void)
 
 int rematch_count(const struct trace_rec *pre, uint64_t *c)
 {
-	size_t off = trace_fixed_size(TR_PREEMPT);
-	struct trace_item it;
-	while (trace_item(pre, &off, &it) > 0)
-		if (it.tag == IT_COUNT && it.len >= 8) {
-			*c = get64(it.p);
-			return 0;
-		}
-	return -1;
+	return trace_count(pre, c);
 }
 
 uint64_t rematch_budget_of(const struct trace_rec *pre)

@@ -332,6 +332,20 @@ int trace_preempt_ran(const struct trace_rec *pre)
 	       (get64(pre->p + 8) & TRP_RAN);
 }
 
+int trace_count(const struct trace_rec *rec, uint64_t *c)
+{
+	size_t off = trace_fixed_size(rec->kind);
+	struct trace_item it;
+	if (rec->size < off)
+		return -1;
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_COUNT && it.len >= 8) {
+			*c = get64(it.p);
+			return 0;
+		}
+	return -1;
+}
+
 uint64_t trace_preempt_rip(const struct trace_rec *pre)
 {
 	return get64(pre->p);

@@ -24,6 +24,12 @@ void record_signal(int sig, int flags, const siginfo_t *si)
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);
 	tw_put(&R.w, si, 128);
+	/* Where the instruction stream raised it: the count, which bounds
+	 * how far replay lets the thread run looking for it. (rec's own
+	 * arming for an advance is dropped by now: advance_stopped.) */
+	uint64_t n;
+	if (!(flags & TRS_ASYNC) && count_get(&cur->p, cur->tgid, cur->p.pid, &n) == 0)
+		tw_item(&R.w, IT_COUNT, 0, &n, 8, NULL, 0);
 	/* One that ends the process (default action, neither caught nor
 	 * ignored): the marks of its robust mutexes, which replay writes
 	 * before it delivers the signal. */

@@ -332,6 +332,64 @@ open(path, "wb").write(data[:HDR] + chunk + data[end:])
 EOF
 }
 
+# tamper_record DIR WHICH WHAT: rewrites the first record of trace DIR
+# that WHICH names: point (a TR_PREEMPT with TRP_POINT) or signal (a
+# TR_SIGNAL with a count). WHAT is regs (a bit of r15 flipped), hash (the
+# hash of its first block that is not a zero run), count (one more) or
+# count-back (100000 less). Prints the record's event number. Needs
+# python3 and the zstd command.
+tamper_record () {
+	python3 - "$1/events" "$2" "$3" <<\EOF2
+import struct, subprocess, sys
+path, which, what = sys.argv[1], sys.argv[2], sys.argv[3]
+data = bytearray(open(path, "rb").read())
+off = 16
+while off < len(data):
+    magic, csize, rsize, nrec, first = struct.unpack_from("<IIIIQ", data, off)
+    body = bytes(data[off + 24:off + 24 + csize])
+    raw = bytearray(subprocess.run(["zstd", "-d", "-q", "-c"], input=body,
+                                   stdout=subprocess.PIPE, check=True).stdout)
+    r = 0
+    while r < len(raw):
+        kind, flags, size, event = struct.unpack_from("<HHIQ", raw, r)
+        point = kind == 8 and struct.unpack_from("<Q", raw, r + 32)[0] & 4
+        if (which == "point" and point) or (which == "signal" and kind == 3 and size > 24 + 136):
+            i = r + 24 + (16 if kind == 8 else 136)
+            while i < r + size:
+                tag, iflags, ilen = struct.unpack_from("<HHI", raw, i)
+                p = i + 8
+                if what == "regs" and tag == 4:
+                    raw[p] ^= 0x10
+                    break
+                if what.startswith("count") and tag == 26:
+                    c = struct.unpack_from("<Q", raw, p)[0]
+                    struct.pack_into("<Q", raw, p, c + 1 if what == "count" else c - 100000)
+                    break
+                if what == "hash" and tag == 9:
+                    k = next(k for k in range(p, p + ilen, 24)
+                             if struct.unpack_from("<Q", raw, k + 16)[0] != 0)
+                    raw[k + 16] ^= 1
+                    break
+                i = p + ilen
+            else:
+                if which == "signal":
+                    r += size
+                    continue
+                sys.exit("no item to change")
+            comp = subprocess.run(["zstd", "-1", "-q", "-c", "--check",
+                                   "--stream-size=%d" % len(raw)], input=bytes(raw),
+                                  stdout=subprocess.PIPE, check=True).stdout
+            chunk = struct.pack("<IIIIQ", magic, len(comp), len(raw), nrec, first) + comp
+            data[off:off + 24 + csize] = chunk
+            open(path, "wb").write(data)
+            print(event)
+            sys.exit(0)
+        r += size
+    off += 24 + csize
+sys.exit("no such record in the trace")
+EOF2
+}
+
 # flip_byte FILE OFFSET: inverts every bit of the byte at OFFSET.
 flip_byte () {
 	local b
