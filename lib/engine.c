@@ -238,7 +238,7 @@ static void reexec_point(struct engine *e)
 	uint64_t want, rip = trace_preempt_rip(&e->cur);
 	struct user_regs_struct r;
 	int st, k;
-	if (rematch_count(&e->cur, &want) < 0)
+	if (trace_count(&e->cur, &want) < 0)
 		eng_bad_record(e, "a point without its count");
 	int armed = count_arm(&e->p, t->rtgid, t->rtid, want);
 	if (armed < 0)
@@ -358,7 +358,7 @@ static void replay_preempt(struct engine *e)
 		eng_diverge(e, "thread %u: cannot set its FP/vector state: %s", cur_task(e)->rtid,
 			strerror(errno));
 	uint64_t c;
-	if (rematch_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
+	if (trace_count(&e->cur, &c) == 0)	/* after the memory: the slot is in it */
 		count_set(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, c);
 }
 
@@ -548,7 +548,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 		uint64_t want;
 		pt_getregs(&e->p, &r);
 		if (rerun && e->rm.cstate == RMC_ARMED && e->trap.si_code == SI_KERNEL &&
-		    rematch_count(rerun, &want) == 0 &&
+		    trace_count(rerun, &want) == 0 &&
 		    count_trapped(&e->p, cur_task(e)->rtgid, cur_task(e)->rtid, r.rip, want)) {
 			/* At the recorded count, on the edge's target: the
 			 * search for the rip begins here. */
@@ -602,12 +602,10 @@ static void signal_bound_end(struct engine *e, const struct trace_rec *nx, uint6
 	uint64_t at = bound;
 	if (k == PS_SIGNAL && WSTOPSIG(st) == SIGTRAP && pt_getregs_alive(&e->p, &r) == 0 &&
 	    count_take_trap(&e->p, t->rtgid, t->rtid, r.rip, &at)) {
-		char name[16];
-		int sig = (int)get32(nx->p);
-		snprintf(name, sizeof name, "%s", signal_name(sig) ? signal_name(sig) : "signal");
+		const char *name = signal_name((int)get32(nx->p));
 		eng_load_next(e);
 		eng_diverge(e, "thread %u ran %u counted edges past where rec saw its %s (count %llu) "
-			    "without it", t->rtid, SIG_SLACK, name,
+			    "without it", t->rtid, SIG_SLACK, name ? name : "signal",
 			    (unsigned long long)(bound - SIG_SLACK));
 	}
 	if (k != PS_EXITED)
@@ -705,7 +703,7 @@ uint64_t eng_rematch_rip(struct engine *e)
 		struct eng_task *t = &e->tasks[i];
 		struct pt_proc *p = i == e->ti ? &e->p : &t->p;
 		e->rm.cstate = RMC_DONE;
-		if (rematch_count(eng_peek_next(e, 1), &want) == 0 &&
+		if (trace_count(eng_peek_next(e, 1), &want) == 0 &&
 		    count_arm(p, t->rtgid, t->rtid, want) > 0)
 			e->rm.cstate = RMC_ARMED;
 	}

@@ -25,15 +25,10 @@ uint64_t rematch_budget(void)
 	return v;
 }
 
-int rematch_count(const struct trace_rec *pre, uint64_t *c)
-{
-	return trace_count(pre, c);
-}
-
 uint64_t rematch_budget_of(const struct trace_rec *pre)
 {
 	uint64_t c, b = rematch_budget();
-	if ((trace_preempt_point(pre) || rematch_count(pre, &c) == 0) && b < REMATCH_POINT_ARRIVALS)
+	if ((trace_preempt_point(pre) || trace_count(pre, &c) == 0) && b < REMATCH_POINT_ARRIVALS)
 		b = REMATCH_POINT_ARRIVALS;
 	return b;
 }

@@ -92,8 +92,4 @@ uint64_t rematch_budget(void);
  * rematch_budget(). */
 uint64_t rematch_budget_of(const struct trace_rec *pre);
 
-/* The count TR_PREEMPT pre records (IT_COUNT) into *c: 0, or -1 when it
- * was not counted. */
-int rematch_count(const struct trace_rec *pre, uint64_t *c);
-
 #endif
