@@ -6,6 +6,7 @@
 #include "bufplay.h"
 #include "count.h"
 #include "pos.h"
+#include "sys.h"
 #include "sys_names.h"
 #include "tsc.h"
 #include "util.h"
@@ -570,43 +571,46 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 	}
 }
 
-/* How far past the count rec had at a synchronous signal replay lets
- * the thread run looking for it: far beyond the few edges a path through
- * libc may differ by (lib/bufabi.h's raw_next), and a millisecond or so
- * of a loop's work. */
-#define SIG_SLACK (1u << 16)
+/* How far past the count rec had at a traced call or a synchronous
+ * signal replay lets the thread run looking for it: far beyond the few
+ * edges a path through libc may differ by (lib/bufabi.h's raw_next), and
+ * a millisecond or so of a loop's work. */
+#define EVENT_SLACK (1u << 16)
 
-/* The next event nx is a synchronous signal of the current thread: if
- * it holds the count rec saw (counted), the thread is armed to trap
- * SIG_SLACK edges past it, so that a replay gone astray (an endless loop
- * where rec faulted) ends in a divergence instead of running for ever.
- * Not under a debugger, whose own stops and steps it would get in the
- * way of. Returns the count armed for, or 0. */
-static uint64_t signal_bound(struct engine *e, const struct trace_rec *nx)
+/* The next event nx is a traced call or a synchronous signal of the
+ * current thread: if it holds the count rec saw (counted), the thread is
+ * armed to trap EVENT_SLACK edges past it, so that a replay gone astray
+ * (an endless loop where rec made a call or faulted) ends in a
+ * divergence instead of running for ever. Not under a debugger, whose
+ * own stops and steps it would get in the way of. Returns the count
+ * armed for, or 0. */
+static uint64_t event_bound(struct engine *e, const struct trace_rec *nx)
 {
 	struct eng_task *t = cur_task(e);
 	uint64_t c;
-	if (e->debug || (get32(nx->p + 4) & TRS_ASYNC) || trace_count(nx, &c) < 0 ||
-	    count_arm(&e->p, t->rtgid, t->rtid, c + SIG_SLACK) != 1)
+	if (e->debug || (nx->kind == TR_SIGNAL && (get32(nx->p + 4) & TRS_ASYNC)) ||
+	    trace_count(nx, &c) < 0 || count_arm(&e->p, t->rtgid, t->rtid, c + EVENT_SLACK) != 1)
 		return 0;
-	return c + SIG_SLACK;
+	return c + EVENT_SLACK;
 }
 
-/* The run to nx (that signal) stopped (k, st), armed for bound: at the
- * count's trap it is a divergence; else the thread is disarmed. */
-static void signal_bound_end(struct engine *e, const struct trace_rec *nx, uint64_t bound, int k,
-			     int st)
+/* The run to nx (that call or signal) stopped (k, st), armed for bound:
+ * at the count's trap it is a divergence; else the thread is disarmed. */
+static void event_bound_end(struct engine *e, const struct trace_rec *nx, uint64_t bound, int k,
+			    int st)
 {
 	struct eng_task *t = cur_task(e);
 	struct user_regs_struct r;
 	uint64_t at = bound;
 	if (k == PS_SIGNAL && WSTOPSIG(st) == SIGTRAP && pt_getregs_alive(&e->p, &r) == 0 &&
 	    count_take_trap(&e->p, t->rtgid, t->rtid, r.rip, &at)) {
-		const char *name = signal_name((int)get32(nx->p));
+		int sig = nx->kind == TR_SIGNAL;
+		const char *name = sig ? signal_name((int)get32(nx->p)) : sys_row((int32_t)get32(nx->p))->name;
 		eng_load_next(e);
-		eng_diverge(e, "thread %u ran %u counted edges past where rec saw its %s (count %llu) "
-			    "without it", t->rtid, SIG_SLACK, name ? name : "signal",
-			    (unsigned long long)(bound - SIG_SLACK));
+		eng_diverge(e, "thread %u ran %u counted edges past where rec saw its %s%s (count %llu) "
+			    "without it", t->rtid, EVENT_SLACK, name ? name : sig ? "signal" : "unnamed",
+			    sig ? "" : " call",
+			    (unsigned long long)(bound - EVENT_SLACK));
 	}
 	if (k != PS_EXITED)
 		count_disarm(&e->p, t->rtgid, t->rtid, bound);
@@ -664,11 +668,12 @@ int eng_resume(struct engine *e, int step)
 			syscall(SYS_tkill, e->p.pid, get32(nx->p));
 			e->raised = 1;
 		}
-		bound = signal_bound(e, nx);
 	}
+	if (kind == TR_SYSCALL || kind == TR_SIGNAL)
+		bound = event_bound(e, nx);
 	int st, k, end = run_to_stop(e, step, trapsig, rerun ? nx : NULL, &k, &st);
 	if (bound)
-		signal_bound_end(e, nx, bound, end ? -1 : k, st);
+		event_bound_end(e, nx, bound, end ? -1 : k, st);
 	if (end)
 		return end;
 	e->status = st;

@@ -710,6 +710,12 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			if (js)
 				sn_puts(js, ",\"patched\":true");
 		}
+	uint64_t count;
+	if (trace_count(rec, &count) == 0) {
+		sn_printf(b, " count=%llu", (unsigned long long)count);
+		if (js)
+			sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
+	}
 	return "syscall";
 }
 

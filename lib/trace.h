@@ -108,9 +108,10 @@ enum trace_tag {
 	IT_COUNT = 26,	/* start record: u32 the patcher's version
 			   (COUNT_VERSION, lib/count.h) when rec counted
 			   progress, 0 when not, then u32 1 when it did so
-			   lazily (count_lazy()); TR_PREEMPT, and a
-			   TR_SIGNAL without TRS_ASYNC: u64 the thread's
-			   count there (none: not counted) */
+			   lazily (count_lazy()); TR_PREEMPT, a
+			   TR_SIGNAL without TRS_ASYNC and a TR_SYSCALL
+			   rec stopped for: u64 the thread's count there
+			   (none: not counted) */
 	IT_PATCHED = 29,	/* u32 the sites patched: in a syscall record
 			   of a trace counted lazily, the process was
 			   patched for counting at the call's end (its
@@ -239,8 +240,8 @@ int trace_preempt_state(const struct trace_rec *pre, struct trace_item *regs, st
  * (rematch.h). 0 for a record of another kind or a short one. */
 int trace_preempt_ran(const struct trace_rec *pre);
 
-/* The thread's count (IT_COUNT) that preemption or signal record rec
- * holds: 0 with *c set, or -1 when it has none (not counted). */
+/* The thread's count (IT_COUNT) that preemption, signal or call record
+ * rec holds: 0 with *c set, or -1 when it has none (not counted). */
 int trace_count(const struct trace_rec *rec, uint64_t *c);
 
 /* The recorded rip of preemption record pre. */

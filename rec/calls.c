@@ -360,6 +360,12 @@ void syscall_entry(void)
 	tw_put(s, cur->a, sizeof cur->a);
 	tw_put64(s, 0);		/* ret, filled in at the end */
 	cap_inputs(&cur->p, e, cur->a, item_arg, s);
+	/* Where the thread's counted code made it: the count, which bounds
+	 * how far replay lets the thread run looking for it. (An advance's
+	 * arming was dropped at this stop: handle().) */
+	uint64_t count;
+	if (count_get(&cur->p, cur->tgid, cur->p.pid, &count) == 0)
+		tw_item(s, IT_COUNT, 0, &count, 8, NULL, 0);
 	if (nr == SYS_kill || nr == SYS_tkill || nr == SYS_tgkill || nr == SYS_pidfd_send_signal)
 		kill_robust_marks(nr, cur->a, s);
 	cur->at_exit = 0;

@@ -332,17 +332,32 @@ open(path, "wb").write(data[:HDR] + chunk + data[end:])
 EOF
 }
 
-# tamper_record DIR WHICH WHAT: rewrites the first record of trace DIR
-# that WHICH names: point (a TR_PREEMPT with TRP_POINT) or signal (a
-# TR_SIGNAL with a count). WHAT is regs (a bit of r15 flipped), hash (the
-# hash of its first block that is not a zero run), count (one more) or
-# count-back (100000 less). Prints the record's event number. Needs
-# python3 and the zstd command.
+# tamper_record DIR WHICH WHAT: rewrites a record of trace DIR: the
+# first that WHICH names, point (a TR_PREEMPT with TRP_POINT) or signal
+# (a TR_SIGNAL with a count), or the last of call:NR (a TR_SYSCALL of
+# syscall number NR holding the item WHAT changes). WHAT is regs (a bit
+# of r15 flipped), hash (the hash of its first block that is not a zero
+# run), count (one more), count-back (100000 less) or mem (the first
+# byte of its first output, xor 0x0f). Prints the record's event
+# number. Needs python3 and the zstd command.
 tamper_record () {
 	python3 - "$1/events" "$2" "$3" <<\EOF2
 import struct, subprocess, sys
 path, which, what = sys.argv[1], sys.argv[2], sys.argv[3]
 data = bytearray(open(path, "rb").read())
+tags = {"regs": 4, "hash": 9, "count": 26, "count-back": 26, "mem": 1}
+
+def find(raw, r, kind, size):
+    """The offset of the item WHAT changes in the record at r, or None."""
+    i = r + 24 + {8: 16, 3: 136, 2: 64}[kind]
+    while i < r + size:
+        tag, iflags, ilen = struct.unpack_from("<HHI", raw, i)
+        if tag == tags[what]:
+            return i
+        i += 8 + ilen
+    return None
+
+last, found = which.startswith("call:"), None
 off = 16
 while off < len(data):
     magic, csize, rsize, nrec, first = struct.unpack_from("<IIIIQ", data, off)
@@ -353,40 +368,40 @@ while off < len(data):
     while r < len(raw):
         kind, flags, size, event = struct.unpack_from("<HHIQ", raw, r)
         point = kind == 8 and struct.unpack_from("<Q", raw, r + 32)[0] & 4
-        if (which == "point" and point) or (which == "signal" and kind == 3 and size > 24 + 136):
-            i = r + 24 + (16 if kind == 8 else 136)
-            while i < r + size:
-                tag, iflags, ilen = struct.unpack_from("<HHI", raw, i)
-                p = i + 8
-                if what == "regs" and tag == 4:
-                    raw[p] ^= 0x10
+        call = kind == 2 and which == "call:%d" % struct.unpack_from("<i", raw, r + 24)[0]
+        if (which == "point" and point) or (which == "signal" and kind == 3) or call:
+            i = find(raw, r, kind, size)
+            if i is not None or which == "point":
+                found = (off, raw, r, i, event)
+                if not last:
                     break
-                if what.startswith("count") and tag == 26:
-                    c = struct.unpack_from("<Q", raw, p)[0]
-                    struct.pack_into("<Q", raw, p, c + 1 if what == "count" else c - 100000)
-                    break
-                if what == "hash" and tag == 9:
-                    k = next(k for k in range(p, p + ilen, 24)
-                             if struct.unpack_from("<Q", raw, k + 16)[0] != 0)
-                    raw[k + 16] ^= 1
-                    break
-                i = p + ilen
-            else:
-                if which == "signal":
-                    r += size
-                    continue
-                sys.exit("no item to change")
-            comp = subprocess.run(["zstd", "-1", "-q", "-c", "--check",
-                                   "--stream-size=%d" % len(raw)], input=bytes(raw),
-                                  stdout=subprocess.PIPE, check=True).stdout
-            chunk = struct.pack("<IIIIQ", magic, len(comp), len(raw), nrec, first) + comp
-            data[off:off + 24 + csize] = chunk
-            open(path, "wb").write(data)
-            print(event)
-            sys.exit(0)
         r += size
+    if found and not last:
+        break
     off += 24 + csize
-sys.exit("no such record in the trace")
+if not found:
+    sys.exit("no such record in the trace")
+off, raw, r, i, event = found
+if i is None:
+    sys.exit("no item to change")
+p = i + 8
+if what == "regs":
+    raw[p] ^= 0x10
+elif what.startswith("count"):
+    c = struct.unpack_from("<Q", raw, p)[0]
+    struct.pack_into("<Q", raw, p, c + 1 if what == "count" else c - 100000)
+elif what == "hash":
+    ilen = struct.unpack_from("<I", raw, i + 4)[0]
+    k = next(k for k in range(p, p + ilen, 24) if struct.unpack_from("<Q", raw, k + 16)[0] != 0)
+    raw[k + 16] ^= 1
+else:
+    raw[p + 8] ^= 0x0f
+magic, csize, rsize, nrec, first = struct.unpack_from("<IIIIQ", data, off)
+comp = subprocess.run(["zstd", "-1", "-q", "-c", "--check", "--stream-size=%d" % len(raw)],
+                      input=bytes(raw), stdout=subprocess.PIPE, check=True).stdout
+data[off:off + 24 + csize] = struct.pack("<IIIIQ", magic, len(comp), len(raw), nrec, first) + comp
+open(path, "wb").write(data)
+print(event)
 EOF2
 }
 
