@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 	int level;
 	trace_level_env(&level);	/* a bad REWIND_TRACE_LEVEL ends rec here */
 	R.count = count_choose(-1, 0, NULL);
+	R.clone_gives_way = env_flag("REWIND_CLONE_GIVES_WAY");
 	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
 	pin_choose(-1);
 	R.tsc_way = tsc_choose(-1);	/* the cpu file (make_dir) follows it */

@@ -26,6 +26,12 @@ struct recorder {
 	uint64_t seq;		/* the next syscall entry's order (task.seq) */
 	int chaos;
 	uint64_t seed, rng;
+	/* REWIND_CLONE_GIVES_WAY=1, for tests: a thread that makes a
+	 * thread (clone, clone3) lets the others run at once, and is held
+	 * at the call's clone event until another runs its own code, so
+	 * that its new thread runs before the call's end is seen, as on a
+	 * loaded machine. */
+	int clone_gives_way;
 	uint64_t sig_ign, sig_mask;	/* what rec was started with (IT_SIGS) */
 	int count;		/* counting progress (count.h) */
 	int tsc_way;		/* how rdtsc is made to stop (enum tsc_way) */

@@ -80,16 +80,8 @@ void on_alarm(int sig)
 	}
 }
 
-int clone_gives_way(void)
-{
-	static int on = -1;
-	if (on < 0)
-		on = env_flag("REWIND_CLONE_GIVES_WAY");
-	return on;
-}
-
 /* Ready thread t runs its own code now, the one thread that does; a
- * thread held at its clone's event (clone_gives_way) goes on now. */
+ * thread held at its clone's event (R.clone_gives_way) goes on now. */
 static void run_user(struct task *t)
 {
 	t->state = T_RUN;
@@ -213,7 +205,7 @@ void await_quick_return(void)
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
 	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
-	int tries = clone_gives_way() && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
+	int tries = R.clone_gives_way && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
 	for (int i = 0; (hold || i < tries) && t->state == T_KERNEL; i++) {
 		int st;
 		/* Alone, it can only wait for the call's end. */

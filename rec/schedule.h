@@ -21,12 +21,6 @@ void schedule(void);
  * call's end, so the data must reach the file in the order of the ends. */
 void await_quick_return(void);
 
-/* REWIND_CLONE_GIVES_WAY=1, for tests: a thread that makes a thread
- * (clone, clone3) lets the others run at once, and is held at the
- * call's clone event until another runs its own code, so that its new
- * thread runs before the call's end is seen, as on a loaded machine. */
-int clone_gives_way(void);
-
 /* When the running thread is stopped (want_ticks): at the end of its
  * timeslice if another waits, after HELD_TICKS if it holds a signal it
  * does not block, else never. */

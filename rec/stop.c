@@ -10,7 +10,6 @@
 #include "rec.h"
 #include "records.h"
 #include "robust.h"
-#include "schedule.h"
 #include "sig.h"
 #include "stop.h"
 #include "task.h"
@@ -163,7 +162,7 @@ void handle(int st)
 			ptemu_clone(find_task(child));
 			uint64_t ret = child;
 			memcpy(cur->stage.buf + 56, &ret, 8);
-			if (ev == PTRACE_EVENT_CLONE && cur->state == T_KERNEL && clone_gives_way() &&
+			if (ev == PTRACE_EVENT_CLONE && cur->state == T_KERNEL && R.clone_gives_way &&
 			    (clone_flags(cur) & CLONE_THREAD)) {
 				cur->clone_held = 1;	/* till another runs */
 				break;
