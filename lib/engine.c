@@ -581,14 +581,14 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
  * current thread: if it holds the count rec saw (counted), the thread is
  * armed to trap EVENT_SLACK edges past it, so that a replay gone astray
  * (an endless loop where rec made a call or faulted) ends in a
- * divergence instead of running for ever. Not under a debugger, whose
- * own stops and steps it would get in the way of. Returns the count
- * armed for, or 0. */
-static uint64_t event_bound(struct engine *e, const struct trace_rec *nx)
+ * divergence instead of running for ever. Under a debugger too, where
+ * a stop on the way (a breakpoint) disarms it and the next resume arms
+ * it again; not for a single step. Returns the count armed for, or 0. */
+static uint64_t event_bound(struct engine *e, const struct trace_rec *nx, int step)
 {
 	struct eng_task *t = cur_task(e);
 	uint64_t c;
-	if (e->debug || (nx->kind == TR_SIGNAL && (get32(nx->p + 4) & TRS_ASYNC)) ||
+	if (step || (nx->kind == TR_SIGNAL && (get32(nx->p + 4) & TRS_ASYNC)) ||
 	    trace_count(nx, &c) < 0 || count_arm(&e->p, t->rtgid, t->rtid, c + EVENT_SLACK) != 1)
 		return 0;
 	return c + EVENT_SLACK;
@@ -670,10 +670,10 @@ int eng_resume(struct engine *e, int step)
 		}
 	}
 	if (kind == TR_SYSCALL || kind == TR_SIGNAL)
-		bound = event_bound(e, nx);
+		bound = event_bound(e, nx, step);
 	int st, k, end = run_to_stop(e, step, trapsig, rerun ? nx : NULL, &k, &st);
-	if (bound)
-		event_bound_end(e, nx, bound, end ? -1 : k, st);
+	if (bound)	/* under a debugger the trap ends the resume (ENG_TRAP) */
+		event_bound_end(e, nx, bound, end == ENG_INTR ? -1 : k, st);
 	if (end)
 		return end;
 	e->status = st;

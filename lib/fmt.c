@@ -710,12 +710,10 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			if (js)
 				sn_puts(js, ",\"patched\":true");
 		}
+	/* In JSON only: a text line ends where scripts expect it to. */
 	uint64_t count;
-	if (trace_count(rec, &count) == 0) {
-		sn_printf(b, " count=%llu", (unsigned long long)count);
-		if (js)
-			sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
-	}
+	if (js && trace_count(rec, &count) == 0)
+		sn_printf(js, ",\"count\":%llu", (unsigned long long)count);
 	return "syscall";
 }
 
