@@ -54,6 +54,20 @@ static int is_sync(const siginfo_t *si)
 	return 0;
 }
 
+/* Whether the kernel drops signal sig now that cur's tracer lets it
+ * through: cur's process is the init of a pid namespace, and sig is at
+ * its default action, which is not to ignore it, and is neither SIGKILL
+ * nor SIGSTOP. Natively the kernel drops it as it is sent (it never
+ * comes); replay, not such an init, would be killed by it. */
+static int init_drops(int sig)
+{
+	uint64_t caught, ign, bit = 1ull << (sig - 1);
+	return sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD && sig != SIGCONT &&
+	       sig != SIGURG && sig != SIGWINCH && self_id(cur->tgid, 0) == 1 &&
+	       pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
+	       pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit);
+}
+
 /* CPUID stops (lib/tsc.h): rec asks its own CPU, with per-CPU ids
  * zeroed, and records the answer; or, in a thread that left the CPU
  * whose table the trace keeps (TSC_CPUID_TABLE), answers from that
@@ -272,6 +286,10 @@ int do_signal(int sig)
 		return 1;
 	}
 	int flags = 0;
+	if (!is_sync(&si) && init_drops(sig)) {
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		return 1;
+	}
 	if (!is_sync(&si)) {
 		/* Registers alone do not say it is at the exit still: a
 		 * thread that spins comes back to the same ones, and a signal

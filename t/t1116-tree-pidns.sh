@@ -1,7 +1,8 @@
 #!/bin/bash
 # t1116-tree-pidns.sh: a pid namespace (unshare(CLONE_NEWPID) then fork, or
 # clone(CLONE_NEWPID), which replay does without namespaces):
-# its init forks, kills by a pid of the namespace and reaps; with
+# its init forks, kills by a pid of the namespace and reaps, and sends
+# itself signals the kernel drops for a namespace's init; with
 # "orphan" the kernel kills what init leaves behind. The program sees
 # other ids than rec: the trace says which is which, and replay follows.
 . "$(dirname "$0")/test-lib.sh"
@@ -15,6 +16,7 @@ for mode in reap clone orphan; do
 		rec_replay_cmp "$T/pidns" $mode &&
 		grep -qx "child: pid 1, parent 0" rec.out &&
 		grep -qx "init: 2 killed by 15" rec.out &&
+		grep -qx "init: survived its own SIGQUIT and SIGRTMIN+2" rec.out &&
 		grep -Eqx "token [0-9a-f]{8}: child exited ([0-9]+) \(want \1\)" rec.out
 	'
 done

@@ -2,8 +2,9 @@
  * "clone", clone(CLONE_NEWPID)): the child is pid 1 there, forks two of
  * its own, kills one by its pid in the namespace, and reaps both; the
  * parent reaps the child. With "orphan", the child leaves a third one
- * paused when it exits, which the kernel then kills. Each run draws its
- * own token and exit status. */
+ * paused when it exits, which the kernel then kills. Before it exits it
+ * sends itself SIGQUIT and SIGRTMIN+2, which the kernel drops (init of a
+ * namespace). Each run draws its own token and exit status. */
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,12 @@ static int init(void *arg)
 	printf("init: %d killed by %d\n", w1, WTERMSIG(st));
 	pid_t w2 = waitpid(b, &st, 0);
 	printf("init: %d exited %d\n", w2, WEXITSTATUS(st));
+	fflush(stdout);
+	/* At their default action, signals it sends itself are dropped:
+	 * init of a namespace is not killed by them. */
+	kill(getpid(), SIGQUIT);
+	kill(getpid(), SIGRTMIN + 2);
+	printf("init: survived its own SIGQUIT and SIGRTMIN+2\n");
 	fflush(stdout);
 	if (orphan && fork() == 0) {
 		pause();
