@@ -400,6 +400,17 @@ static int q_mremap(struct engine *e, struct call *c, int phase)
 	return 1;
 }
 
+/* Q_PARTIAL: the kernel changes the range up to its first hole, then
+ * fails with ENOMEM; replay's address space has the same holes, so the
+ * call is made and must fail the same way. */
+static int q_partial(struct engine *e, struct call *c, int phase)
+{
+	(void)e;
+	if (phase == QP_CLASS && c->sc->ret == -ENOMEM)
+		c->noerr = 1;
+	return 0;
+}
+
 static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_PRCTL] = q_prctl,
 	[Q_SECCOMP] = q_seccomp,
@@ -412,6 +423,7 @@ static int (*const quirks[])(struct engine *, struct call *, int) = {
 	[Q_TIDADDR] = q_tidaddr,
 	[Q_MREMAP] = q_mremap,
 	[Q_ARCHPRCTL] = q_archprctl,
+	[Q_PARTIAL] = q_partial,
 };
 
 /* Ask call c's quirk function, if it has one, at phase. */

@@ -51,6 +51,9 @@ enum sys_quirk {
 			   replay is moved piece by piece */
 	Q_ARCHPRCTL,	/* arch_prctl: ARCH_GET_CPUID answered from the trace
 			   (CPUID faults for rewind alone) */
+	Q_PARTIAL,	/* mprotect, pkey_mprotect: ENOMEM (a hole in the
+			   range) comes after the pages before the hole were
+			   changed: performed all the same */
 };
 
 /* Argument kinds. A table cell is sys_arg(kind, param); the param is a

@@ -23,7 +23,8 @@
  *          failure), Q_ALTSTACK (the alternate stack noted for
  *          checkpoints), Q_SIGMASK (waits under a signal mask of its own,
  *          which an interrupting signal must get through), Q_ARCHPRCTL
- *          (ARCH_GET_CPUID answered from the trace)
+ *          (ARCH_GET_CPUID answered from the trace), Q_PARTIAL (ENOMEM
+ *          after a part of the range was changed: performed)
  *   ret    how the return value reads (enum sys_ret): R_INT, R_HEX
  *          (addresses), R_FD (a new descriptor), R_NONE (never returns)
  *   cells  one per argument, in order; their count is the argument count.
@@ -108,7 +109,7 @@ SYS(6,   lstat,           C_EMU,    0,          R_INT, STR, OUT(144))
 SYS(7,   poll,            C_EMU,    0,          R_INT, POLLFD(1), UINT, INT)
 SYS(8,   lseek,           C_EMU,    0,          R_INT, FD, INT, WHENCE)
 SYS(9,   mmap,            C_MMAP,   0,          R_HEX, PTR, UINT, PROT, MFLAGS, FD, HEX)
-SYS(10,  mprotect,        C_EXEC,   0,          R_INT, HEX, UINT, PROT)
+SYS(10,  mprotect,        C_EXEC,   Q_PARTIAL,  R_INT, HEX, UINT, PROT)
 SYS(11,  munmap,          C_EXEC,   0,          R_INT, HEX, UINT)
 SYS(12,  brk,             C_EXEC,   0,          R_HEX, PTR)
 SYS(13,  rt_sigaction,    C_EXEC,   0,          R_INT, SIG, PTR, OUT(32), UINT)
@@ -479,7 +480,7 @@ SYS(326, copy_file_range, C_EMU,    0,          R_INT, FD, OUT(8), FD, OUT(8), U
 SYS(327, preadv2,         C_EMU,    0,          R_INT, FD, IOV_OUT(2), UINT, INT, INT, HEX)
 SYS(328, pwritev2,        C_EMU,    0,          R_INT, FD, IOV_IN(2), UINT, INT, INT, HEX)
 /* Protection keys: pkey_alloc sets the thread's PKRU register. */
-SYS(329, pkey_mprotect,   C_EXEC,   0,          R_INT, HEX, UINT, PROT, INT)
+SYS(329, pkey_mprotect,   C_EXEC,   Q_PARTIAL,  R_INT, HEX, UINT, PROT, INT)
 SYS(330, pkey_alloc,      C_EXEC,   0,          R_INT, HEX, HEX)
 SYS(331, pkey_free,       C_EXEC,   0,          R_INT, INT)
 SYS(332, statx,           C_EMU,    0,          R_INT, FD, STR, ATFLAGS, HEX, OUT(256))

@@ -230,10 +230,10 @@ void syscall_exit(void)
 		shm_attached(ret, !(a[2] & SHM_RDONLY));
 	else if (e->class == C_MMAP && ret >= 0 && !(a[3] & MAP_ANONYMOUS))
 		file_mapped(a);
-	if (ret == 0 && nr == SYS_madvise && (a[2] == MADV_DONTNEED || a[2] == 24))
-		file_pages(a[0], a[0] + a[1]);	/* 24: MADV_DONTNEED_LOCKED */
+	if (nr == SYS_madvise && (a[2] == MADV_DONTNEED || a[2] == 24))	/* 24: _LOCKED */
+		file_pages(a[0], a[0] + a[1], ret < 0);	/* a failure may come after a part */
 	else if (ret >= 0 && nr == SYS_mremap && a[2] > a[1])
-		file_pages(ret, ret + a[2]);
+		file_pages(ret, ret + a[2], 0);
 	char emu_why[4600];
 	if (emu_patch(&R.w, &cur->p, nr, a, ret, emu_why, sizeof emu_why) < 0)
 		stop_recording(EXIT_TRACE, "%s", emu_why);

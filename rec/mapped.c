@@ -27,13 +27,19 @@ static int fd_writable(int fd)
 
 /* madvise(MADV_DONTNEED) and a growing mremap refill private file
  * mappings from the file. Replay's copies of those mappings are
- * anonymous, so save what the pages hold now as kernel output. */
-void file_pages(uint64_t lo, uint64_t hi)
+ * anonymous, so save what the pages hold now as kernel output. With
+ * anon, the private anonymous ones too: a madvise that failed (a hole
+ * in the range, ENOMEM, or a locked page, EINVAL) emptied some of its
+ * pages, which replay, answering it, writes instead. */
+void file_pages(uint64_t lo, uint64_t hi, int anon)
 {
 	FILE *f = maps_open(cur->p.pid);
 	struct maps_line m;
 	while (f && maps_next(f, &m)) {
-		if (!m.ino || m.perm[3] != 'p' || m.hi <= lo || m.lo >= hi)
+		/* Anonymous: the program's own memory, not [vdso] and the like. */
+		int want = m.ino || (anon && m.perm[0] == 'r' &&
+				     (!m.name[0] || !strcmp(m.name, "[heap]") || !strcmp(m.name, "[stack]")));
+		if (!want || m.perm[3] != 'p' || m.hi <= lo || m.lo >= hi)
 			continue;
 		save_mem(m.lo > lo ? m.lo : lo, m.hi < hi ? m.hi : hi);
 	}

@@ -8,7 +8,7 @@
 /* madvise(MADV_DONTNEED) and a growing mremap refill private file
  * mappings from the file. Replay's copies of those mappings are
  * anonymous, so save what the pages hold now as kernel output. */
-void file_pages(uint64_t lo, uint64_t hi);
+void file_pages(uint64_t lo, uint64_t hi, int anon);
 
 /* cur attached a SysV shared memory segment at addr (shmat): replay
  * emulates it as it does a file mapped shared (one copy, which every
