@@ -549,6 +549,30 @@ static void out_keyctl(struct pt_proc *p, const uint64_t a[6], int64_t ret,
 	out(p, buf, (uint64_t)ret < cap ? (uint64_t)ret : cap, fn, ctx);
 }
 
+/* setsockopt(a) that replaces a netfilter table (iptables' and
+ * ip6tables' IPT_SO_SET_REPLACE, arptables' ARPT_SO_SET_REPLACE,
+ * ebtables' EBT_SO_SET_ENTRIES): the kernel writes the old table's
+ * counters, 16 bytes each, through the pointer its struct holds after
+ * num_counters. */
+static void out_xt_counters(struct pt_proc *p, const uint64_t a[6],
+			    void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx)
+{
+	uint64_t at, ptr;
+	uint32_t n;
+	if ((a[1] == SOL_IP || a[1] == SOL_IPV6) && a[2] == 64)
+		at = 84;	/* struct ipt_replace, ip6t_replace */
+	else if (a[1] == SOL_IP && a[2] == 96)
+		at = 68;	/* struct arpt_replace */
+	else if (a[1] == SOL_IP && a[2] == 128)
+		at = 96;	/* struct ebt_replace */
+	else
+		return;
+	uint64_t pat = (at + 4 + 7) & ~7ull;
+	if (a[4] >= pat + 8 && pt_read(p, a[3] + at, &n, 4) == 4 && pt_read(p, a[3] + pat, &ptr, 8) == 8 &&
+	    ptr && n)
+		out(p, ptr, 16ull * (n < (1u << 22) ? n : (1u << 22)), fn, ctx);
+}
+
 const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret)
 {
 	static char why[96];
@@ -618,11 +642,13 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 				out_iov(p, v, a[sys_param(c)], ret, fn, ctx);
 			break;
 		case A_SOCKADDR_OUT: {
-			uint32_t l = 0;
+			/* A sockaddr, or getsockopt's value, as long as the
+			 * kernel says (a netfilter table's entries: KiBs). */
+			uint32_t l = 0, cap = e == sys_row(SYS_getsockopt) ? 1u << 24 : 256;
 			if (!soft || !v || !a[sys_param(c)] ||
 			    pt_read(p, a[sys_param(c)], &l, 4) != 4)
 				break;
-			out(p, v, l < 256 ? l : 256, fn, ctx);
+			out(p, v, l < cap ? l : cap, fn, ctx);
 			break;
 		}
 		case A_POLLFD:
@@ -748,5 +774,6 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 		default:
 			break;
 		}
-	}
+	}	if (ok && e == sys_row(SYS_setsockopt))
+		out_xt_counters(p, a, fn, ctx);
 }
