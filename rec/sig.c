@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -66,6 +67,28 @@ static int init_drops(int sig)
 	       sig != SIGURG && sig != SIGWINCH && self_id(cur->tgid, 0) == 1 &&
 	       pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 && !(caught & bit) &&
 	       pt_status_hex(cur->p.pid, "SigIgn:", &ign) == 0 && !(ign & bit);
+}
+
+/* Whether the fault sig (synchronous) kills cur's process natively but
+ * not under ptrace: it is a pid namespace's init, which the kernel makes
+ * killable by a fatal fault only when no tracer is attached (it drops
+ * the signal, and the fault comes again for ever). Fatal: not caught, or
+ * caught and blocked (the kernel then resets it to the default). */
+static int init_dies(int sig)
+{
+	uint64_t caught, blocked = 0, bit = 1ull << (sig - 1);
+	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof blocked, &blocked);
+	return self_id(cur->tgid, 0) == 1 && pt_status_hex(cur->p.pid, "SigCgt:", &caught) == 0 &&
+	       (!(caught & bit) || (blocked & bit));
+}
+
+/* The status a process killed by sig ends with: with the core dump flag
+ * where its RLIMIT_CORE lets the kernel write one. */
+static int killed_status(int sig)
+{
+	struct rlimit rl;
+	int core = prlimit(cur->p.pid, RLIMIT_CORE, NULL, &rl) == 0 && rl.rlim_cur > 0;
+	return sig | (core ? 0x80 : 0);
 }
 
 /* CPUID stops (lib/tsc.h): rec asks its own CPU, with per-CPU ids
@@ -350,6 +373,8 @@ int do_signal(int sig)
 		return 0;
 	}
 	record_signal(sig, flags, &si);
+	if (!flags && init_dies(sig))
+		return -killed_status(sig);
 	pt_resume(&cur->p, RESUME_CONT, sig);
 	return 1;
 }

@@ -15,7 +15,9 @@
 void pending_now(struct pt_proc *p, uint64_t set[2]);
 
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
- * running (resumed), 0 if it stopped running. */
+ * running (resumed), 0 if it stopped running, or minus the status to
+ * record for its end when rec is to let it go (detach it) to die of its
+ * fault (a pid namespace's init: see init_dies()). */
 int do_signal(int sig);
 
 /* cur, stopped in its own code, is preempted there as by a SIGSTOP of

@@ -148,7 +148,16 @@ void handle(int st)
 			break;
 		}
 		ptchld_signal(WSTOPSIG(st));
-		if (!do_signal(WSTOPSIG(st)))
+		int ds = do_signal(WSTOPSIG(st));
+		if (ds < 0) {
+			/* Let go, it faults again and dies of it (sig.h). */
+			pid_t pid = cur->p.pid;
+			R.run_tid = 0;
+			task_gone(-ds);
+			ptrace(PTRACE_DETACH, pid, 0, 0);
+			break;
+		}
+		if (!ds)
 			R.run_tid = 0;
 		if (cur->state == T_STOPPED && cur->tracer)
 			ptemu_group_stop(WSTOPSIG(st));

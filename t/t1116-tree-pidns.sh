@@ -27,6 +27,13 @@ test_expect_success ROOT 'clone(CLONE_NEWPID) replays for a user who cannot make
 	(cd / && runuser -u nobody -- "$REWIND_BIN/replay" "$trace") >nobody.out 2>nobody.err &&
 	test_cmp_bytes rec.out nobody.out
 '
+test_expect_success 'its init dies of a fault, as natively (not faulting for ever)' '
+	(cd "$scratch" && "$T/pidns" segv) >native.out 2>&1 &&
+	grep -Eqx "token [0-9a-f]{8}: child killed by 11" native.out &&
+	rec_replay_cmp "$T/pidns" segv &&
+	grep -Eqx "token [0-9a-f]{8}: child killed by 11" rec.out &&
+	run_tool tdump "$trace" | grep -q " task-exit signal SIGSEGV"
+'
 test_expect_success 'the orphan was killed by the kernel, in the trace too' '
 	rec_replay_cmp "$T/pidns" orphan &&
 	run_tool tdump "$trace" | grep -q " task-exit signal SIGKILL$"

@@ -1,12 +1,15 @@
 /* pidns: a new pid namespace (unshare(CLONE_NEWPID), then fork; with
  * "clone", clone(CLONE_NEWPID)): the child is pid 1 there, forks two of
  * its own, kills one by its pid in the namespace, and reaps both; the
- * parent reaps the child. With "orphan", the child leaves a third one
+ * parent reaps the child. With "segv", the child dies of a fault at
+ * once (which the kernel lets kill a namespace's init only while it is
+ * not traced). With "orphan", the child leaves a third one
  * paused when it exits, which the kernel then kills. Before it exits it
  * sends itself SIGQUIT and SIGRTMIN+2, which the kernel drops (init of a
  * namespace). Each run draws its own token and exit status. */
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@
 #include <unistd.h>
 
 static unsigned r;
-static int orphan;
+static int orphan, segv;
 static char stack[65536] __attribute__((aligned(16)));
 
 static int init(void *arg)
@@ -23,6 +26,8 @@ static int init(void *arg)
 	(void)arg;
 	printf("child: pid %d, parent %d\n", getpid(), getppid());
 	fflush(stdout);
+	if (segv)	/* no handler: it dies of the fault, init or not */
+		*(volatile unsigned *)(uintptr_t)(r & 0) = r;
 	pid_t a = fork();
 	if (a == 0) {
 		pause();
@@ -55,6 +60,7 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "reap";
 	orphan = !strcmp(mode, "orphan");
+	segv = !strcmp(mode, "segv");
 	if (getrandom(&r, sizeof r, 0) != sizeof r)
 		return 2;
 	fflush(stdout);
@@ -76,6 +82,9 @@ int main(int argc, char **argv)
 	}
 	int st;
 	waitpid(c, &st, 0);
-	printf("token %08x: child exited %d (want %u)\n", r, WEXITSTATUS(st), r % 50);
+	if (WIFSIGNALED(st))
+		printf("token %08x: child killed by %d\n", r, WTERMSIG(st));
+	else
+		printf("token %08x: child exited %d (want %u)\n", r, WEXITSTATUS(st), r % 50);
 	return 0;
 }
