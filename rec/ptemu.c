@@ -323,7 +323,7 @@ void ptemu_continued(struct task *t)
 	if (!t->plisten || !t->pgroup)
 		return;
 	struct task *me = cur;
-	t->plisten = t->pgroup = 0;
+	t->plisten = t->pgroup = t->pgsig = 0;
 	t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
 	t->pmsg = 0;
 	cur = t;
@@ -532,12 +532,16 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			trap_info(PTRACE_EVENT_STOP << 8 | sig);
 			cur = me;
 		} else if (!t->pstop) {	/* a PTRACE_EVENT_STOP stop */
-			t->report = ((PTRACE_EVENT_STOP << 8 | SIGTRAP) << 8) | 0x7f;
+			/* With the group-stop's signal while its group is
+			 * stopped still, else SIGTRAP (the kernel's
+			 * do_jobctl_trap). */
+			int sig = t->pgsig ? t->pgsig : SIGTRAP;
+			t->report = ((PTRACE_EVENT_STOP << 8 | sig) << 8) | 0x7f;
 			t->pmsg = 0;
 			t->psig = 0;	/* (a call let go at its entry stays so) */
 			struct task *me = cur;
 			cur = t;
-			trap_info(PTRACE_EVENT_STOP << 8 | SIGTRAP);
+			trap_info(PTRACE_EVENT_STOP << 8 | sig);
 			cur = me;
 		}
 		t->pstop = 1;
@@ -606,7 +610,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			if (t->psys)
 				buf_want_traced(&t->p);
 			if (req == PTRACE_DETACH) {
-				t->tracer = NULL, t->seized = 0, t->popts = 0;
+				t->tracer = NULL, t->seized = 0, t->popts = 0, t->pgsig = 0;
 				t->state = T_STOPPED;
 			}
 			return 0;
@@ -923,6 +927,8 @@ static void stopped(void)
 
 void ptemu_signal_stop(int sig, int flags, const siginfo_t *si)
 {
+	if (sig == SIGCONT)
+		cur->pgsig = 0;
 	cur->psig = sig;
 	cur->ptinfo = cur->pinside = 0;
 	cur->pmsg = 0;	/* a signal's stop sets the message to 0 */
@@ -937,6 +943,7 @@ void ptemu_group_stop(int sig)
 	cur->psig = cur->pcall = cur->ptinfo = cur->pinside = 0;
 	cur->pmsg = 0;
 	cur->pgroup = 1;
+	cur->pgsig = sig;
 	/* A seized tracee's group-stop is a PTRACE_EVENT_STOP. */
 	cur->report = (cur->seized ? PTRACE_EVENT_STOP << 16 : 0) | sig << 8 | 0x7f;
 	if (cur->seized)

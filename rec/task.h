@@ -77,6 +77,9 @@ struct task {
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
 	int pgroup;		/* its stop for its tracer is a group-stop */
+	int pgsig;		/* the signal of the group-stop its tracer let it
+				   run out of: its group stays stopped (a
+				   PTRACE_INTERRUPT reports it) until a SIGCONT */
 	int pstepsys;		/* single-stepped into a syscall: the step's
 				   SIGTRAP stops it at the call's end */
 	int plisten;		/* let go with PTRACE_LISTEN: in its group-stop
