@@ -1,9 +1,10 @@
 /* bigwrite.c: writes argv[1] (256) MiB of fresh memory, every 64 KiB
  * block different but compressible (argv[2] "random": random bytes,
  * which do not compress), then computes with no syscall until
- * a timer's SIGALRM comes, which preempts it there under rec with all of
- * that memory in one record; prints a checksum that differs from run to
- * run. */
+ * a timer's second SIGALRM comes, which preempts it there under rec with
+ * all of that memory in one record (the first may come at setitimer's
+ * end already, on a loaded machine); prints a checksum that differs from
+ * run to run. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static volatile sig_atomic_t rang;
 static void on_alarm(int sig)
 {
 	(void)sig;
-	rang = 1;
+	rang++;
 }
 
 int main(int argc, char **argv)
@@ -46,12 +47,13 @@ int main(int argc, char **argv)
 	}
 	struct sigaction sa = { .sa_handler = on_alarm };
 	sigaction(SIGALRM, &sa, NULL);
-	struct itimerval it = { { 0, 0 }, { 0, 2000 } };
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } }, off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	uint64_t sum = 0;
-	while (!rang)
+	while (rang < 2)
 		for (int i = 0; i < 1000; i++)
 			sum += mem[(sum + i) % words] & 1;
+	setitimer(ITIMER_REAL, &off, NULL);
 	for (size_t i = 0; i < words; i += 4096)
 		sum += mem[i];
 	printf("sum %llx last %llx\n", (unsigned long long)sum, (unsigned long long)x);
