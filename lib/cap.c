@@ -218,7 +218,8 @@ struct cmd_out {
 };
 
 /* ioctl requests of the old style: no _IOC direction and size, so the
- * encoding cannot tell what they write. The types in old_types are those
+ * encoding cannot tell what they write (and a few whose encoding says
+ * less than the kernel writes). The types in old_types are those
  * of such requests; a request of another type without a direction is
  * taken for _IO() (nothing written). */
 static const struct cmd_out old_ioctls[] = {
@@ -303,6 +304,9 @@ static const struct cmd_out old_ioctls[] = {
 	/* Encoded _IOW, yet the kernel writes back: TUNSETIFF (the name it
 	 * chose for "tun%d" into the struct ifreq) */
 	{ 0x400454ca, 40 },
+	/* Encoded _IOR of an unsigned int, yet the kernel writes a whole
+	 * struct ifreq: TUNGETIFF */
+	{ 0x800454d2, 40 },
 };
 static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0x54, 0x56,
 				     0x89, 0x8b };
@@ -318,11 +322,11 @@ static int ioctl_out_size(uint64_t req)
 	unsigned dir = (req >> 30) & 3, size = (req >> 16) & 0x3fff, type = (req >> 8) & 0xff;
 	if (req == FIEMAP || req == DEDUPE || req == GETFSMAP || req == PROCMAP)
 		return SPECIAL;
-	if (dir & 2)		/* _IOC_READ: the kernel writes size bytes */
-		return size;
 	for (size_t i = 0; i < sizeof old_ioctls / sizeof *old_ioctls; i++)
 		if (old_ioctls[i].cmd == (uint32_t)req)
 			return old_ioctls[i].out;
+	if (dir & 2)		/* _IOC_READ: the kernel writes size bytes */
+		return size;
 	if (dir || size || !memchr(old_types, type, sizeof old_types))
 		return 0;	/* _IOW, or _IO of a type with no old requests */
 	return REFUSE;
