@@ -309,7 +309,7 @@ int do_signal(int sig)
 		return 1;
 	}
 	int flags = 0;
-	if (!is_sync(&si) && init_drops(sig)) {
+	if (!is_sync(&si) && !cur->tracer && init_drops(sig)) {	/* a tracer would see it */
 		pt_resume(&cur->p, RESUME_CONT, 0);
 		return 1;
 	}
