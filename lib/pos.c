@@ -41,7 +41,14 @@ static int scan_open(pid_t pid)
 				 .vec = (uintptr_t)&r, .vec_len = 1,
 				 .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
 				 .return_mask = PM_PRESENT | PM_SWAPPED };
-	if (fd >= 0 && ioctl(fd, PM_SCAN, &a) < 0) {
+	/* A scan that was interrupted (a loaded machine) is asked again:
+	 * taken for a kernel without it, a large address space (ASan's
+	 * shadow) would be refused. */
+	int k = -1;
+	for (int tries = 0; fd >= 0 && tries < 20 && k < 0; tries++)
+		if ((k = ioctl(fd, PM_SCAN, &a)) < 0 && errno != EINTR && errno != EAGAIN)
+			break;
+	if (fd >= 0 && k < 0) {
 		close(fd);
 		fd = -1;
 	}
