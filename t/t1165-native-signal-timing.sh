@@ -11,13 +11,17 @@ require_tprog profsig
 
 hits () { sed -n 's/^hits \([0-9]*\) .*/\1/p' "$1"; }
 
-test_expect_success 'natively and under rec: as many handler runs, within 30%' '
+# Held signals give a handful of runs (9 for 100-200 natively); the
+# bound is half the native count, since the two runs' CPU times move
+# apart on a shared VM (a native run beside another test once took 208
+# ticks where rec's took 145).
+test_expect_success 'natively and under rec: as many handler runs, at least half' '
 	"$T/profsig" >nat.out &&
 	n=$(hits nat.out) && test "$n" -ge 20 &&
 	REWIND_HOLD_SIGNALS=0 rec_replay_cmp "$T/profsig" &&
 	r=$(hits rec.out) &&
 	echo "native $n, under rec $r" &&
-	test $((r * 10)) -ge $((n * 7))
+	test $((r * 2)) -ge "$n"
 '
 test_expect_success 'each delivery was recorded as a preemption, then the signal' '
 	run_tool tdump "$trace" >dump &&
