@@ -778,6 +778,7 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 		default:
 			break;
 		}
-	}	if (ok && e == sys_row(SYS_setsockopt))
+	}
+	if (ok && e == sys_row(SYS_setsockopt))
 		out_xt_counters(p, a, fn, ctx);
 }

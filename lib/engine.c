@@ -604,12 +604,13 @@ static void event_bound_end(struct engine *e, const struct trace_rec *nx, uint64
 	uint64_t at = bound;
 	if (k == PS_SIGNAL && WSTOPSIG(st) == SIGTRAP && pt_getregs_alive(&e->p, &r) == 0 &&
 	    count_take_trap(&e->p, t->rtgid, t->rtid, r.rip, &at)) {
-		int sig = nx->kind == TR_SIGNAL;
-		const char *name = sig ? signal_name((int)get32(nx->p)) : sys_row((int32_t)get32(nx->p))->name;
+		int is_sig = nx->kind == TR_SIGNAL;
+		const char *name = is_sig ? signal_name((int)get32(nx->p))
+					  : sys_row((int32_t)get32(nx->p))->name;
 		eng_load_next(e);
 		eng_diverge(e, "thread %u ran %u counted edges past where rec saw its %s%s (count %llu) "
-			    "without it", t->rtid, EVENT_SLACK, name ? name : sig ? "signal" : "unnamed",
-			    sig ? "" : " call",
+			    "without it", t->rtid, EVENT_SLACK, name ? name : is_sig ? "signal" : "unnamed",
+			    is_sig ? "" : " call",
 			    (unsigned long long)(bound - EVENT_SLACK));
 	}
 	if (k != PS_EXITED)
