@@ -379,10 +379,11 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 /* zstd's levels, best first: rec starts at the first, moves one down at
  * each chunk it had to wait a quarter of its time or more to hand over
  * (the helper still compressing the last), and one up at each the
- * helper was idle for. On C headers (zstd -b here), -7 compresses 1.4
- * times as fast as level 1 to two thirds of its ratio, -31 2.2 times as
- * fast to two fifths. REWIND_TRACE_LEVEL=N fixes it. */
-static const int levels[] = { 1, -1, -3, -7, -15, -31 };
+ * helper was idle for. On C headers (zstd -b here, MB/s compressed and
+ * ratio): 1 290 MB/s 4.8x, -7 390 3.1x, -31 500 1.9x, -100 850 1.3x,
+ * -300 1550 1.1x, -1000 3000 1.03x (next to a copy: rec's own path for
+ * the bytes is slower). REWIND_TRACE_LEVEL=N fixes it. */
+static const int levels[] = { 1, -1, -3, -7, -15, -31, -100, -300, -1000 };
 #define NLEVELS (int)(sizeof levels / sizeof levels[0])
 
 /* What the helper (or rec, in line) is to do with the bytes handed over. */
@@ -460,6 +461,7 @@ int trace_create(struct trace_writer *w, const char *dir)
 	if (trace_level_env(&w->level))
 		w->fixed = 1;
 	w->recstart = (size_t)-1;
+	w->handed = now_ns();
 	return 0;
 }
 
@@ -742,7 +744,15 @@ struct tw_job {
 	uint8_t *buf;		/* the task's bytes; then the buffer rec fills next */
 	size_t cap;
 	struct tw_task task;
+	uint64_t busy;		/* the helper's CPU time for its last task (ns) */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
 
 static void *tw_worker(void *arg)
 {
@@ -755,9 +765,12 @@ static void *tw_worker(void *arg)
 		if (j->state == 2)
 			break;
 		pthread_mutex_unlock(&j->mu);
+		uint64_t c0 = thread_cpu_ns();
 		int rc = run_task(w, j->buf, &j->task);
 		int e = errno;
+		uint64_t c1 = thread_cpu_ns();
 		pthread_mutex_lock(&j->mu);
+		j->busy = c1 - c0;
 		if (rc < 0 && !j->err)
 			j->err = e ? e : EIO;
 		j->state = 0;
@@ -818,14 +831,20 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		uint64_t t0 = now_ns();
 		int waited, e = tw_wait(j, &waited);
 		uint64_t t1 = now_ns();
-		/* rec waited for zstd a quarter of the time since the last
-		 * chunk or more: a faster level for the next chunks. The
-		 * helper idle: back towards the best. (A streamed record's
-		 * level is its first piece's.) */
+		/* Over the last chunks (each weighing a quarter less than
+		 * the next; the syscall buffer's drains make them in bursts),
+		 * rec waited for zstd a quarter of the time or more, or the
+		 * helper was busy half of it (half a core beside the program
+		 * and rec): a faster level for the next chunks. The helper
+		 * busy an eighth of it or less: back towards the best. (A
+		 * streamed record's level is its first piece's.) */
 		if (!w->fixed && (!t->piece || (t->piece & TW_FIRST))) {
-			if (waited && (t1 - t0) * 4 >= t1 - w->handed)
+			w->span = w->span - w->span / 4 + (t1 - w->handed);
+			w->waits = w->waits - w->waits / 4 + (t1 - t0);
+			w->busy = w->busy - w->busy / 4 + j->busy;
+			if (w->waits * 4 >= w->span || w->busy * 2 >= w->span)
 				w->step += w->step < NLEVELS - 1;
-			else if (!waited)
+			else if (w->busy * 8 < w->span)
 				w->step -= w->step > 0;
 			w->level = levels[w->step];
 		}

@@ -291,6 +291,9 @@ struct trace_writer {
 	int level;		/* zstd's level for the next chunk */
 	int step;		/* its place in trace.c's levels, when not fixed */
 	uint64_t handed;	/* when the last chunk was handed over (ns) */
+	uint64_t span, waits, busy;	/* over the last chunks, decaying: the
+				   time, rec's waits for the helper, the
+				   helper's CPU time (ns) */
 	int clevel;		/* the level the compressor is set to */
 	int fixed;		/* REWIND_TRACE_LEVEL set: level never moves */
 };
