@@ -604,7 +604,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			 * kernel does; detached, it stays in the group-stop
 			 * (till a SIGCONT), let go, it runs. */
 			ptpatch_check(t);
-			t->pgroup = 0;
+				t->pgroup = 0;
 			t->pstop = t->report = 0;
 			t->psys = req == PTRACE_SYSCALL;
 			if (t->psys)
@@ -612,6 +612,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			if (req == PTRACE_DETACH) {
 				t->tracer = NULL, t->seized = 0, t->popts = 0, t->pgsig = 0;
 				t->state = T_STOPPED;
+			} else if (t->state == T_STOPPED) {
+				ready(t);	/* attached in its group-stop */
 			}
 			return 0;
 		}

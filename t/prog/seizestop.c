@@ -1,7 +1,9 @@
 /* seizestop.c: a seized tracee's stops around a group-stop its tracer
  * lets it run out of: PTRACE_INTERRUPT reports the group-stop's signal
- * (SIGSTOP) while its group is stopped still, not SIGTRAP. Prints a
- * random token and each wait status. */
+ * (SIGSTOP) while its group is stopped still, not SIGTRAP. With
+ * "attach", the child stops itself before it is seized, and
+ * PTRACE_CONT from that group-stop lets it run (rr's
+ * ptrace_remote_unmap). Prints a random token and each wait status. */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
@@ -16,7 +18,30 @@ static void show(const char *what, pid_t c)
 	printf("%s: %s status %#x\n", what, w == c ? "child" : "none", st);
 }
 
-int main(void)
+/* The child stops itself; seized in that group-stop and let go, it
+ * runs, writes to the pipe and exits. */
+static int attach(int p[2])
+{
+	pid_t c = fork();
+	if (c == 0) {
+		raise(SIGSTOP);
+		write(p[1], "r", 1);
+		_exit(7);
+	}
+	int st = 0;
+	waitpid(c, &st, WUNTRACED);
+	printf("stopped itself: status %#x\n", st);
+	if (ptrace(PTRACE_SEIZE, c, 0, 0))
+		return 3;
+	show("seized in its group-stop", c);
+	ptrace(PTRACE_CONT, c, 0, 0);
+	char ch = 0;
+	printf("let go: it %s\n", read(p[0], &ch, 1) == 1 && ch == 'r' ? "ran" : "did not run");
+	show("exited", c);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	unsigned r;
 	if (getrandom(&r, sizeof r, 0) != sizeof r)
@@ -26,6 +51,8 @@ int main(void)
 	int p[2];
 	if (pipe(p))
 		return 2;
+	if (argc > 1 && argv[1][0] == 'a')
+		return attach(p);
 	pid_t c = fork();
 	if (c == 0) {
 		char ch;
