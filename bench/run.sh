@@ -220,6 +220,14 @@ last=$("$REWIND_BIN/tdump" "$tmp/tr.build" | awk '$3 == "syscall" { e = $1 } END
 plain=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.build")
 ts=$(secs "$REWIND_BIN/tseek" "$tmp/tr.build")
 seek=$(secs "$REWIND_BIN/replay" --to "$last" "$tmp/tr.build")
+# Stops per task: the events rec stopped a thread for (all but the
+# syscall buffer's calls), against every call (what each was a stop
+# before buffering, REWIND_NO_BUFFER=1).
+read -r ntask nstop ncall < <("$REWIND_BIN/tdump" --json "$tmp/tr.build" | awk '
+	/"kind":"(task-)?exit"/ { t++ }
+	/"kind":"syscall"/ { c++ }
+	!/"buffered":true/ { s++ }
+	END { print t + 0, s + 0, c + 0 }')
 echo
 printf 'a real build (make -j2 of this project'"'"'s tools: %ss natively, %s processes)\n' "$nat" \
 	"$("$REWIND_BIN/tdump" "$tmp/tr.build" | awk '$3 == "task-exit" { n++ } END { print n + 0 }')"
@@ -232,6 +240,9 @@ printf '%-38s %9s\n' "replay's peak memory" "$(human $((ph * 1024)))"
 printf '%-38s %9ss\n' "replay --to the last event, no index" "$plain"
 printf '%-38s %9ss\n' "tseek" "$ts"
 printf '%-38s %9ss\n' "replay --to the last event, index" "$seek"
+printf '%-38s %9s\n' "index on disk" "$(human "$(du -sb "$tmp/tr.build/seek" 2>/dev/null | cut -f1)")"
+printf '%-38s %9s\n' "stops a task (every call a stop)" \
+	"$(awk -v s="$nstop" -v c="$ncall" -v t="$ntask" 'BEGIN { if (t) printf "%.0f (%.0f)", s / t, c / t }')"
 rm -rf "$tmp/tr.build" build-src
 
 # Signal timing: t/prog/profsig.c's 2 ms interval timer (ITIMER_REAL)
