@@ -129,6 +129,9 @@ bench make-j2 "$tmp/mk.sh"
 bench find-grep "$tmp/fg.sh"
 bench spin-wait "$REWIND_BPROG/spin"
 bench threads "$REWIND_BPROG/threads"
+# 100 threads created and joined one by one while another thread loops
+# on buffered calls (t/prog/handoff.c, rr's thread_open_race).
+bench handoff "$REWIND_TPROG/handoff" 100
 # A reservation of 1 TiB, ten pages of it used: costs what is used.
 # Its spinning thread runs beside main on the second core natively,
 # while rec runs one thread at a time; the row pinned to one core (all
