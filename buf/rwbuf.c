@@ -44,6 +44,8 @@ _Static_assert(sizeof(struct stat) == 144, "struct stat is not the x86-64 kernel
 #define ENT_REC_INPUTS 1
 
 static struct buf_hdr *hdr;
+/* &hdr->lib_sp once the header is the library's, for wrap_common. */
+__attribute__((visibility("hidden"))) uint64_t *rwbuf_lib_sp;
 
 /* libc's own read, write, pread64 and pwrite64: the traced path calls
  * them, so that a call that may block stays a cancellation point. Each
@@ -125,8 +127,10 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	struct buf_hdr *h = (struct buf_hdr *)BUF_HDR;
 	h->magic = BUF_MAGIC;
 	/* rec sets the header up at the end of this call. */
-	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0)
+	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0) {
 		hdr = h;
+		rwbuf_lib_sp = &h->lib_sp;
+	}
 }
 
 static int bit(const uint8_t *set, long fd)
@@ -981,7 +985,12 @@ IMPL char *impl_canonicalize_file_name(const char *name)
  * rax) and the 512 bytes of stack below the caller's: whichever way a call
  * went (untraced and logged, traced, answered at replay), the program
  * finds the same registers and dead stack afterwards, which later calls
- * may pass on as unset arguments or padding. */
+ * may pass on as unset arguments or padding. Around the call it keeps
+ * the header's lib_sp (bufabi.h): the outermost call's stack pointer is
+ * set, unless one above it is set already (a call from a signal handler
+ * inside this library), and cleared at that call's end; one left by a
+ * longjmp out of here is below the stack pointer, and the next call
+ * takes its place. Only r10 and r11 are free at the entry. */
 __asm__(".text\n"
 	"wrap_common:\n"
 	"\t.cfi_startproc\n"	/* unwind information, for replay --stack */
@@ -991,9 +1000,24 @@ __asm__(".text\n"
 	"\tmov %rsp, %rbx\n"
 	"\t.cfi_def_cfa_register %rbx\n"
 	"\tand $-16, %rsp\n"
+	"\tmov rwbuf_lib_sp(%rip), %r11\n"
+	"\ttest %r11, %r11\n"
+	"\tjz 1f\n"
+	"\tmov (%r11), %r10\n"
+	"\tcmp %rbx, %r10\n"
+	"\tjae 1f\n"		/* an outer call's, above this one */
+	"\tmov %rbx, (%r11)\n"
+	"1:\n"
 	"\tcall *%rax\n"
 	"\tmov %rbx, %rsp\n"
 	"\t.cfi_def_cfa_register %rsp\n"
+	"\tmov rwbuf_lib_sp(%rip), %r11\n"
+	"\ttest %r11, %r11\n"
+	"\tjz 2f\n"
+	"\tcmp %rbx, (%r11)\n"
+	"\tjne 2f\n"
+	"\tmovq $0, (%r11)\n"
+	"2:\n"
 	"\tmov %rax, %r11\n"
 	"\tlea -512(%rbx), %rdi\n"
 	"\txor %eax, %eax\n"

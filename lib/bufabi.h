@@ -65,6 +65,13 @@ struct buf_hdr {
 				   traced without libc's wrapper too, so that
 				   the program's counted code runs the same */
 	uint64_t roff;		/* replay: offset of the next entry to answer */
+	uint64_t lib_sp;	/* the stack pointer of the running thread's
+				   outermost call into the library (0: none),
+				   kept by its wrap_common in every mode: its
+				   frames above are live, and its way through
+				   them differs between rec and replay (rec
+				   swaps the value per thread and takes no
+				   point below it) */
 };
 #define BUF_MODE_REC 1
 #define BUF_MODE_REPLAY 2

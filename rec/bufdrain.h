@@ -32,8 +32,16 @@ void buf_drain(struct pt_proc *p, int held,
 	       void (*put)(void *ctx, const uint8_t *payload, size_t len), void *ctx);
 
 /* Whether the library of p's process is between an untraced call and the
- * end of its entry: a preemption there could not be replayed. */
+ * end of its entry, or thread p is inside a call into the library (below
+ * its header's lib_sp, bufabi.h): a preemption there could not be
+ * replayed, since the library's way through the call differs between
+ * rec and replay. */
 int buf_busy(struct pt_proc *p);
+
+/* Thread p of process tgid is about to run the program's code: its
+ * header's lib_sp becomes p's own (the one it had when it last ran, or
+ * 0), the last runner's kept for it. */
+void buf_run(struct pt_proc *p, pid_t tgid);
 
 /* Ask that p's next buffered call be traced (a signal is held for it). */
 void buf_want_traced(struct pt_proc *p);

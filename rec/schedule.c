@@ -92,6 +92,7 @@ static void run_user(struct task *t)
 		check_moved(t);	/* another thread moved it while it waited */
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
+	buf_run(&t->p, t->tgid);
 	advance_chaos(t);
 	pt_resume(&t->p, RESUME_CONT, sig);
 	for (int i = 0; i < R.ntasks; i++)

