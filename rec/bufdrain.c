@@ -211,44 +211,18 @@ int buf_busy(struct pt_proc *p)
 	       (h.busy || (h.lib_sp && pt_getregs_alive(p, &r) == 0 && r.rsp < h.lib_sp));
 }
 
-/* Whose lib_sp each process's header holds, and the others' (those not
- * 0: threads blocked in a call the library makes through libc). */
-static struct { pid_t tgid, owner; } lib_owner[256];
-static struct { pid_t tid; uint64_t sp; } lib_saved[256];
-
-void buf_run(struct pt_proc *p, pid_t tgid)
+int buf_swap_lib_sp(struct pt_proc *p, uint64_t *sp)
 {
-	int i, j;
-	for (i = 0; i < 256 && lib_owner[i].tgid && lib_owner[i].tgid != tgid; i++)
-		;
-	if (i == 256 || !buf_on)
-		return;
-	if (lib_owner[i].tgid != tgid || lib_owner[i].owner == p->pid) {
-		lib_owner[i].tgid = tgid;
-		lib_owner[i].owner = p->pid;
-		return;
-	}
-	uint64_t now = 0, mine = 0, at = BUF_HDR + offsetof(struct buf_hdr, lib_sp);
+	uint64_t now = 0, at = BUF_HDR + offsetof(struct buf_hdr, lib_sp);
 	struct iovec l = { &now, 8 }, r = { (void *)at, 8 };
-	if (process_vm_readv(p->pid, &l, 1, &r, 1, 0) != 8)
-		return;		/* no library in this process */
-	for (j = 0; j < 256 && lib_saved[j].tid != p->pid; j++)
-		;
-	if (j < 256) {
-		mine = lib_saved[j].sp;
-		lib_saved[j].tid = 0;
-	}
-	if (now) {
-		for (j = 0; j < 256 && lib_saved[j].tid; j++)
-			;
-		if (j < 256)
-			lib_saved[j].tid = lib_owner[i].owner, lib_saved[j].sp = now;
-	}
-	if (mine != now) {
-		l.iov_base = &mine;
+	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != 8)
+		return -1;	/* no library in this process */
+	if (now != *sp) {
+		l.iov_base = sp;
 		process_vm_writev(p->pid, &l, 1, &r, 1, 0);
 	}
-	lib_owner[i].owner = p->pid;
+	*sp = now;
+	return 0;
 }
 
 void buf_want_traced(struct pt_proc *p)

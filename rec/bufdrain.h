@@ -38,10 +38,9 @@ void buf_drain(struct pt_proc *p, int held,
  * rec and replay. */
 int buf_busy(struct pt_proc *p);
 
-/* Thread p of process tgid is about to run the program's code: its
- * header's lib_sp becomes p's own (the one it had when it last ran, or
- * 0), the last runner's kept for it. */
-void buf_run(struct pt_proc *p, pid_t tgid);
+/* Exchange *sp with the lib_sp of p's process's header (bufabi.h).
+ * Returns -1 when the process has no library (nothing exchanged). */
+int buf_swap_lib_sp(struct pt_proc *p, uint64_t *sp);
 
 /* Ask that p's next buffered call be traced (a signal is held for it). */
 void buf_want_traced(struct pt_proc *p);

@@ -80,6 +80,25 @@ void on_alarm(int sig)
 	}
 }
 
+/* t is about to run its own code: the header's lib_sp (one per process)
+ * becomes t's own, and the thread that held it keeps its value. */
+static void lib_sp_switch(struct task *t)
+{
+	if (t->lib_holds)
+		return;
+	uint64_t sp = t->lib_sp;
+	if (buf_swap_lib_sp(&t->p, &sp) < 0)
+		return;
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *o = R.tasks[i];
+		if (o != t && o->tgid == t->tgid && o->lib_holds) {
+			o->lib_holds = 0;
+			o->lib_sp = sp;
+		}
+	}
+	t->lib_holds = 1;
+}
+
 /* Ready thread t runs its own code now, the one thread that does; a
  * thread held at its clone's event (R.clone_gives_way) goes on now. */
 static void run_user(struct task *t)
@@ -92,7 +111,7 @@ static void run_user(struct task *t)
 		check_moved(t);	/* another thread moved it while it waited */
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
-	buf_run(&t->p, t->tgid);
+	lib_sp_switch(t);
 	advance_chaos(t);
 	pt_resume(&t->p, RESUME_CONT, sig);
 	for (int i = 0; i < R.ntasks; i++)

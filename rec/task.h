@@ -93,6 +93,8 @@ struct task {
 	int ptinfo;		/* psi is the siginfo of a syscall or event stop */
 	int pexitev;		/* its PTRACE_EVENT_EXIT stop was shown */
 	uint64_t since;		/* when it became ready (in a count of such) */
+	int lib_holds;		/* its process's header holds its lib_sp */
+	uint64_t lib_sp;	/* else its lib_sp, kept here (bufabi.h) */
 	/* What the program set of what rewind sets for itself (rdtsc
 	 * trapping, no_new_privs, a seccomp filter, seccomp strict mode,
 	 * the dumpable flag an ordinary user's rec keeps on), for the calls
