@@ -411,10 +411,12 @@ static void reserve(struct trace_writer *w, size_t n)
 	w->cap = cap;
 }
 
-static uint64_t now_ns(void)
+/* Clock c in ns: CLOCK_MONOTONIC for rec's waits, CLOCK_THREAD_CPUTIME_ID
+ * for the helper's work. */
+static uint64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(c, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
@@ -461,7 +463,7 @@ int trace_create(struct trace_writer *w, const char *dir)
 	if (trace_level_env(&w->level))
 		w->fixed = 1;
 	w->recstart = (size_t)-1;
-	w->handed = now_ns();
+	w->handed = clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -747,13 +749,6 @@ struct tw_job {
 	uint64_t busy;		/* the helper's CPU time for its last task (ns) */
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 static void *tw_worker(void *arg)
 {
 	struct trace_writer *w = arg;
@@ -765,10 +760,10 @@ static void *tw_worker(void *arg)
 		if (j->state == 2)
 			break;
 		pthread_mutex_unlock(&j->mu);
-		uint64_t c0 = thread_cpu_ns();
+		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		int rc = run_task(w, j->buf, &j->task);
 		int e = errno;
-		uint64_t c1 = thread_cpu_ns();
+		uint64_t c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_lock(&j->mu);
 		j->busy = c1 - c0;
 		if (rc < 0 && !j->err)
@@ -828,9 +823,9 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		memmove(w->buf, w->buf + t->len, open);
 	} else {
 		struct tw_job *j = w->job;
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 		int waited, e = tw_wait(j, &waited);
-		uint64_t t1 = now_ns();
+		uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
 		/* Over the last chunks (each weighing a quarter less than
 		 * the next; the syscall buffer's drains make them in bursts),
 		 * rec waited for zstd a quarter of the time or more, or the
