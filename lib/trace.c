@@ -376,10 +376,8 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 #define TRACE_STREAM_MIN (4u << 20)
 #define TRACE_PIECE (1u << 20)
 
-/* zstd's levels, best first: rec starts at the first, moves one down at
- * each chunk it had to wait a quarter of its time or more to hand over
- * (the helper still compressing the last), and one up at each the
- * helper was idle for. On C headers (zstd -b here, MB/s compressed and
+/* zstd's levels, best first: rec starts at the first and moves along
+ * them with the helper's pace (see hand()). On C headers (zstd -b here, MB/s compressed and
  * ratio): 1 290 MB/s 4.8x, -7 390 3.1x, -31 500 1.9x, -100 850 1.3x,
  * -300 1550 1.1x, -1000 3000 1.03x (next to a copy: rec's own path for
  * the bytes is slower). REWIND_TRACE_LEVEL=N fixes it. */
@@ -735,18 +733,25 @@ static int run_task(struct trace_writer *w, const uint8_t *b, const struct tw_ta
 }
 
 /* The helper thread: while rec goes on with the program (the other core),
- * it compresses and writes the chunk or piece handed over; the cctx, cbuf
- * and staging file are its own from its start. */
+ * it compresses and writes the chunks and pieces handed over, in order;
+ * the cctx, cbuf and staging file are its own from its start. A drain of
+ * the syscall buffer hands several chunks at once: TW_SLOTS of them wait
+ * in a ring, so rec waits only when the helper is that far behind. */
+#define TW_SLOTS 8
+struct tw_slot {
+	uint8_t *buf;		/* queued: the task's bytes; free: a spare */
+	size_t cap;
+	struct tw_task task;
+};
 struct tw_job {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int state;		/* 0 idle, 1 a task to do, 2 quit */
+	int quit;
 	int err;		/* errno of the first failed chunk */
-	uint8_t *buf;		/* the task's bytes; then the buffer rec fills next */
-	size_t cap;
-	struct tw_task task;
-	uint64_t busy;		/* the helper's CPU time for its last task (ns) */
+	unsigned head, n;	/* the oldest queued slot, and how many are */
+	struct tw_slot q[TW_SLOTS];
+	uint64_t busy;		/* the helper's CPU time since rec last took it (ns) */
 };
 
 static void *tw_worker(void *arg)
@@ -755,35 +760,44 @@ static void *tw_worker(void *arg)
 	struct tw_job *j = w->job;
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
-		while (j->state == 0)
+		while (j->n == 0 && !j->quit)
 			pthread_cond_wait(&j->cv, &j->mu);
-		if (j->state == 2)
+		if (j->n == 0)
 			break;
+		struct tw_slot *s = &j->q[j->head];
 		pthread_mutex_unlock(&j->mu);
 		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		int rc = run_task(w, j->buf, &j->task);
+		int rc = run_task(w, s->buf, &s->task);
 		int e = errno;
 		uint64_t c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pthread_mutex_lock(&j->mu);
-		j->busy = c1 - c0;
+		j->busy += c1 - c0;
 		if (rc < 0 && !j->err)
 			j->err = e ? e : EIO;
-		j->state = 0;
+		j->head = (j->head + 1) % TW_SLOTS;
+		j->n--;
 		pthread_cond_broadcast(&j->cv);
 	}
 	pthread_mutex_unlock(&j->mu);
 	return NULL;
 }
 
-/* Wait until the helper is idle; returns its error, if any, once.
- * *waited (if not NULL): whether it was still busy. */
-static int tw_wait(struct tw_job *j, int *waited)
+/* Wait until at most `most` slots are queued (with j->mu held); returns
+ * whether it had to. */
+static int tw_wait_locked(struct tw_job *j, unsigned most)
+{
+	int waited = j->n > most;
+	while (j->n > most)
+		pthread_cond_wait(&j->cv, &j->mu);
+	return waited;
+}
+
+/* Wait until the helper has written everything handed over; returns its
+ * error, if any, once. */
+static int tw_drain(struct tw_job *j)
 {
 	pthread_mutex_lock(&j->mu);
-	if (waited)
-		*waited = j->state == 1;
-	while (j->state == 1)
-		pthread_cond_wait(&j->cv, &j->mu);
+	tw_wait_locked(j, 0);
 	int e = j->err;
 	j->err = 0;
 	pthread_mutex_unlock(&j->mu);
@@ -824,19 +838,26 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 	} else {
 		struct tw_job *j = w->job;
 		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-		int waited, e = tw_wait(j, &waited);
+		pthread_mutex_lock(&j->mu);
+		tw_wait_locked(j, TW_SLOTS - 1);
+		uint64_t busy = j->busy;
+		j->busy = 0;
+		int e = j->err;
+		j->err = 0;
+		pthread_mutex_unlock(&j->mu);
 		uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
 		/* Over the last chunks (each weighing a quarter less than
 		 * the next; the syscall buffer's drains make them in bursts),
-		 * rec waited for zstd a quarter of the time or more, or the
-		 * helper was busy half of it (half a core beside the program
-		 * and rec): a faster level for the next chunks. The helper
-		 * busy an eighth of it or less: back towards the best. (A
-		 * streamed record's level is its first piece's.) */
+		 * rec waited for zstd a quarter of the time or more (the ring
+		 * full), or the helper was busy half of it (half a core
+		 * beside the program and rec): a faster level for the next
+		 * chunks. The helper busy an eighth of it or less: back
+		 * towards the best. (A streamed record's level is its first
+		 * piece's.) */
 		if (!w->fixed && (!t->piece || (t->piece & TW_FIRST))) {
 			w->span = w->span - w->span / 4 + (t1 - w->handed);
 			w->waits = w->waits - w->waits / 4 + (t1 - t0);
-			w->busy = w->busy - w->busy / 4 + j->busy;
+			w->busy = w->busy - w->busy / 4 + busy;
 			if (w->waits * 4 >= w->span || w->busy * 2 >= w->span)
 				w->step += w->step < NLEVELS - 1;
 			else if (w->busy * 8 < w->span)
@@ -849,20 +870,24 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 			errno = e;
 			rc = -1;
 		}
-		/* Swap buffers: the helper takes the task's, rec the one the
-		 * helper had last (with the open bytes copied over). */
-		uint8_t *b = j->buf;
-		size_t cap = j->cap;
+		/* The task's buffer joins the ring; rec takes the free
+		 * slot's spare (with the open bytes copied over). The slot is
+		 * rec's alone until it is counted in n. */
+		pthread_mutex_lock(&j->mu);
+		struct tw_slot *s = &j->q[(j->head + j->n) % TW_SLOTS];
+		pthread_mutex_unlock(&j->mu);
+		uint8_t *b = s->buf;
+		size_t cap = s->cap;
 		if (cap < open + TRACE_CHUNK_TARGET) {
 			cap = open + TRACE_CHUNK_TARGET * 2;
 			b = xrealloc(b, cap);
 		}
 		memcpy(b, w->buf + t->len, open);
+		s->buf = w->buf;
+		s->cap = w->cap;
+		s->task = *t;
 		pthread_mutex_lock(&j->mu);
-		j->buf = w->buf;
-		j->cap = w->cap;
-		j->task = *t;
-		j->state = 1;
+		j->n++;
 		pthread_cond_broadcast(&j->cv);
 		pthread_mutex_unlock(&j->mu);
 		w->buf = b;
@@ -905,7 +930,7 @@ int tw_flush(struct trace_writer *w)
 {
 	int rc = tw_submit(w);
 	if (w->job) {
-		int e = tw_wait(w->job, NULL);
+		int e = tw_drain(w->job);
 		if (e && rc == 0) {
 			errno = e;
 			rc = -1;
@@ -924,11 +949,12 @@ int tw_close(struct trace_writer *w)
 	struct tw_job *j = w->job;
 	if (j) {
 		pthread_mutex_lock(&j->mu);
-		j->state = 2;
+		j->quit = 1;
 		pthread_cond_broadcast(&j->cv);
 		pthread_mutex_unlock(&j->mu);
 		pthread_join(j->th, NULL);
-		free(j->buf);
+		for (int i = 0; i < TW_SLOTS; i++)
+			free(j->q[i].buf);
 		free(j);
 		w->job = NULL;
 	}

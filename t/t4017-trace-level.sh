@@ -1,10 +1,11 @@
 #!/bin/bash
 # t4017-trace-level.sh: rec's zstd level. By default it starts at 1 and
-# drops (to -1000) while rec's helper thread is still compressing the last
-# chunk when the next is ready, so that rec does not wait for zstd;
-# REWIND_TRACE_LEVEL=N fixes it. Whatever the level, replay reads the
-# trace byte for byte; a level zstd does not have is refused in one line
-# before a trace directory is made.
+# drops (to -1000) while rec's helper thread falls behind, so that rec
+# does not wait for zstd; REWIND_TRACE_LEVEL=N fixes it. Whatever the
+# level, replay reads the trace byte for byte, also at level 19, where
+# the helper's ring of eight chunks fills and rec waits for each slot;
+# a level zstd does not have is refused in one line before a trace
+# directory is made.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog bigread
 
