@@ -462,6 +462,26 @@ long long pt_fdinfo(pid_t pid, uint64_t fd, const char *field, int base)
 	return end == s ? -1 : v;
 }
 
+/* The signals pending for the stopped thread p, its own (set[0]) and
+ * its process's (set[1]): at a syscall exit, what the kernel delivers
+ * before it runs user code again. Blocked ones are left in
+ * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
+ * it waits with): one that waits for its unblocking is delivered after
+ * another call, with other registers. A queue longer than it reads only
+ * leaves signals out, which is safe (do_signal holds those). */
+void pt_pending(struct pt_proc *p, uint64_t set[2])
+{
+	siginfo_t q[16];
+	for (int shared = 0; shared < 2; shared++) {
+		struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 16 };
+		long n = ptrace(PTRACE_PEEKSIGINFO, p->pid, &a, q);
+		set[shared] = 0;
+		for (long i = 0; i < n; i++)
+			if (q[i].si_signo > 0 && q[i].si_signo <= 64)
+				set[shared] |= 1ull << (q[i].si_signo - 1);
+	}
+}
+
 void pt_wait_zombie(pid_t tid)
 {
 	char buf[512];

@@ -100,6 +100,15 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
 enum { RESUME_CONT, RESUME_SYSCALL, RESUME_STEP };
 void pt_resume(struct pt_proc *p, int how, int sig);
 
+/* The signals pending for the stopped thread p, its own (set[0]) and
+ * its process's (set[1]): at a syscall exit, what the kernel delivers
+ * before it runs user code again. Blocked ones are left in
+ * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
+ * it waits with): one that waits for its unblocking is delivered after
+ * another call, with other registers. A queue longer than it reads only
+ * leaves signals out, which is safe (do_signal holds those). */
+void pt_pending(struct pt_proc *p, uint64_t set[2]);
+
 /* Read n bytes of tracee memory; returns the number read (short at an
  * unmapped page) or -1. */
 ssize_t pt_read(struct pt_proc *p, uint64_t addr, void *buf, size_t n);

@@ -263,7 +263,7 @@ void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
-	pending_now(&cur->p, cur->exit_pend);
+	pt_pending(&cur->p, cur->exit_pend);
 	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof cur->mask, &cur->mask);
 	ptemu_exit_stop(nr, ret, tid);
 }

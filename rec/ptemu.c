@@ -8,7 +8,6 @@
 #include "ptemu.h"
 #include "ptpatch.h"
 #include "ptstep.h"
-#include "sig.h"
 #include "records.h"
 #include "sys.h"
 #include "sys_names.h"
@@ -448,7 +447,7 @@ static void let_go(struct task *t)
 	uint64_t now[2];
 	if (!t->at_exit)
 		return;
-	pending_now(&t->p, now);
+	pt_pending(&t->p, now);
 	t->exit_pend[0] |= now[0];
 	t->exit_pend[1] |= now[1];
 }

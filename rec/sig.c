@@ -26,26 +26,6 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
-/* The signals pending for the stopped thread p, its own (set[0]) and
- * its process's (set[1]): at a syscall exit, what the kernel delivers
- * before it runs user code again. Blocked ones are left in
- * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
- * it waits with): one that waits for its unblocking is delivered after
- * another call, with other registers. A queue longer than it reads only
- * leaves signals out, which is safe (do_signal holds those). */
-void pending_now(struct pt_proc *p, uint64_t set[2])
-{
-	siginfo_t q[16];
-	for (int shared = 0; shared < 2; shared++) {
-		struct __ptrace_peeksiginfo_args a = { 0, shared ? PTRACE_PEEKSIGINFO_SHARED : 0, 16 };
-		long n = ptrace(PTRACE_PEEKSIGINFO, p->pid, &a, q);
-		set[shared] = 0;
-		for (long i = 0; i < n; i++)
-			if (q[i].si_signo > 0 && q[i].si_signo <= 64)
-				set[shared] |= 1ull << (q[i].si_signo - 1);
-	}
-}
-
 static int is_sync(const siginfo_t *si)
 {
 	switch (si->si_signo) {
@@ -327,7 +307,7 @@ int do_signal(int sig)
 					((cur->exit_pend[0] | cur->exit_pend[1]) & bit));
 		cur->exit_pend[0] &= ~bit;
 		cur->exit_pend[1] &= ~bit;
-		pending_now(&cur->p, now);
+		pt_pending(&cur->p, now);
 		if (!(now[1] & bit))	/* no other thread takes it now */
 			for (int k = 0; k < R.ntasks; k++)
 				if (R.tasks[k]->tgid == cur->tgid)

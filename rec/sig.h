@@ -5,15 +5,6 @@
 
 #include "rec.h"
 
-/* The signals pending for the stopped thread p, its own (set[0]) and
- * its process's (set[1]): at a syscall exit, what the kernel delivers
- * before it runs user code again. Blocked ones are left in
- * (PTRACE_GETSIGMASK gives the mask a sigsuspend restores, not the one
- * it waits with): one that waits for its unblocking is delivered after
- * another call, with other registers. A queue longer than it reads only
- * leaves signals out, which is safe (do_signal holds those). */
-void pending_now(struct pt_proc *p, uint64_t set[2]);
-
 /* A signal-delivery-stop of cur (running). Returns 1 if cur keeps
  * running (resumed), 0 if it stopped running, or minus the status to
  * record for its end when rec is to let it go (detach it) to die of its
