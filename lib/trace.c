@@ -409,15 +409,6 @@ static void reserve(struct trace_writer *w, size_t n)
 	w->cap = cap;
 }
 
-/* Clock c in ns: CLOCK_MONOTONIC for rec's waits, CLOCK_THREAD_CPUTIME_ID
- * for the helper's work. */
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 int trace_level_env(int *level)
 {
 	const char *fix = getenv("REWIND_TRACE_LEVEL");

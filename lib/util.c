@@ -172,6 +172,13 @@ int hash_file(const char *path, uint64_t *hash, uint64_t *size)
 	return rc;
 }
 
+uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
 const char *trace_home(void)
 {
 	static char buf[4096];

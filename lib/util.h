@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Exit statuses shared by the tools (see each man page, EXIT STATUS). */
 #define EXIT_USAGE 2
@@ -31,6 +32,9 @@ uint64_t hash_word(uint64_t h, uint64_t w);
 #define HASH_PIECES_MIN (1ull << 30)
 #define HASH_PIECE (1 << 20)
 int hash_file(const char *path, uint64_t *hash, uint64_t *size);
+
+/* Clock c (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID...) in ns. */
+uint64_t clock_ns(clockid_t c);
 /* The same of the file open at fd, read from its offset 0 (by pieces)
  * or from where it is (a file no larger). */
 int hash_fd(int fd, uint64_t *hash, uint64_t *size);
