@@ -99,6 +99,10 @@ void count_fork(uint32_t parent, uint32_t child);
  * the thread that had it. */
 void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid);
 
+/* Whether process key is counted (patched): a preemption of it takes a
+ * point, not its memory. */
+int count_counted(uint32_t key);
+
 /* Thread tid's count (it holds the slot: count_switch() first). Returns
  * 0, or -1 when its process is not counted. */
 int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count);

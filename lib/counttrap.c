@@ -24,6 +24,12 @@ void count_switch(struct pt_proc *p, uint32_t key, uint32_t tid)
 	c->owner = tid;
 }
 
+int count_counted(uint32_t key)
+{
+	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;
+	return c && c->ok;
+}
+
 int count_get(struct pt_proc *p, uint32_t key, uint32_t tid, uint64_t *count)
 {
 	struct cproc *c = count_on() ? cnt_proc(key, 0) : NULL;

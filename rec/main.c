@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	tty_give(R.pgid);
 	root->fresh = 0;
 	root->state = T_RUN;
+	root->run_t0 = clock_ns(CLOCK_MONOTONIC);
 	cur = root;
 	struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
 	setitimer(ITIMER_REAL, &it, NULL);
@@ -248,12 +249,14 @@ int main(int argc, char **argv)
 	pin_self();		/* after the flush: its helper thread runs anywhere */
 	syscall_entry();	/* the execve */
 	for (;;) {
-		if (!R.run_tid) {
+		int st;
+		pid_t pid = 0;
+		if (!R.run_tid && !(pid = woken_stop(&st))) {
 			schedule();
 			set_want();	/* it no longer waits itself */
 		}
-		int st;
-		pid_t pid = wait_any(-1, &st, 0);
+		if (!pid)
+			pid = wait_any(-1, &st, 0);
 		if (!pid)
 			continue;	/* one in a group-stop got SIGCONT */
 		cur = find_task(pid);

@@ -14,6 +14,13 @@
 /* Timeslices are counted in ticks of the interval timer. */
 #define TICK_US 5000
 #define SLICE_TICKS 4
+/* A woken thread runs before a thread of its process that ran longer
+ * than it by WOKE_GRAN or more (ns of their own code); on waking it is
+ * placed at most WOKE_CREDIT behind the others. (At 1 ms, java's main
+ * thread gave way to its compiler threads twice as often, 1.18x the
+ * time; at 4 ms 1.11x, against 1.02x without.) */
+#define WOKE_GRAN 4000000ull
+#define WOKE_CREDIT 5000000ull
 
 struct recorder {
 	struct trace_writer w;	/* the events file */

@@ -80,6 +80,27 @@ void on_alarm(int sig)
 	}
 }
 
+/* Whether a thread of r's process waits to run that woke (its call
+ * blocked, and ended) or is new, and has run its own code WOKE_GRAN less
+ * than r. Natively it would run at once, on another CPU or by the
+ * kernel's wakeup preemption; here r gives way at its next syscall, and
+ * a counted r at its next tick. Threads only: a process woken (make, a
+ * pipe's reader) waits for the timeslice as before, since an uncounted
+ * process's preemption takes its memory. */
+static int woke_waits(const struct task *r)
+{
+	uint64_t vrun = r->vrun;
+	if (r->state == T_RUN)
+		vrun += clock_ns(CLOCK_MONOTONIC) - r->run_t0;
+	for (int i = 0; i < R.ntasks; i++) {
+		const struct task *c = R.tasks[i];
+		if (c != r && c->woke && c->tgid == r->tgid && c->state == T_READY && !c->pstop &&
+		    c->vrun + WOKE_GRAN <= vrun)
+			return 1;
+	}
+	return 0;
+}
+
 /* t is about to run its own code: the header's lib_sp (one per process)
  * becomes t's own, and the thread that held it keeps its value. */
 static void lib_sp_switch(struct task *t)
@@ -104,6 +125,8 @@ static void lib_sp_switch(struct task *t)
 static void run_user(struct task *t)
 {
 	t->state = T_RUN;
+	t->woke = 0;
+	t->run_t0 = clock_ns(CLOCK_MONOTONIC);
 	R.run_tid = t->p.pid;
 	int sig = t->sig;
 	t->sig = 0;
@@ -113,12 +136,33 @@ static void run_user(struct task *t)
 	count_switch(&t->p, t->tgid, t->p.pid);
 	lib_sp_switch(t);
 	advance_chaos(t);
+	if (woke_waits(t))
+		buf_poke(t->p.pid);	/* before it runs: see set_want() */
 	pt_resume(&t->p, RESUME_CONT, sig);
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->clone_held) {
 			R.tasks[i]->clone_held = 0;
 			pt_resume(&R.tasks[i]->p, RESUME_SYSCALL, 0);
 		}
+}
+
+pid_t woken_stop(int *st)
+{
+	int any = 0;
+	for (int i = 0; i < R.ntasks && !any; i++) {
+		struct task *t = R.tasks[i];
+		if (t->state != T_KERNEL || !t->blocked)
+			continue;
+		for (int k = 0; k < R.ntasks && !any; k++)
+			any = R.tasks[k] != t && R.tasks[k]->tgid == t->tgid;
+	}
+	for (int i = 0; any && i < 8; i++) {
+		pid_t pid = wait_any(-1, st, 1);
+		if (pid)
+			return pid;
+		sched_yield();
+	}
+	return 0;
 }
 
 /* Let a ready thread run user code: the one ready longest, or with
@@ -238,6 +282,8 @@ void await_quick_return(void)
 		if (!find_task(tid))
 			return;
 	}
+	if (t->state == T_KERNEL)
+		t->blocked = 1;
 	if (t->state == T_KERNEL && t->open) {
 		pi_waiters_mark(t);
 		if (!find_task(tid))
@@ -245,7 +291,7 @@ void await_quick_return(void)
 	}
 	if (t->state != T_READY || t->pstop)
 		return;
-	if (others_ready() && (nr == SYS_sched_yield || R.run_ticks >= R.slice_ticks ||
+	if (others_ready() && (nr == SYS_sched_yield || R.run_ticks >= R.slice_ticks || woke_waits(t) ||
 			       (R.chaos && rnd() % 2))) {
 		R.gave_way = tid;
 		return;
@@ -254,10 +300,17 @@ void await_quick_return(void)
 }
 
 /* When the running thread is stopped (R.want_ticks): at the end of its
- * timeslice if another waits, after HELD_TICKS if it holds a signal it
- * does not block, else never. */
+ * timeslice if another waits (at the next tick for a woken thread of
+ * its process, when it is counted), after HELD_TICKS if it holds a
+ * signal it does not block, else never. With a woken thread waiting, its
+ * buffer is poked (again after each stop, whose drain clears that): its
+ * next call is traced, where it gives way. */
 void set_want(void)
 {
 	struct task *r = R.run_tid ? find_task(R.run_tid) : NULL;
-	R.want_ticks = others_ready() ? R.slice_ticks : r && r->nstash && !r->held_blocked ? HELD_TICKS : 0;
+	int woke = r && woke_waits(r);
+	R.want_ticks = !others_ready() ? (r && r->nstash && !r->held_blocked ? HELD_TICKS : 0) :
+		       woke && count_counted(r->tgid) ? 1 : R.slice_ticks;
+	if (woke)
+		buf_poke(R.run_tid);
 }

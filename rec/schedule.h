@@ -13,6 +13,15 @@ void on_alarm(int sig);
  * --chaos one picked at random with a random timeslice. */
 void schedule(void);
 
+/* Before a thread is picked to run: the stop (status *st) of a thread
+ * whose blocking call just ended, if one comes within a few yields of
+ * rec's CPU, else 0. A thread of a threaded process woken by the last
+ * one's call (a join, a futex) needs that CPU, which its process is
+ * pinned to, to leave the kernel; picked first, another thread would
+ * keep it for the kernel's timeslice (about 3 ms) before rec saw the
+ * wake-up. */
+pid_t woken_stop(int *st);
+
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
  * sched_yield, and the end of the timeslice. A call that sends data to

@@ -93,6 +93,12 @@ struct task {
 	int ptinfo;		/* psi is the siginfo of a syscall or event stop */
 	int pexitev;		/* its PTRACE_EVENT_EXIT stop was shown */
 	uint64_t since;		/* when it became ready (in a count of such) */
+	int blocked;		/* its call blocked: others ran meanwhile */
+	int woke;		/* ready since such a call ended, or new: a
+				   thread of its process that ran longer gives
+				   way soon (woke_waits) */
+	uint64_t vrun;		/* ns it ran its own code (placed on waking) */
+	uint64_t run_t0;	/* when it last began to (T_RUN) */
 	int lib_holds;		/* its process's header holds its lib_sp */
 	uint64_t lib_sp;	/* else its lib_sp, kept here (bufabi.h) */
 	/* What the program set of what rewind sets for itself (rdtsc

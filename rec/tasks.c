@@ -26,6 +26,21 @@ void ready(struct task *t)
 	static uint64_t n;
 	t->state = T_READY;
 	t->since = ++n;
+	if (t->blocked) {
+		/* Woken: placed at most WOKE_CREDIT behind the threads of
+		 * its process that wait or run, as a kernel places a sleeper. */
+		t->woke = 1;
+		uint64_t least = UINT64_MAX;
+		for (int i = 0; i < R.ntasks; i++) {
+			struct task *o = R.tasks[i];
+			if (o != t && o->tgid == t->tgid && (o->state == T_READY || o->state == T_RUN) &&
+			    o->vrun < least)
+				least = o->vrun;
+		}
+		if (least != UINT64_MAX && least > WOKE_CREDIT && t->vrun < least - WOKE_CREDIT)
+			t->vrun = least - WOKE_CREDIT;
+	}
+	t->blocked = 0;
 }
 
 struct task *task_nth(int i)
@@ -154,8 +169,16 @@ pid_t wait_any(pid_t tid, int *st, int nohang)
 		if (tid == -1 && continued())
 			return 0;
 		pid_t pid = waitpid(tid, st, __WALL | (nohang ? WNOHANG : 0));
-		if (pid > 0)
+		if (pid > 0) {
 			pt_regs_forget(pid);	/* a new stop: registers read anew */
+			struct task *t = find_task(pid);
+			if (t && t->state == T_RUN) {	/* its run so far (a stop
+							   it runs on from too) */
+				uint64_t now = clock_ns(CLOCK_MONOTONIC);
+				t->vrun += now - t->run_t0;
+				t->run_t0 = now;
+			}
+		}
 		if (pid >= 0)
 			return pid;
 		if (errno == ECHILD && tid != -1 && nohang)
@@ -194,6 +217,8 @@ void new_task(pid_t tid, struct task *parent, int thread)
 	}
 	t->own = parent->own;
 	t->parent = thread ? parent->parent : parent;
+	t->woke = thread;
+	t->vrun = thread ? parent->vrun : 0;
 	pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
