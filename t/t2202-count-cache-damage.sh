@@ -12,8 +12,13 @@ export REWIND_NO_COUNT= XDG_CACHE_HOME=$scratch/cache
 unset REWIND_NO_CODE_CACHE
 C=$scratch/cache/rewind
 
+# sites FILE: FILE's sites without the process (a number rec picks) and
+# without their trampolines' addresses: where those land depends on the
+# mappings when the patching is done (one CI run's cold recording put
+# them 8 MiB lower, below a thread's stack, as a patch put off until
+# after that stack was mapped would; the sites themselves were the same).
 sites () {
-	grep "^site " "$1" | cut -d" " -f3-
+	grep "^site " "$1" | cut -d" " -f3,5-
 }
 
 # damaged KIND HOW: damage the largest entry of KIND (count: a patch
