@@ -377,10 +377,10 @@ int trace_syscall(const struct trace_rec *rec, struct trace_syscall *sc)
 #define TRACE_PIECE (1u << 20)
 
 /* zstd's levels, best first: rec starts at the first and moves along
- * them with the helper's pace (see hand()). On C headers (zstd -b here, MB/s compressed and
- * ratio): 1 290 MB/s 4.8x, -7 390 3.1x, -31 500 1.9x, -100 850 1.3x,
- * -300 1550 1.1x, -1000 3000 1.03x (next to a copy: rec's own path for
- * the bytes is slower). REWIND_TRACE_LEVEL=N fixes it. */
+ * them with the helper's pace (see hand()). On C headers (zstd -b here,
+ * MB/s compressed and ratio): 1 290 MB/s 4.8x, -7 390 3.1x, -31 500
+ * 1.9x, -100 850 1.3x, -300 1550 1.1x, -1000 3000 1.03x (next to a copy:
+ * rec's own path for the bytes is slower). REWIND_TRACE_LEVEL=N fixes it. */
 static const int levels[] = { 1, -1, -3, -7, -15, -31, -100, -300, -1000 };
 #define NLEVELS (int)(sizeof levels / sizeof levels[0])
 
@@ -773,14 +773,11 @@ static void *tw_worker(void *arg)
 	return NULL;
 }
 
-/* Wait until at most `most` slots are queued (with j->mu held); returns
- * whether it had to. */
-static int tw_wait_locked(struct tw_job *j, unsigned most)
+/* Wait until at most `most` slots are queued (with j->mu held). */
+static void tw_wait_locked(struct tw_job *j, unsigned most)
 {
-	int waited = j->n > most;
 	while (j->n > most)
 		pthread_cond_wait(&j->cv, &j->mu);
-	return waited;
 }
 
 /* Wait until the helper has written everything handed over; returns its
@@ -831,6 +828,9 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 		pthread_mutex_lock(&j->mu);
 		tw_wait_locked(j, TW_SLOTS - 1);
+		/* The free slot after the queued ones: the helper moves head
+		 * and n together, so it stays the same one. */
+		struct tw_slot *s = &j->q[(j->head + j->n) % TW_SLOTS];
 		uint64_t busy = j->busy;
 		j->busy = 0;
 		int e = j->err;
@@ -864,9 +864,6 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		/* The task's buffer joins the ring; rec takes the free
 		 * slot's spare (with the open bytes copied over). The slot is
 		 * rec's alone until it is counted in n. */
-		pthread_mutex_lock(&j->mu);
-		struct tw_slot *s = &j->q[(j->head + j->n) % TW_SLOTS];
-		pthread_mutex_unlock(&j->mu);
 		uint8_t *b = s->buf;
 		size_t cap = s->cap;
 		if (cap < open + TRACE_CHUNK_TARGET) {
