@@ -438,20 +438,6 @@ static void pass_on(struct task *t, int sig, int step)
 	}
 }
 
-/* t, stopped for its tracer at a call's exit, is let go: a signal that
- * came while it was stopped (its child's SIGCHLD) is delivered there,
- * before any more of its code, as the kernel delivers it, and so does
- * rec (do_signal's boundary). */
-static void let_go(struct task *t)
-{
-	uint64_t now[2];
-	if (!t->at_exit)
-		return;
-	pt_pending(&t->p, now);
-	t->exit_pend[0] |= now[0];
-	t->exit_pend[1] |= now[1];
-}
-
 /* Answer cur's ptrace call (arguments a) without the kernel; returns
  * its result. Refuses what it does not emulate. */
 static int64_t ptrace_emu(const uint64_t a[6])
@@ -618,7 +604,9 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			 * kernel does; detached, it stays in the group-stop
 			 * (till a SIGCONT), let go, it runs. */
 			ptpatch_check(t);
-			let_go(t);
+			exit_pend_now(t);	/* a signal that came while
+						   it was stopped for its tracer
+						   (its child's SIGCHLD) */
 			t->pgroup = 0;
 			t->pstop = t->report = 0;
 			t->psys = req == PTRACE_SYSCALL;
@@ -637,7 +625,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 						  : " with a signal at a stop other than a signal's");
 		pass_on(t, data, 0);
 		ptpatch_check(t);
-		let_go(t);
+		exit_pend_now(t);	/* as above */
 		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
 		t->psys = req == PTRACE_SYSCALL;

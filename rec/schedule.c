@@ -132,19 +132,10 @@ static void run_user(struct task *t)
 	t->sig = 0;
 	if (!t->pcall)
 		check_moved(t);	/* another thread moved it while it waited */
-	if (t->at_exit) {
-		/* Signals that came while it waited its turn at a call's
-		 * exit reach it there, before any of its own code, as the
-		 * kernel delivers them on its way out: they join those
-		 * pending at the exit (do_signal delivers them there, and
-		 * replay raises them there). Held instead, a thread that
-		 * left its loop on a flag the sender set next would never
-		 * take them (rr's async_signal_syscalls2). */
-		uint64_t now[2];
-		pt_pending(&t->p, now);
-		t->exit_pend[0] |= now[0];
-		t->exit_pend[1] |= now[1];
-	}
+	/* Signals that came while it waited its turn at a call's exit:
+	 * held instead, a thread that left its loop on a flag the sender
+	 * set next would never take them (rr's async_signal_syscalls2). */
+	exit_pend_now(t);
 	advance_before_switch(t);
 	count_switch(&t->p, t->tgid, t->p.pid);
 	lib_sp_switch(t);

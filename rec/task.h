@@ -122,6 +122,13 @@ extern struct task *cur;
 /* t may run user code again; threads run in the order they got ready. */
 void ready(struct task *t);
 
+/* t, stopped at a call's exit (at_exit), runs on from there: the signals
+ * pending now reach it there, before any of its own code, as the kernel
+ * delivers them on its way out, so they join exit_pend (do_signal
+ * delivers them at that boundary, replay raises them there). Nothing
+ * when it is not at an exit. */
+void exit_pend_now(struct task *t);
+
 /* The i-th task being recorded, or NULL from the last on. */
 struct task *task_nth(int i);
 

@@ -43,6 +43,16 @@ void ready(struct task *t)
 	t->blocked = 0;
 }
 
+void exit_pend_now(struct task *t)
+{
+	uint64_t now[2];
+	if (!t->at_exit)
+		return;
+	pt_pending(&t->p, now);
+	t->exit_pend[0] |= now[0];
+	t->exit_pend[1] |= now[1];
+}
+
 struct task *task_nth(int i)
 {
 	return i < R.ntasks ? R.tasks[i] : NULL;
