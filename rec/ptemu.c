@@ -154,16 +154,24 @@ static int emu_put(uint64_t addr, const void *data, size_t len)
 
 /* A thread being attached may be inside a call that ends at once (a
  * sched_yield): let it end, so that its tracer sees it between calls,
- * as the SIGSTOP of a real attach would. One that blocks stays inside. */
-static void settle(struct task *t)
+ * as the SIGSTOP of a real attach would. One that blocks stays inside.
+ * With stopping set, a SIGSTOP is on its way to t, whose stop is sure
+ * to come: wait for it up to a second, not just 40 yields, since t may
+ * have to wait for a CPU (unpinned, on a loaded machine). */
+static void settle(struct task *t, int stopping)
 {
 	struct task *me = cur;
 	pid_t tid = t->p.pid;
-	for (int i = 0; i < 40 && find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW);
-	     i++) {
+	uint64_t until = clock_ns(CLOCK_MONOTONIC) + 1000000000;
+	for (int i = 0; find_task(tid) == t && (t->state == T_KERNEL || t->state == T_NEW); i++) {
 		int st;
 		if (wait_any(tid, &st, 1) == 0) {
-			sched_yield();
+			if (i < 40)
+				sched_yield();
+			else if (stopping && clock_ns(CLOCK_MONOTONIC) < until)
+				usleep(100);
+			else
+				break;
 			continue;
 		}
 		cur = t;
@@ -453,7 +461,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -EPERM;
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
-		settle(t);
+		settle(t, 0);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
 		count_traced(&t->p, t->tgid);	/* its tracer sees its own code */
@@ -516,9 +524,11 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		 * replay answers, which it then restarts: one it performs
 		 * (rt_sigsuspend) would wait there for a signal that never
 		 * comes. Others stay in the kernel, shown as interrupted. */
-		if (t->state == T_KERNEL && !t->pwait && !t->pstop && sys_row(t->nr)->class == C_EMU)
+		int stopping = t->state == T_KERNEL && !t->pwait && !t->pstop &&
+			       sys_row(t->nr)->class == C_EMU;
+		if (stopping)
 			syscall(SYS_tkill, t->p.pid, SIGSTOP);
-		settle(t);
+		settle(t, stopping);
 		if (find_task(a[1]) != t)
 			return -ESRCH;
 		if (t->plisten) {
