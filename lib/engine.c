@@ -149,6 +149,7 @@ static int keep_blocks(const struct trace_rec *rec)
 	struct trace_item it;
 	size_t off = trace_fixed_size(TR_PREEMPT);
 	int k, rc = 0;
+	pos_store_fence(&store);	/* the blocks before are another record's */
 	while ((k = trace_item(rec, &off, &it)) > 0)
 		if (it.tag == IT_BLOCK && it.len >= 8)
 			pos_store_add(&store, get64(it.p), it.p + 8, it.len - 8);

@@ -44,6 +44,12 @@ void pin_self(void)
 	sched_setaffinity(0, sizeof one, &one);	/* a failure costs only speed */
 }
 
+void pin_anywhere(void)
+{
+	if (cpu >= 0)
+		sched_setaffinity(0, sizeof before, &before);
+}
+
 void pin_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 {
 	static int own;		/* the program set an affinity */

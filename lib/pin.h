@@ -25,6 +25,9 @@ int pin_cpu(void);
  * before), or a new tracee's before its execve (its threads and
  * children inherit it). */
 void pin_self(void);
+/* The calling thread (a helper made after the pin) runs on any of the
+ * CPUs allowed before it. */
+void pin_anywhere(void);
 /* Thread p's call nr (arguments a) returned ret, its outputs not saved
  * yet: a sched_getaffinity that shows the pin's CPU alone shows the CPUs
  * of before the pin instead, as the program would have seen them without

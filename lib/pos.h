@@ -62,8 +62,12 @@ void pos_fill(struct pt_proc *p, struct pos *ps);
 /* Block contents replay has seen in the trace, by hash (posstore.c).
  * Kept compressed in an unlinked file under $TMPDIR, so that replay's
  * memory does not grow with the trace's preemptions; in memory where no
- * such file can be made or written, or with REWIND_NO_SPILL=1. A store
- * whose blocks are all empty (rec's record of what it wrote) is a set. */
+ * such file can be made or written, or with REWIND_NO_SPILL=1. A helper
+ * thread, free of the pin (pin.h), compresses and writes them while
+ * replay goes on (REWIND_NO_SPILL_THREAD=1: replay does it in line);
+ * the blocks added since the last pos_store_fence() stay in memory too,
+ * up to 64 MiB, for the record that brought them. A store whose blocks
+ * are all empty (rec's record of what it wrote) is a set. */
 struct pos_store {
 	struct pos_slot {
 		uint64_t hash;
@@ -74,14 +78,20 @@ struct pos_store {
 	} *slot;
 	size_t cap, n;
 	int fd;			/* the spill file + 1; 0: none yet; -1: none */
-	uint64_t end;		/* its length */
+	uint64_t end;		/* its length (the helper's while it runs) */
+	uint64_t gen;		/* pos_store_fence()s so far */
+	struct spiller *sp;	/* the helper and its queue, or NULL */
 };
 void pos_store_add(struct pos_store *s, uint64_t hash, const uint8_t *data, uint32_t len);
 int pos_store_has(const struct pos_store *s, uint64_t hash);
+/* The blocks added from here on belong to a new record: the previous
+ * record's may leave memory once written to the spill file. */
+void pos_store_fence(struct pos_store *s);
 /* Free what the store holds and empty it. */
 void pos_store_free(struct pos_store *s);
 /* The bytes of the block with that hash, *len its length; NULL if none.
- * They stay valid until the next pos_store_get (on any store). */
+ * They stay valid until the next pos_store_get (on any store), or the
+ * next pos_store_add or pos_store_fence on this one. */
 const uint8_t *pos_store_get(const struct pos_store *s, uint64_t hash, uint32_t *len);
 
 /* rec's copy of the contents it last recorded of each block, by process

@@ -3,8 +3,9 @@
 # preemptions it passed in a compressed spill file, not in its own
 # memory, so its peak (VmHWM, read when the program's final output
 # arrives: every preemption is behind it) does not grow with the number
-# of preemptions; with REWIND_NO_SPILL=1 (the fallback) it does, and both
-# replay byte for byte. (The timer's signals preempt where they come:
+# of preemptions, whether a helper thread writes the file (the default)
+# or replay itself (REWIND_NO_SPILL_THREAD=1); with REWIND_NO_SPILL=1
+# (the fallback) it does, and all replay byte for byte. (The timer's signals preempt where they come:
 # REWIND_HOLD_SIGNALS=0, else each would wait 0.1 s.)
 . "$(dirname "$0")/test-lib.sh"
 # The uncounted way's own test: what it checks is memory kept at
@@ -37,6 +38,12 @@ test_expect_success 'record 10 and 40 preemptions of 2 MiB each; replay matches'
 test_expect_success 'spilled: the peak does not grow with the preemptions' '
 	a=$(REWIND_NO_SPILL=0 peak t10) && test_cmp_bytes out10 replay.out &&
 	b=$(REWIND_NO_SPILL=0 peak t40) && test_cmp_bytes out40 replay.out &&
+	echo "replay peak: $a KiB for 10 preemptions, $b KiB for 40" &&
+	test $((b - a)) -lt $((16 * 1024))
+'
+test_expect_success 'REWIND_NO_SPILL_THREAD=1: spilled in line, flat too, replay matches' '
+	a=$(REWIND_NO_SPILL_THREAD=1 peak t10) && test_cmp_bytes out10 replay.out &&
+	b=$(REWIND_NO_SPILL_THREAD=1 peak t40) && test_cmp_bytes out40 replay.out &&
 	echo "replay peak: $a KiB for 10 preemptions, $b KiB for 40" &&
 	test $((b - a)) -lt $((16 * 1024))
 '
