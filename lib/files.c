@@ -2,6 +2,7 @@
  * by size and content hash, and copies them into a trace (see files.h
  * and rewind-trace(5), THE FILES DIRECTORY). */
 #include "files.h"
+#include "hashcache.h"
 #include "util.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ int files_same(const char *path, const struct files_ref *f, const char **why)
 		*why = "size differs";
 		return 1;
 	}
-	if (hash_file(path, &h, &size) < 0)
+	if (hash_file_known(path, &h, &size) < 0)
 		return -1;
 	if (size != f->size || h != f->hash) {
 		*why = size != f->size ? "size differs" : "hash differs";

@@ -6,6 +6,7 @@
 #include "pagemap.h"
 #include "count.h"
 #include "tsc.h"
+#include "hashcache.h"
 #include "util.h"
 #include "vdso.h"
 
@@ -293,7 +294,7 @@ struct seek_store *seek_create(const char *dir)
 		die(EXIT_TRACE, "out of memory");
 	snprintf(s->dir, sizeof s->dir, "%s", dir);
 	snprintf(s->path, sizeof s->path, "%s/events", dir);
-	if (hash_file(s->path, &s->ev_hash, &s->ev_size) < 0)
+	if (hash_file_known(s->path, &s->ev_hash, &s->ev_size) < 0)
 		die(EXIT_TRACE, "%s: %s", s->path, strerror(errno));
 	snprintf(s->tmp, sizeof s->tmp, "%s/%s.new", dir, SEEK_DIR);
 	rm_dir(s->tmp);
@@ -850,7 +851,7 @@ int seek_index(const char *dir, struct seek_entry **ents, char *why, size_t wlen
 		char ev[4400];
 		uint64_t h, size;
 		snprintf(ev, sizeof ev, "%s/events", dir);
-		if (hash_file(ev, &h, &size) < 0)
+		if (hash_file_known(ev, &h, &size) < 0)
 			fail(why, wlen, "%s: %s", ev, strerror(errno));
 		else if (size != get64(b + 16) || h != get64(b + 24))
 			fail(why, wlen, "%s: made for another events file (stale); run tseek again", path);

@@ -1,6 +1,7 @@
 /* tracedir.c: the trace directory, and the file store (files/) that holds
  * the files the program executed and mapped. */
 #include "cpu.h"
+#include "hashcache.h"
 #include "tsc.h"
 #include "rec.h"
 #include "tracedir.h"
@@ -207,7 +208,7 @@ void store_file(struct recorder *r, const char *src, const char *path, int flags
 	if (i < r->nfcache) {
 		hash = r->fcache[i].hash;
 	} else {
-		if (hash_file(src, &hash, &size) < 0)
+		if (hash_file_known(src, &hash, &size) < 0)
 			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 		char blob[4200];
 		snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
@@ -216,10 +217,13 @@ void store_file(struct recorder *r, const char *src, const char *path, int flags
 				ps.st_ino == st.st_ino;
 		if (lstat(blob, &bs) < 0) {
 			int copy = writable || !reachable;
-			if (!copy && link(path, blob) == 0 &&
-			    (lstat(blob, &bs) < 0 || bs.st_ino != st.st_ino || bs.st_dev != st.st_dev)) {
-				unlink(blob);	/* path was replaced meanwhile */
-				copy = 1;
+			if (!copy && link(path, blob) == 0) {
+				if (lstat(blob, &bs) < 0 || bs.st_ino != st.st_ino || bs.st_dev != st.st_dev) {
+					unlink(blob);	/* path was replaced meanwhile */
+					copy = 1;
+				} else {
+					hash_known_linked(blob, &st, hash);
+				}
 			}
 			if (copy && copy_file(src, blob) < 0) {
 				int e = errno;

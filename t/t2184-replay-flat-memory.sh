@@ -42,8 +42,8 @@ test_expect_success 'spilled: the peak does not grow with the preemptions' '
 	test $((b - a)) -lt $((16 * 1024))
 '
 test_expect_success 'REWIND_NO_SPILL_THREAD=1: spilled in line, flat too, replay matches' '
-	a=$(REWIND_NO_SPILL_THREAD=1 peak t10) && test_cmp_bytes out10 replay.out &&
-	b=$(REWIND_NO_SPILL_THREAD=1 peak t40) && test_cmp_bytes out40 replay.out &&
+	a=$(REWIND_NO_SPILL=0 REWIND_NO_SPILL_THREAD=1 peak t10) && test_cmp_bytes out10 replay.out &&
+	b=$(REWIND_NO_SPILL=0 REWIND_NO_SPILL_THREAD=1 peak t40) && test_cmp_bytes out40 replay.out &&
 	echo "replay peak: $a KiB for 10 preemptions, $b KiB for 40" &&
 	test $((b - a)) -lt $((16 * 1024))
 '

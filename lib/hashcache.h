@@ -1,0 +1,26 @@
+/* hashcache.h: the content hash of a file (hash_file) kept across runs in
+ * the code cache (codescan.h), so an unchanged compiler or events file is
+ * not read and hashed again at every recording, replay and seek. */
+#ifndef REWIND_HASHCACHE_H
+#define REWIND_HASHCACHE_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* As hash_file(). A regular file of HASH_CACHE_MIN bytes or more is
+ * looked up by what names its bytes: device, inode, size, modification
+ * and change times (the kernel moves the change time at every write, and
+ * only a change of the system clock can set it back). A hash is kept only
+ * when those did not move while it was taken, and the change time is 2 s
+ * old or more, so that a write in the same tick of a coarse clock cannot
+ * hide behind it.
+ * REWIND_NO_CODE_CACHE=1 turns the cache off: every file is read. */
+#define HASH_CACHE_MIN (1u << 20)
+int hash_file_known(const char *path, uint64_t *hash, uint64_t *size);
+/* A hard link to the file at path was made (rec's files/), which moved
+ * its change time: its hash (of the bytes stat'd as before, a change
+ * time 2 s old or more then) is kept under the new one too, unless its
+ * size or modification time moved as well. */
+void hash_known_linked(const char *path, const struct stat *before, uint64_t hash);
+
+#endif
