@@ -37,12 +37,13 @@ static void put(const struct stat *st, uint64_t hash)
 	code_cache_put("hash", key, HC_VERSION, v, sizeof v);
 }
 
-/* Whether the change time of st is 2 s old or more. */
+/* Whether the modification time of st is 2 s old or more: a write
+ * after it, in whatever tick of a coarse clock, moves it. */
 static int settled(const struct stat *st)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
-	return st->st_ctim.tv_sec + 2 <= now.tv_sec;
+	return st->st_mtim.tv_sec + 2 <= now.tv_sec;
 }
 
 int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
@@ -87,7 +88,7 @@ int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
 void hash_known_linked(const char *path, const struct stat *before, uint64_t hash)
 {
 	struct stat st;
-	/* Its change time is now new, but a write after would move the
+	/* Its change time is new, but a write after would move the
 	 * modification time, 2 s old or more, as well. */
 	if (stat(path, &st) == 0 && st.st_dev == before->st_dev && st.st_ino == before->st_ino &&
 	    st.st_size == before->st_size && st.st_size >= HASH_CACHE_MIN &&

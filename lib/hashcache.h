@@ -9,18 +9,18 @@
 
 /* As hash_file(). A regular file of HASH_CACHE_MIN bytes or more is
  * looked up by what names its bytes: device, inode, size, modification
- * and change times (the kernel moves the change time at every write, and
- * only a change of the system clock can set it back). A hash is kept only
- * when those did not move while it was taken, and the change time is 2 s
- * old or more, so that a write in the same tick of a coarse clock cannot
- * hide behind it.
- * REWIND_NO_CODE_CACHE=1 turns the cache off: every file is read. */
+ * and change times (the kernel moves both times at every write; setting
+ * the modification time back moves the change time). A hash is kept only
+ * when those did not move while it was taken, and the modification time
+ * is 2 s old or more, so that a write in the same tick of a coarse clock
+ * cannot hide behind it. REWIND_NO_CODE_CACHE=1 turns the cache off:
+ * every file is read. */
 #define HASH_CACHE_MIN (1u << 20)
 int hash_file_known(const char *path, uint64_t *hash, uint64_t *size);
 /* A hard link to the file at path was made (rec's files/), which moved
- * its change time: its hash (of the bytes stat'd as before, a change
- * time 2 s old or more then) is kept under the new one too, unless its
- * size or modification time moved as well. */
+ * its change time: its hash (of the bytes stat'd as before) is kept
+ * under the new one, unless its size or its modification time (2 s old
+ * or more) moved as well. */
 void hash_known_linked(const char *path, const struct stat *before, uint64_t hash);
 
 #endif
