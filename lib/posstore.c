@@ -100,7 +100,7 @@ static void *spill_worker(void *arg)
 		j->clen = clen;
 		j->failed = failed;
 		j->done = 1;
-		sp->todo = j->next;
+		sp->todo = sp->quit ? NULL : j->next;
 		sp->pending -= j->len;
 		pthread_cond_broadcast(&sp->cv);
 	}
