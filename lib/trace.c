@@ -743,6 +743,9 @@ struct tw_job {
 	unsigned head, n;	/* the oldest queued slot, and how many are */
 	struct tw_slot q[TW_SLOTS];
 	uint64_t busy;		/* the helper's CPU time since rec last took it (ns) */
+	int level;		/* rec's latest level, which a queued chunk takes
+				   when its turn comes: one handed over before
+				   rec found the helper behind goes faster too */
 };
 
 static void *tw_worker(void *arg)
@@ -756,6 +759,8 @@ static void *tw_worker(void *arg)
 		if (j->n == 0)
 			break;
 		struct tw_slot *s = &j->q[j->head];
+		if (!w->fixed)
+			s->task.level = j->level;
 		pthread_mutex_unlock(&j->mu);
 		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		int rc = run_task(w, s->buf, &s->task);
@@ -875,6 +880,7 @@ static int hand(struct trace_writer *w, struct tw_task *t)
 		s->cap = w->cap;
 		s->task = *t;
 		pthread_mutex_lock(&j->mu);
+		j->level = w->level;
 		j->n++;
 		pthread_cond_broadcast(&j->cv);
 		pthread_mutex_unlock(&j->mu);
