@@ -6,8 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,13 +41,45 @@ static void put(const struct stat *st, uint64_t hash)
 	code_cache_put("hash", key, HC_VERSION, v, sizeof v);
 }
 
-/* Whether the modification time of st is 2 s old or more: a write
- * after it, in whatever tick of a coarse clock, moves it. */
-static int settled(const struct stat *st)
+/* Seconds a modification time must be old for a hash to be kept. A
+ * write through a shared mapping moves the file's times only at a page's
+ * first write fault after it was last written back: writes to pages
+ * still dirty from before do not. So the time must be older than the
+ * kernel leaves a page dirty (vm.dirty_expire_centisecs, then a pass of
+ * the flusher, vm.dirty_writeback_centisecs: 35 s by default), for the
+ * writes after it to have come through a fault that moved the time. */
+static long settle_s(void)
+{
+	static long s;
+	if (!s) {
+		long expire = 3000, every = 500;
+		FILE *f = fopen("/proc/sys/vm/dirty_expire_centisecs", "re");
+		if (f && fscanf(f, "%ld", &expire) != 1)
+			expire = 3000;
+		if (f)
+			fclose(f);
+		f = fopen("/proc/sys/vm/dirty_writeback_centisecs", "re");
+		if (f && fscanf(f, "%ld", &every) != 1)
+			every = 500;
+		if (f)
+			fclose(f);
+		/* No periodic flush (0), or odd values: nothing is kept. */
+		s = expire < 0 || expire > 8640000 || every <= 0 || every > 8640000 ?
+			    LONG_MAX / 4 : 2 + (expire + 2 * every) / 100;
+	}
+	return s;
+}
+
+/* Whether a hash of the file of st may be kept: its modification time
+ * settled (above), and not in memory-backed filesystems (tmpfs, a memfd,
+ * hugetlbfs, ramfs), whose mapped writes never move it. */
+static int settled(int fd, const struct stat *st)
 {
 	struct timespec now;
+	struct statfs sf;
 	clock_gettime(CLOCK_REALTIME, &now);
-	return st->st_mtim.tv_sec + 2 <= now.tv_sec;
+	return st->st_mtim.tv_sec + settle_s() <= now.tv_sec && fstatfs(fd, &sf) == 0 &&
+	       sf.f_type != TMPFS_MAGIC && sf.f_type != HUGETLBFS_MAGIC && sf.f_type != RAMFS_MAGIC;
 }
 
 int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
@@ -74,7 +110,7 @@ int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
 	}
 	int rc = hash_fd(fd, hash, size), e = errno;
 	if (rc == 0 && known && fstat(fd, &after) == 0 && *size == (uint64_t)st.st_size &&
-	    settled(&st)) {
+	    settled(fd, &st)) {
 		entry_of(&st, 0, v);
 		entry_of(&after, 0, want);
 		if (!memcmp(v, want, sizeof v) && st.st_ino == after.st_ino && st.st_dev == after.st_dev)
@@ -88,11 +124,14 @@ int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
 void hash_known_linked(const char *path, const struct stat *before, uint64_t hash)
 {
 	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	/* Its change time is new, but a write after would move the
-	 * modification time, 2 s old or more, as well. */
-	if (stat(path, &st) == 0 && st.st_dev == before->st_dev && st.st_ino == before->st_ino &&
-	    st.st_size == before->st_size && st.st_size >= HASH_CACHE_MIN &&
-	    st.st_mtim.tv_sec == before->st_mtim.tv_sec &&
-	    st.st_mtim.tv_nsec == before->st_mtim.tv_nsec && settled(before))
+	 * modification time, settled, as well. */
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == before->st_dev &&
+	    st.st_ino == before->st_ino && st.st_size == before->st_size &&
+	    st.st_size >= HASH_CACHE_MIN && st.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == before->st_mtim.tv_nsec && settled(fd, before))
 		put(&st, hash);
+	if (fd >= 0)
+		close(fd);
 }

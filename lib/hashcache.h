@@ -11,16 +11,18 @@
  * looked up by what names its bytes: device, inode, size, modification
  * and change times (the kernel moves both times at every write; setting
  * the modification time back moves the change time). A hash is kept only
- * when those did not move while it was taken, and the modification time
- * is 2 s old or more, so that a write in the same tick of a coarse clock
- * cannot hide behind it. REWIND_NO_CODE_CACHE=1 turns the cache off:
- * every file is read. */
+ * when those did not move while it was taken, the file is not in memory
+ * (tmpfs, memfd), and its modification time is older than the kernel
+ * leaves a page dirty (42 s by default): a write through a shared mapping
+ * moves the times only at a page's first write fault after it was
+ * written back. REWIND_NO_CODE_CACHE=1 turns the cache off: every file
+ * is read. */
 #define HASH_CACHE_MIN (1u << 20)
 int hash_file_known(const char *path, uint64_t *hash, uint64_t *size);
 /* A hard link to the file at path was made (rec's files/), which moved
  * its change time: its hash (of the bytes stat'd as before) is kept
- * under the new one, unless its size or its modification time (2 s old
- * or more) moved as well. */
+ * under the new one, unless its size or its modification time (old
+ * enough, as above) moved as well. */
 void hash_known_linked(const char *path, const struct stat *before, uint64_t hash);
 
 #endif
