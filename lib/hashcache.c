@@ -45,9 +45,10 @@ static void put(const struct stat *st, uint64_t hash)
  * write through a shared mapping moves the file's times only at a page's
  * first write fault after it was last written back: writes to pages
  * still dirty from before do not. So the time must be older than the
- * kernel leaves a page dirty (vm.dirty_expire_centisecs, then a pass of
- * the flusher, vm.dirty_writeback_centisecs: 35 s by default), for the
- * writes after it to have come through a fault that moved the time. */
+ * kernel leaves a page dirty (vm.dirty_expire_centisecs, then two passes
+ * of the flusher, vm.dirty_writeback_centisecs, and 2 s for a coarse
+ * clock: 42 s by default), for the writes after it to have come through
+ * a fault that moved the time. */
 static long settle_s(void)
 {
 	static long s;
@@ -113,7 +114,7 @@ int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
 	    settled(fd, &st)) {
 		entry_of(&st, 0, v);
 		entry_of(&after, 0, want);
-		if (!memcmp(v, want, sizeof v) && st.st_ino == after.st_ino && st.st_dev == after.st_dev)
+		if (!memcmp(v, want, sizeof v))	/* no write while it was read */
 			put(&st, *hash);
 	}
 	close(fd);

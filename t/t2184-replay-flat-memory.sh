@@ -5,8 +5,9 @@
 # arrives: every preemption is behind it) does not grow with the number
 # of preemptions, whether a helper thread writes the file (the default)
 # or replay itself (REWIND_NO_SPILL_THREAD=1); with REWIND_NO_SPILL=1
-# (the fallback) it does, and all replay byte for byte. (The timer's signals preempt where they come:
-# REWIND_HOLD_SIGNALS=0, else each would wait 0.1 s.)
+# (the fallback) it does, and all replay byte for byte. (The timer's
+# signals preempt where they come: REWIND_HOLD_SIGNALS=0, else each
+# would wait 0.1 s.)
 . "$(dirname "$0")/test-lib.sh"
 # The uncounted way's own test: what it checks is memory kept at
 # preemptions, which counting does not keep (make check's default pass).

@@ -47,9 +47,9 @@ test_expect_success 'a file in tmpfs (/dev/shm) is not kept, however old' '
 	if test "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs; then
 		rm -rf "$XDG_CACHE_HOME" &&
 		shm=$(mktemp /dev/shm/rewind-t5012.XXXXXX) &&
-		cp data "$shm" && touch -d 2020-01-01 "$shm" &&
-		rec_replay_cmp "$T/mmap-data" "$shm" &&
-		n=$(entries) && rm -f "$shm" &&
+		{ cp data "$shm" && touch -d 2020-01-01 "$shm" &&
+		  rec_replay_cmp "$T/mmap-data" "$shm"; ok=$?; rm -f "$shm"; test $ok = 0; } &&
+		n=$(entries) &&
 		rm -rf "$XDG_CACHE_HOME" &&
 		rec_replay_cmp "$T/mmap-data" "$scratch/data" &&
 		test "$(entries)" = $((n + 1))
