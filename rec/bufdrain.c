@@ -467,6 +467,9 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 	default:
 		return;
 	}
+	/* Only a file mapped shared changes the header: no read for the rest. */
+	if (nr == SYS_mmap && ((a[3] & MAP_ANONYMOUS) || (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE))
+		return;
 	if (get_hdr(p, &h) < 0)
 		return;
 	switch (nr) {
@@ -521,10 +524,7 @@ void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 		break;
 	}
 	case SYS_mmap:
-		if (!(a[3] & MAP_ANONYMOUS) && (a[3] & MAP_SHARED_VALIDATE) != MAP_PRIVATE)
-			h.nowrite = 1;	/* rec saves such mappings after each write */
-		else
-			return;
+		h.nowrite = 1;	/* rec saves such mappings after each write */
 		break;
 	case SYS_seccomp:
 	case SYS_prctl:

@@ -263,7 +263,9 @@ void syscall_exit(void)
 	ready(cur);
 	cur->at_exit = 1;
 	cur->exit_regs = regs;
-	pt_pending(&cur->p, cur->exit_pend);
+	/* The signals pending at the exit are read where it goes on from
+	 * it (exit_pend_now): while it stays stopped they only grow. */
+	cur->exit_pend[0] = cur->exit_pend[1] = 0;
 	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof cur->mask, &cur->mask);
 	ptemu_exit_stop(nr, ret, tid);
 }

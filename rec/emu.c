@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,16 @@ static struct emu {
 	char path[256];	/* as the program opened it, for messages */
 } *emu;
 static int nemu, ino_fd = -1;
+/* ino_fd signals SIGIO to rec's main thread when a report comes, so
+ * that a stop with none waiting costs no read (ino_async: set up). */
+static volatile sig_atomic_t ino_ready;
+static int ino_async;
+
+static void on_io(int sig)
+{
+	(void)sig;
+	ino_ready = 1;
+}
 
 static struct emu *find(dev_t dev, ino_t ino)
 {
@@ -67,8 +78,14 @@ int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int w
 	/* The kernel tells of write(2)-like changes by any process (not
 	 * of stores through mappings): those of outside processes are
 	 * what no recorded call explains. */
-	if (ino_fd < 0)
+	if (ino_fd < 0) {
 		ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		struct sigaction sa = { .sa_handler = on_io, .sa_flags = SA_RESTART };
+		struct f_owner_ex own = { F_OWNER_TID, (pid_t)syscall(SYS_gettid) };
+		ino_async = ino_fd >= 0 && sigaction(SIGIO, &sa, NULL) == 0 &&
+			    fcntl(ino_fd, F_SETOWN_EX, &own) == 0 &&
+			    fcntl(ino_fd, F_SETFL, O_NONBLOCK | O_ASYNC) == 0;
+	}
 	snprintf(src, sizeof src, "/proc/self/fd/%d", e->fd);
 	e->wd = ino_fd >= 0 && e->fd >= 0 ? inotify_add_watch(ino_fd, src, IN_MODIFY) : -1;
 	return 1;
@@ -223,8 +240,9 @@ int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t
 
 int emu_outside(struct trace_writer *w, int busy, char *why, size_t whylen)
 {
-	if (ino_fd < 0 || busy)
+	if (ino_fd < 0 || busy || (ino_async && !ino_ready))
 		return 0;
+	ino_ready = 0;	/* before the read: a report after it signals again */
 	union {
 		struct inotify_event ev;
 		char buf[4096];
