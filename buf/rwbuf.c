@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -65,6 +66,15 @@ static ssize_t (*libc_pwrite)(int, const void *, size_t, off_t);
 static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl;
 static void *libc_getcwd, *libc_realpath, *libc_faccessat;
 
+/* The entries libc's own syscall stubs are redirected to (bufredir.c),
+ * defined by WRAP_HIDDEN below. */
+#define HIDDEN_ENTRY(name) extern char rwbuf_##name[] __attribute__((visibility("hidden")))
+HIDDEN_ENTRY(lseek);
+HIDDEN_ENTRY(fstatat);
+HIDDEN_ENTRY(read_nocancel);
+HIDDEN_ENTRY(write_nocancel);
+HIDDEN_ENTRY(close_nocancel);
+
 /* Through the syscall instruction here: rec's filter stops it. */
 static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
@@ -100,6 +110,19 @@ __attribute__((visibility("default"))) const char *__asan_default_options(void)
 	return "verify_asan_link_order=0";
 }
 
+/* Entry i of h's redirect table: libc's function name, a syscall stub
+ * of call nr (rec checks it is), to the wrapper at to. A libc without
+ * it leaves the entry empty, and no error for the program's dlerror. */
+static void redirect(struct buf_hdr *h, int i, const char *name, void *to, uint32_t nr)
+{
+	void *at = dlsym(RTLD_NEXT, name);
+	if (!at) {
+		(void)dlerror();
+		return;
+	}
+	h->redirect[i] = (struct buf_redirect){ (uint64_t)at, (uint64_t)to, nr, 0 };
+}
+
 __attribute__((constructor)) static void rwbuf_init(void)
 {
 	libc_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
@@ -126,6 +149,21 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	t[2] = 0xc3;		/* ret */
 	struct buf_hdr *h = (struct buf_hdr *)BUF_HDR;
 	h->magic = BUF_MAGIC;
+	/* The calls libc's stdio and others make inside libc, past the
+	 * names this library defines: lseek (fseek), fstatat (fstat, and
+	 * stat through it), and the read, write and close that are no
+	 * cancellation points (fread under "c", fclose, and libc's own
+	 * files). REWIND_NO_REDIRECT=1 leaves them to libc (each a stop);
+	 * replay runs with the program's recorded environment, so its
+	 * library decides as this one did. */
+	const char *no = getenv("REWIND_NO_REDIRECT");
+	if (!no || !*no || !strcmp(no, "0")) {
+		redirect(h, 0, "__lseek", rwbuf_lseek, SYS_lseek);
+		redirect(h, 1, "fstatat64", rwbuf_fstatat, SYS_newfstatat);
+		redirect(h, 2, "__read_nocancel", rwbuf_read_nocancel, SYS_read);
+		redirect(h, 3, "__write_nocancel", rwbuf_write_nocancel, SYS_write);
+		redirect(h, 4, "__close_nocancel", rwbuf_close_nocancel, SYS_close);
+	}
 	/* rec sets the header up at the end of this call. */
 	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0) {
 		hdr = h;
@@ -327,19 +365,20 @@ static long out_call(long nr, long a0, long a1, long a2, long a3, uint64_t out_a
 
 static long slow_io(long nr, long fd, const void *b, size_t n, off_t off);
 
-/* write and pwrite64: the input prefix is saved as rec's IT_ARG, after
+/* write and pwrite64 (cancel: a cancellation point, whose traced path
+ * is libc's): the input prefix is saved as rec's IT_ARG, after
  * the call, once the kernel read it. Still the bytes the call read: a
  * write stores nothing into the program's memory (a file mapped shared
  * turns buffered writes off, see nowrite), and no other thread runs
  * meanwhile. */
-static long in_call(long nr, long fd, const void *b, size_t n, long off)
+static long in_call(long nr, long fd, const void *b, size_t n, long off, int cancel)
 {
 	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
 	long r;
 	if (answered(nr, fd, (long)b, n, off, &r))
 		return ret_errno(r);
 	if (!hdr || hdr->nowrite || !bit(hdr->fd_write, fd) || !can(16 + pre))
-		return slow_io(nr, fd, b, n, off);
+		return cancel ? slow_io(nr, fd, b, n, off) : ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
 	long ret = untraced(nr, fd, (long)b, n, off, 0, 0);
 	struct ent e;
 	/* The kernel read ret bytes; a shorter or failed call leaves the
@@ -379,12 +418,29 @@ static int readable(long fd)
 
 IMPL ssize_t impl_write(int fd, const void *b, size_t n)
 {
-	return in_call(SYS_write, fd, b, n, 0);
+	return in_call(SYS_write, fd, b, n, 0, 1);
 }
 
 IMPL ssize_t impl_pwrite(int fd, const void *b, size_t n, off_t off)
 {
-	return in_call(SYS_pwrite64, fd, b, n, off);
+	return in_call(SYS_pwrite64, fd, b, n, off, 1);
+}
+
+/* libc's __write_nocancel and __read_nocancel, redirected here: no
+ * cancellation point, so their traced path is the bare call, as theirs. */
+IMPL ssize_t impl_write_nocancel(int fd, const void *b, size_t n)
+{
+	return in_call(SYS_write, fd, b, n, 0, 0);
+}
+
+IMPL ssize_t impl_read_nocancel(int fd, void *b, size_t n)
+{
+	long r;
+	if (answered(SYS_read, fd, (long)b, n, 0, &r))
+		return ret_errno(r);
+	if (!readable(fd) || !can(16 + n))
+		return ret_errno(traced(SYS_read, fd, (long)b, n, 0, 0, 0));
+	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1, 1);
 }
 
 IMPL ssize_t impl_read(int fd, void *b, size_t n)
@@ -677,16 +733,18 @@ IMPL int impl_openat(int dfd, const char *path, int flags, long mode)
 	return open_call(dfd, path, flags, mode);
 }
 
-/* close of a descriptor whose close cannot block. */
-IMPL int impl_close(int fd)
+/* close of a descriptor whose close cannot block; with cancel, its
+ * traced path is libc's close, a cancellation point (libc's
+ * __close_nocancel, redirected here, has none). */
+static int close_call(int fd, int cancel)
 {
 	long r;
 	if (answered(SYS_close, I32(fd), 0, 0, 0, &r))
 		return ret_errno(r);
 	if (!hdr || !bit(hdr->fd_close, fd) || !can(16)) {
 		long (*f)(long) = libc_close;
-		return f && via_libc() ? f(I32(fd)) :
-					 ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
+		return f && cancel && via_libc() ? f(I32(fd)) :
+						   ret_errno(traced(SYS_close, I32(fd), 0, 0, 0, 0, 0));
 	}
 	set_bit(hdr->fd_read, fd, 0);
 	set_bit(hdr->fd_write, fd, 0);
@@ -696,6 +754,16 @@ IMPL int impl_close(int fd)
 	begin(&e, SYS_close, 0, I32(fd), 0, 0, 0, ret);
 	end(&e);
 	return ret_errno(ret);
+}
+
+IMPL int impl_close(int fd)
+{
+	return close_call(fd, 1);
+}
+
+IMPL int impl_close_nocancel(int fd)
+{
+	return close_call(fd, 0);
 }
 
 /* fcntl: the flag reads and F_SETFD on any descriptor, and dups (the new
@@ -1040,6 +1108,11 @@ __asm__(".text\n"
 #define WRAP(name) \
 	__asm__(".globl " #name "\n.type " #name ", @function\n" #name ":\n" \
 		"\tlea impl_" #name "(%rip), %rax\n\tjmp wrap_common\n.size " #name ", .-" #name "\n")
+/* An entry for bufredir.c only: no name the program can bind to. */
+#define WRAP_HIDDEN(name) \
+	__asm__(".globl rwbuf_" #name "\n.hidden rwbuf_" #name "\n.type rwbuf_" #name ", @function\n" \
+		"rwbuf_" #name ":\n\tlea impl_" #name "(%rip), %rax\n\tjmp wrap_common\n" \
+		".size rwbuf_" #name ", .-rwbuf_" #name "\n")
 #define ALIAS(name, to) __asm__(".globl " #name "\n.set " #name ", " #to "\n")
 WRAP(write);
 WRAP(pwrite);
@@ -1094,3 +1167,8 @@ ALIAS(__close, close);
 ALIAS(fcntl64, fcntl);
 ALIAS(__fcntl, fcntl);
 ALIAS(__sigaction, sigaction);
+WRAP_HIDDEN(lseek);
+WRAP_HIDDEN(fstatat);
+WRAP_HIDDEN(read_nocancel);
+WRAP_HIDDEN(write_nocancel);
+WRAP_HIDDEN(close_nocancel);

@@ -17,8 +17,9 @@
  * buf/rwbuf.c does in each mode. rec writes it in the trace's start
  * record (IT_BUFABI) and replay refuses a trace of another revision, so
  * bump it with any change to them that an older trace would replay
- * differently under. */
-#define BUF_ABI 1
+ * differently under. Revision 2 added the redirect table; a trace of
+ * revision 1 replays still (its library leaves the table empty). */
+#define BUF_ABI 2
 #define BUF_PAGE 4096ull
 #define BUF_DATA_SIZE (4ull << 20)
 #define BUF_SIZE (2 * BUF_PAGE + BUF_DATA_SIZE)
@@ -28,6 +29,20 @@
 #define BUF_SCRATCH (BUF_HDR + 2048)	/* the library's own, while busy */
 #define BUF_MAGIC 0x46554257u	/* "WBUF" */
 #define BUF_NFD 1024		/* descriptors the fd sets cover */
+
+/* A libc function whose calls the library's wrapper takes too: a
+ * syscall stub (rec's own checks say which, bufredir.c) that libc's own
+ * functions call directly, not through the names the library defines.
+ * The library fills the header's table at start; at the call that
+ * readies the buffer, rec and the replay engine, seeing the same memory,
+ * make each stub's first bytes a jmp to its wrapper. */
+struct buf_redirect {
+	uint64_t at;	/* libc's stub */
+	uint64_t to;	/* the wrapper's entry */
+	uint32_t nr;	/* the call the stub makes */
+	uint32_t pad;
+};
+#define BUF_NREDIRECT 8
 
 /* The header. Under rec (mode 1) the library writes magic, busy, used
  * and count; rec writes mode, traced_next, nowrite and the fd sets,
@@ -72,6 +87,7 @@ struct buf_hdr {
 				   them differs between rec and replay (rec
 				   swaps the value per thread and takes no
 				   point below it) */
+	struct buf_redirect redirect[BUF_NREDIRECT];	/* (revision 2) */
 };
 #define BUF_MODE_REC 1
 #define BUF_MODE_REPLAY 2

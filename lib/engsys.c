@@ -2,6 +2,8 @@
  * from the trace or performed; the irregular calls are one quirk
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
+#include "bufabi.h"
+#include "bufredir.h"
 #include "cap.h"
 #include "count.h"
 #include "pos.h"
@@ -571,6 +573,8 @@ static void perform(struct engine *e, struct call *c)
 		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
 	quirk(e, c, QP_DONE);
+	if (sc->nr == SYS_mprotect && sc->args[0] == BUF_ADDR && sc->args[1] == BUF_PAGE && sc->ret == 0)
+		buf_redirect(&e->p);	/* the buffer is ready: as rec did here */
 	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;
 	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);

@@ -3,6 +3,7 @@
  * descriptors cannot block, and turns the calls it logged into records
  * (and, for tests, forces a preemption inside it: REWIND_BUF_PREEMPT). */
 #include "bufdrain.h"
+#include "bufredir.h"
 #include "bufabi.h"
 #include "cap.h"
 #include "emu.h"
@@ -444,9 +445,12 @@ void buf_stop(struct pt_proc *p)
 void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 {
 	struct buf_hdr h;
+	int ready = nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0;
+	if (ready)
+		buf_redirect(p);	/* as the replay engine does at this call */
 	if (!buf_on)
 		return;
-	if (nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0) {
+	if (ready) {
 		/* The library's page is ready: buffering starts. */
 		if (pt_read(p, BUF_HDR, &h, sizeof h) != sizeof h || h.magic != BUF_MAGIC)
 			return;

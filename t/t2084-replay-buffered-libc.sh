@@ -1,0 +1,41 @@
+#!/bin/bash
+# t2084-replay-buffered-libc.sh: the calls libc makes inside itself
+# (stdio's lseek, fstat and close), which pass by the names rec's library
+# defines, reach its wrappers all the same through the jumps rec and
+# replay put in libc's stubs (bufredir.c): logged without a stop, and
+# replayed byte for byte, answered in the process or each traced; with
+# REWIND_NO_REDIRECT=1 the same calls each stop, and replay alike.
+. "$(dirname "$0")/test-lib.sh"
+require_tprog stdioseek
+[ -n "${REWIND_NO_BUFFER:-}" ] && [ "$REWIND_NO_BUFFER" != 0 ] &&
+	skip_all 'REWIND_NO_BUFFER is set'
+
+# calls NAME DUMP [buffered|traced]: how many NAME calls DUMP has, of that kind.
+calls () {
+	grep "\"kind\":\"syscall\"" "$2" | grep "\"name\":\"$1\"" |
+		if [ "${3:-}" = buffered ]; then grep -c '"buffered":true'
+		elif [ "${3:-}" = traced ]; then grep -vc '"buffered":true'
+		else wc -l; fi
+}
+
+test_expect_success 'stdio on a file: libc lseek, fstat and close go without a stop' '
+	differs_natively "$T/stdioseek" &&
+	rec_replay_cmp "$T/stdioseek" &&
+	run_tool tdump --json "$trace" >dump.json &&
+	test $(calls lseek dump.json) -ge 200 &&
+	test $(calls lseek dump.json traced) = 0 &&
+	test $(calls close dump.json buffered) -ge 2 &&
+	grep "\"name\":\"newfstatat\"" dump.json | grep "\"buffered\":true" | grep -q "\"args\":\[3,"
+'
+test_expect_success 'replay with each of them traced: the same bytes' '
+	REWIND_NO_BUFFER=1 run_tool replay "$trace" >traced.out 2>traced.err &&
+	test_cmp_bytes rec.out traced.out
+'
+test_expect_success 'REWIND_NO_REDIRECT=1: the same calls, each a stop, replayed' '
+	n=$(calls lseek dump.json) &&
+	REWIND_NO_REDIRECT=1 rec_replay_cmp "$T/stdioseek" &&
+	run_tool tdump --json "$trace" >plain.json &&
+	test $(calls lseek plain.json) = $n &&
+	test $(calls lseek plain.json traced) = $n
+'
+test_done
