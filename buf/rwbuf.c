@@ -71,7 +71,6 @@ static void *libc_getcwd, *libc_realpath, *libc_faccessat;
 #define HIDDEN_ENTRY(name) extern char rwbuf_##name[] __attribute__((visibility("hidden")))
 HIDDEN_ENTRY(lseek);
 HIDDEN_ENTRY(fstatat);
-HIDDEN_ENTRY(read_nocancel);
 HIDDEN_ENTRY(write_nocancel);
 HIDDEN_ENTRY(close_nocancel);
 
@@ -151,18 +150,18 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	h->magic = BUF_MAGIC;
 	/* The calls libc's stdio and others make inside libc, past the
 	 * names this library defines: lseek (fseek), fstatat (fstat, and
-	 * stat through it), and the read, write and close that are no
-	 * cancellation points (fread under "c", fclose, and libc's own
-	 * files). REWIND_NO_REDIRECT=1 leaves them to libc (each a stop);
+	 * stat through it), and the write and close that are no
+	 * cancellation points (fclose, and libc's own files; its
+	 * __read_nocancel has no mov to take the jmp's place).
+	 * REWIND_NO_REDIRECT=1 leaves them to libc (each a stop);
 	 * replay runs with the program's recorded environment, so its
 	 * library decides as this one did. */
 	const char *no = getenv("REWIND_NO_REDIRECT");
 	if (!no || !*no || !strcmp(no, "0")) {
 		redirect(h, 0, "__lseek", rwbuf_lseek, SYS_lseek);
 		redirect(h, 1, "fstatat64", rwbuf_fstatat, SYS_newfstatat);
-		redirect(h, 2, "__read_nocancel", rwbuf_read_nocancel, SYS_read);
-		redirect(h, 3, "__write_nocancel", rwbuf_write_nocancel, SYS_write);
-		redirect(h, 4, "__close_nocancel", rwbuf_close_nocancel, SYS_close);
+		redirect(h, 2, "__write_nocancel", rwbuf_write_nocancel, SYS_write);
+		redirect(h, 3, "__close_nocancel", rwbuf_close_nocancel, SYS_close);
 	}
 	/* rec sets the header up at the end of this call. */
 	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0) {
@@ -426,21 +425,11 @@ IMPL ssize_t impl_pwrite(int fd, const void *b, size_t n, off_t off)
 	return in_call(SYS_pwrite64, fd, b, n, off, 1);
 }
 
-/* libc's __write_nocancel and __read_nocancel, redirected here: no
- * cancellation point, so their traced path is the bare call, as theirs. */
+/* libc's __write_nocancel, redirected here: no cancellation point, so
+ * its traced path is the bare call, as libc's. */
 IMPL ssize_t impl_write_nocancel(int fd, const void *b, size_t n)
 {
 	return in_call(SYS_write, fd, b, n, 0, 0);
-}
-
-IMPL ssize_t impl_read_nocancel(int fd, void *b, size_t n)
-{
-	long r;
-	if (answered(SYS_read, fd, (long)b, n, 0, &r))
-		return ret_errno(r);
-	if (!readable(fd) || !can(16 + n))
-		return ret_errno(traced(SYS_read, fd, (long)b, n, 0, 0, 0));
-	return out_call(SYS_read, fd, (long)b, n, 0, (uint64_t)b, n, 1, 1);
 }
 
 IMPL ssize_t impl_read(int fd, void *b, size_t n)
@@ -1169,6 +1158,5 @@ ALIAS(__fcntl, fcntl);
 ALIAS(__sigaction, sigaction);
 WRAP_HIDDEN(lseek);
 WRAP_HIDDEN(fstatat);
-WRAP_HIDDEN(read_nocancel);
 WRAP_HIDDEN(write_nocancel);
 WRAP_HIDDEN(close_nocancel);

@@ -35,7 +35,7 @@
  * functions call directly, not through the names the library defines.
  * The library fills the header's table at start; at the call that
  * readies the buffer, rec and the replay engine, seeing the same memory,
- * make each stub's first bytes a jmp to its wrapper. */
+ * put a jmp to its wrapper in place of each stub's mov of its number. */
 struct buf_redirect {
 	uint64_t at;	/* libc's stub */
 	uint64_t to;	/* the wrapper's entry */

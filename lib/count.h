@@ -91,6 +91,10 @@ void count_patch_now(struct pt_proc *p, uint32_t key, uint32_t tid);
 void count_debugger(void (*bytes)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len));
 unsigned long count_activations(void);
 
+/* The program's own bytes of [addr, addr + len) of process key, read
+ * into buf: what the debugger's int3s and rdtsc's patches hid, put back. */
+void count_own_bytes(uint32_t key, uint64_t addr, uint8_t *buf, size_t len);
+
 /* Process child was forked from process parent: same code, same places. */
 void count_fork(uint32_t parent, uint32_t child);
 

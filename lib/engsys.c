@@ -574,7 +574,7 @@ static void perform(struct engine *e, struct call *c)
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
 	quirk(e, c, QP_DONE);
 	if (sc->nr == SYS_mprotect && sc->args[0] == BUF_ADDR && sc->args[1] == BUF_PAGE && sc->ret == 0)
-		buf_redirect(&e->p);	/* the buffer is ready: as rec did here */
+		buf_redirect(&e->p, cur_task(e)->rtgid);	/* the buffer is ready: as rec did here */
 	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;
 	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);

@@ -442,12 +442,12 @@ void buf_stop(struct pt_proc *p)
 	put_settings(p, &h);
 }
 
-void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
+void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret)
 {
 	struct buf_hdr h;
 	int ready = nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0;
 	if (ready)
-		buf_redirect(p);	/* as the replay engine does at this call */
+		buf_redirect(p, key);	/* as the replay engine does at this call */
 	if (!buf_on)
 		return;
 	if (ready) {

@@ -48,10 +48,11 @@ void buf_want_traced(struct pt_proc *p);
 /* The same for thread tid, from a signal handler. */
 void buf_poke(pid_t tid);
 
-/* After traced call nr of thread p returned ret: register a new buffer
- * (the library's mprotect of its page), keep the fd sets in step with
+/* After traced call nr of thread p (of process key) returned ret:
+ * register a new buffer (the library's mprotect of its page, where libc's
+ * stubs are redirected too, bufredir.h), keep the fd sets in step with
  * the descriptors, and turn buffering off where it cannot be exact. */
-void buf_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret);
+void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret);
 
 /* Whether signal si of thread p, stopped at rip, is the trap of
  * REWIND_BUF_PREEMPT (tests: a preemption forced at an instruction of

@@ -258,7 +258,7 @@ void syscall_exit(void)
 		uint32_t one = 1;
 		tw_item(&R.w, IT_PATCHED, 0, &one, 4, NULL, 0);
 	}
-	buf_after(&cur->p, nr, a, ret);
+	buf_after(&cur->p, cur->tgid, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);
 	cur->at_exit = 1;

@@ -3,10 +3,12 @@
 # (stdio's lseek, fstat and close), which pass by the names rec's library
 # defines, reach its wrappers all the same through the jumps rec and
 # replay put in libc's stubs (bufredir.c): logged without a stop, and
-# replayed byte for byte, answered in the process or each traced; with
-# REWIND_NO_REDIRECT=1 the same calls each stop, and replay alike.
+# replayed byte for byte, answered in the process or each traced, and
+# under gdb with a breakpoint on the stub; with REWIND_NO_REDIRECT=1 the
+# same calls each stop, and replay alike.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog stdioseek
+require_gdb
 [ -n "${REWIND_NO_BUFFER:-}" ] && [ "$REWIND_NO_BUFFER" != 0 ] &&
 	skip_all 'REWIND_NO_BUFFER is set'
 
@@ -30,6 +32,25 @@ test_expect_success 'stdio on a file: libc lseek, fstat and close go without a s
 test_expect_success 'replay with each of them traced: the same bytes' '
 	REWIND_NO_BUFFER=1 run_tool replay "$trace" >traced.out 2>traced.err &&
 	test_cmp_bytes rec.out traced.out
+'
+test_expect_success 'gdb: a breakpoint on lseek set before the jump goes in still stops there, every time' '
+	cat >bp.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	break lseek
+	continue
+	continue
+	echo @@ insn\\n
+	x/i \$pc
+	echo @@ end\\n
+	delete
+	continue
+	END
+	gdb_run "$T/stdioseek" bp.gdb &&
+	test $(grep -c "^Breakpoint 1[.0-9]*, __lseek" gdb.out) = 2 &&
+	gdb_section insn | grep -q "jmp .*<rwbuf_lseek>" &&
+	grep -q "^No more reverse-execution history" gdb.out &&
+	grep -qxF -f rec.out gdb.out
 '
 test_expect_success 'REWIND_NO_REDIRECT=1: the same calls, each a stop, replayed' '
 	n=$(calls lseek dump.json) &&
