@@ -80,6 +80,15 @@ static int data_recorded(int k)
 
 /* The entry of the current thread's syscall e->cur, which its stop k
  * begins: it must be the recorded call with the recorded arguments. */
+/* The registers sys_enter read at the call's seccomp stop, for
+ * finish_call when it comes straight after (a whole record: the thread
+ * stayed stopped, nothing wrote them), so that they are read once. */
+static struct {
+	int ok;
+	pid_t pid;
+	struct user_regs_struct r;
+} entered;
+
 static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_syscall *sc)
 {
 	if (trace_syscall(&e->cur, sc) < 0)
@@ -97,6 +106,9 @@ static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_s
 	eng_expect(e, k, PS_SECCOMP, want);
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
+	entered.ok = !(e->cur.flags & TRF_ENTRY);
+	entered.pid = e->p.pid;
+	entered.r = r;
 	if ((int32_t)r.orig_rax != sc->nr) {
 		const char *got = eng_sysname((int32_t)r.orig_rax);
 		eng_diverge(e, "expected syscall %s, got syscall %s", want + 8, got);
@@ -595,6 +607,8 @@ static void perform(struct engine *e, struct call *c)
  * with its quirk function (sys_table.h) asked on the way. */
 static void finish_call(struct engine *e, const struct sys_entry *s, const struct trace_syscall *sc)
 {
+	int have = entered.ok && entered.pid == e->p.pid;
+	entered.ok = 0;
 	if (!e->started) {
 		eng_spawn(e, sc);
 		return;
@@ -604,9 +618,14 @@ static void finish_call(struct engine *e, const struct sys_entry *s, const struc
 		eng_clone_finish(e, sc, &c.r);	/* a vfork parent, running until now */
 		return;
 	}
-	if (e->perform && s->class != C_EMU)
+	if (e->perform && s->class != C_EMU) {
 		e->perform(e->hook_arg);
-	pt_getregs(&e->p, &c.r);
+		have = 0;
+	}
+	if (have)
+		c.r = entered.r;
+	else
+		pt_getregs(&e->p, &c.r);
 	c.r0 = c.r;
 	pt_args(&c.r, c.a);
 	quirk(e, &c, QP_CLASS);
