@@ -3,9 +3,18 @@
 #ifndef REWIND_BUFREDIR_H
 #define REWIND_BUFREDIR_H
 
+#include "bufabi.h"
 #include "pt.h"
 
 #include <stdint.h>
+#include <sys/syscall.h>
+
+/* Whether call nr(a), which returned ret, is the one that readies a
+ * buffer: the library's mprotect of its page (rwbuf_init). */
+static inline int buf_readies(long nr, const uint64_t a[6], int64_t ret)
+{
+	return nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0;
+}
 
 /* At the call that readies the buffer of p, of process key (mprotect of
  * BUF_ADDR's page): make each stub the table names, that is a stub of

@@ -214,7 +214,7 @@ static int own_library(const struct code *code, const struct codebytes *cb)
 
 /* What other patchers changed in the code read, put back: a debugger's
  * int3s (count_debugger), then rdtsc's patches (tsc.c). */
-static void unpatch_others(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
+void count_own_bytes(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
 {
 	if (debugger_bytes)
 		debugger_bytes(key, addr, buf, len);
@@ -307,7 +307,7 @@ static void patch_mapping(struct codescan *sc, void *arg)
 	if (c->pending)
 		return;
 	/* rdtsc patched already (tsc.c) is the file's code all the same. */
-	sc->unpatch = unpatch_others;
+	sc->unpatch = count_own_bytes;
 	sc->key = c->key;
 	if (!c->ok || sc->shared || code_bytes(sc, 1, &code, &cb) < 0)
 		return;
@@ -453,7 +453,7 @@ static struct codescan seen_scan(struct pt_proc *p, const struct cproc *c, const
 	return (struct codescan){ p, v->lo, v->hi, v->off,
 				  { v->file >= 0 ? kept_path(c->files[v->file].path, buf) : NULL,
 				    c->exe ? kept_path(c->exe, ebuf) : NULL },
-				  0, unpatch_others, c->key };
+				  0, count_own_bytes, c->key };
 }
 
 /* Patch the mappings lazily counted process c has seen (p: its thread
@@ -505,11 +505,6 @@ int count_call_end(struct pt_proc *p, uint32_t key, uint32_t tid, long nr, const
 void count_debugger(void (*bytes)(uint32_t key, uint64_t addr, uint8_t *buf, size_t len))
 {
 	debugger_bytes = bytes;
-}
-
-void count_own_bytes(uint32_t key, uint64_t addr, uint8_t *buf, size_t len)
-{
-	unpatch_others(key, addr, buf, len);
 }
 
 unsigned long count_activations(void)

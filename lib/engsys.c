@@ -2,7 +2,6 @@
  * from the trace or performed; the irregular calls are one quirk
  * function each, dispatched from the quirk column of sys_table.h. */
 #include "engint.h"
-#include "bufabi.h"
 #include "bufredir.h"
 #include "cap.h"
 #include "count.h"
@@ -78,8 +77,6 @@ static int data_recorded(int k)
 	       k == A_SOCKADDR_OUT || k == A_OARR || k == A_EPEV_OUT;
 }
 
-/* The entry of the current thread's syscall e->cur, which its stop k
- * begins: it must be the recorded call with the recorded arguments. */
 /* The registers sys_enter read at the call's seccomp stop, for
  * finish_call when it comes straight after (a whole record: the thread
  * stayed stopped, nothing wrote them), so that they are read once. */
@@ -89,6 +86,8 @@ static struct {
 	struct user_regs_struct r;
 } entered;
 
+/* The entry of the current thread's syscall e->cur, which its stop k
+ * begins: it must be the recorded call with the recorded arguments. */
 static const struct sys_entry *sys_enter(struct engine *e, int k, struct trace_syscall *sc)
 {
 	if (trace_syscall(&e->cur, sc) < 0)
@@ -585,7 +584,7 @@ static void perform(struct engine *e, struct call *c)
 		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
 	quirk(e, c, QP_DONE);
-	if (sc->nr == SYS_mprotect && sc->args[0] == BUF_ADDR && sc->args[1] == BUF_PAGE && sc->ret == 0)
+	if (buf_readies(sc->nr, sc->args, sc->ret))
 		buf_redirect(&e->p, cur_task(e)->rtgid);	/* the buffer is ready: as rec did here */
 	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;

@@ -445,7 +445,7 @@ void buf_stop(struct pt_proc *p)
 void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], int64_t ret)
 {
 	struct buf_hdr h;
-	int ready = nr == SYS_mprotect && a[0] == BUF_ADDR && a[1] == BUF_PAGE && ret == 0;
+	int ready = buf_readies(nr, a, ret);
 	if (ready)
 		buf_redirect(p, key);	/* as the replay engine does at this call */
 	if (!buf_on)
@@ -465,15 +465,16 @@ void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], in
 	switch (nr) {
 	case SYS_open: case SYS_openat: case SYS_openat2: case SYS_creat:
 	case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_close: case SYS_close_range:
-	case SYS_fcntl: case SYS_mmap: case SYS_seccomp: case SYS_prctl:
+	case SYS_fcntl: case SYS_seccomp: case SYS_prctl:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork: case SYS_unshare:
+		break;
+	case SYS_mmap:	/* only a file mapped shared changes the header */
+		if ((a[3] & MAP_ANONYMOUS) || (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE)
+			return;
 		break;
 	default:
 		return;
 	}
-	/* Only a file mapped shared changes the header: no read for the rest. */
-	if (nr == SYS_mmap && ((a[3] & MAP_ANONYMOUS) || (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE))
-		return;
 	if (get_hdr(p, &h) < 0)
 		return;
 	switch (nr) {
