@@ -27,6 +27,14 @@ int cap_is_restart(int64_t ret)
 	       ret == -ERESTART_RESTARTBLOCK;
 }
 
+int cap_sure_sigaction(struct pt_proc *p, long nr, const uint64_t a[6])
+{
+	int sig = (int)a[0];
+	uint64_t act[4];	/* the kernel's: handler, flags, restorer, mask */
+	return nr == SYS_rt_sigaction && sig >= 1 && sig <= 64 && sig != SIGKILL && sig != SIGSTOP &&
+	       a[1] && !a[2] && a[3] == 8 && pt_read(p, a[1], act, sizeof act) == sizeof act;
+}
+
 /* Tracee memory read a page (to its end) at a time: the strings of an
  * argv or envp mostly lie one after another, and a read of each string
  * and each pointer would cost a syscall each. */

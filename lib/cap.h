@@ -50,6 +50,12 @@ size_t cap_gather_iov(struct pt_proc *p, uint64_t iov, uint64_t cnt, uint8_t *ou
  * n, or less when they cannot be read; -1 for another call. */
 ssize_t cap_sent(struct pt_proc *p, long nr, const uint64_t a[6], uint8_t *buf, size_t n);
 
+/* Whether call nr (arguments a) of p is an rt_sigaction that sets an
+ * action without asking for the old one, with arguments the kernel
+ * takes: it returns 0 and writes nothing, so it needs no stop at its
+ * end. posix_spawn's child resets every handler this way. */
+int cap_sure_sigaction(struct pt_proc *p, long nr, const uint64_t a[6]);
+
 /* True for the kernel's internal restart codes (-ERESTARTSYS...). */
 int cap_is_restart(int64_t ret);
 

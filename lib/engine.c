@@ -806,6 +806,7 @@ void eng_set_opts(struct engine *e, const struct eng_opts *o)
 {
 	e->batch = o->batch;
 	e->limit = o->limit;
+	e->lazy = o->lazy;
 	e->debug = o->debug;
 }
 

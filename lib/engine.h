@@ -103,6 +103,13 @@ struct engine {
 	 * eng_resume() returns the event after such a run. */
 	int batch;
 	uint64_t limit;
+	/* Set by a caller that looks at nothing but the program's output
+	 * between events (replay without --stack): a call that can only
+	 * succeed and writes nothing may end as its thread goes on, with
+	 * no stop at its end, except at event limit. Not from a checkpoint:
+	 * traced must be known from the start. */
+	int lazy;
+	int traced;		/* a tracer in the tree attached to a process */
 	/* With debug set: the preemptions of process reexec (as recorded;
 	 * 0: none) are re-executed instead of set. The thread runs on (its
 	 * SIGTRAPs end eng_resume() as ENG_TRAP), and the caller arms an
@@ -133,6 +140,7 @@ struct eng_opts {
 	int batch;		/* e->batch */
 	uint64_t limit;		/* e->limit */
 	int debug;		/* e->debug */
+	int lazy;		/* e->lazy */
 };
 /* Set the hooks (any may be NULL) and the options, after eng_open() or
  * eng_open_at(). */

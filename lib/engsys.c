@@ -574,11 +574,32 @@ static void perform_exec(struct engine *e, struct call *c)
 	eng_finish_exec(e, tmp[0] != 0);
 }
 
+/* Whether call c may end as its thread goes on, with no stop at its end:
+ * its result is sure and it writes nothing (an rt_sigaction that only
+ * sets, cap_sure_sigaction), nothing looks at the thread before its next
+ * event (e->lazy, and not the last event asked for; no tracer in the tree,
+ * which may change its registers at the call's end), and no other thread
+ * of its process runs meanwhile with the kernel's state of before it. */
+static int ends_unseen(struct engine *e, const struct call *c)
+{
+	const struct eng_task *t = cur_task(e);
+	if (!e->lazy || e->debug || e->traced || (e->limit && e->cur.event >= e->limit) ||
+	    c->sc->ret != 0 ||
+	    !cap_sure_sigaction(&e->p, c->sc->nr, c->a))
+		return 0;
+	for (int i = 0; i < e->ntasks; i++)
+		if (i != e->ti && e->tasks[i].rtgid == t->rtgid && e->tasks[i].state != ET_GONE)
+			return 0;
+	return 1;
+}
+
 /* Perform call c: run it, check the result, give back the registers the
  * program passed (we may have changed the arguments). */
 static void perform(struct engine *e, struct call *c)
 {
 	const struct trace_syscall *sc = c->sc;
+	if (ends_unseen(e, c))
+		return;		/* left at its seccomp stop: the kernel makes it on resume */
 	eng_run_call(e, &c->r);
 	if ((int64_t)c->r.rax != sc->ret)
 		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
@@ -661,10 +682,12 @@ static void finish_call(struct engine *e, const struct sys_entry *s, const struc
 		/* A tracer in the tree: its tracee counted no more, as rec's
 		 * ptrace emulation made it (count_traced). */
 		if (sc->nr == SYS_ptrace && sc->ret == 0 && sc->args[0] == PTRACE_TRACEME) {
+			e->traced = 1;
 			count_traced(&e->p, cur_task(e)->rtgid);
 		} else if (sc->nr == SYS_ptrace && sc->ret == 0 &&
 			   (sc->args[0] == PTRACE_ATTACH || sc->args[0] == PTRACE_SEIZE)) {
 			int k = find_task(e, sc->args[1]);
+			e->traced = 1;
 			if (k >= 0)
 				count_traced(&e->tasks[k].p, e->tasks[k].rtgid);
 		}

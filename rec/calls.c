@@ -309,20 +309,6 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	return why;
 }
 
-/* Whether call nr (arguments a) of cur is an rt_sigaction that sets a
- * handler without asking for the old one, with arguments the kernel
- * takes: its result is 0 and it writes nothing, so rec needs no stop at
- * its end. posix_spawn's child resets every handler: make's jobs made
- * about 110 rt_sigaction each (17% of a build's traced calls), about
- * half of them sets of this kind (the rest ask first). */
-static int sure_sigaction(long nr, const uint64_t a[6])
-{
-	int sig = (int)a[0];
-	uint64_t act[4];	/* the kernel's: handler, flags, restorer, mask */
-	return nr == SYS_rt_sigaction && sig >= 1 && sig <= 64 && sig != SIGKILL && sig != SIGSTOP &&
-	       a[1] && !a[2] && a[3] == 8 && pt_read(&cur->p, a[1], act, sizeof act) == sizeof act;
-}
-
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void)
@@ -402,9 +388,10 @@ void syscall_entry(void)
 	/* One whose end is sure is recorded whole now, and runs on without
 	 * a stop at its end: not with a signal held (raised at a call's
 	 * end), a tracer in the tree watching it, or --chaos (which may give
-	 * way at every call's end). Replay performs it as any other. */
+	 * way at every call's end). Replay lets it end the same way where
+	 * nothing looks at the thread before its next event. */
 	if (!parked && !killed && !cur->nstash && !cur->injected && !cur->tracer && !cur->psys &&
-	    !R.chaos && sure_sigaction(nr, cur->a)) {
+	    !R.chaos && cap_sure_sigaction(&cur->p, nr, cur->a)) {
 		begin(TR_SYSCALL, 0);
 		tw_put(&R.w, s->buf, s->len);
 		tw_end(&R.w);

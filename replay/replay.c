@@ -301,9 +301,11 @@ int main(int argc, char **argv)
 	uint64_t at = to > 1 && !opt_stack ? eng_open_at(&e, dir, to) : (eng_open(&e, dir), 0);
 	eng_set_hooks(&e, &(struct eng_hooks){ .emit = emit, .mapped = opt_stack ? mapped : NULL });
 	/* Nothing looks at the program between events (--stack does): runs
-	 * of buffered calls are answered inside it (not past --to's event). */
+	 * of buffered calls are answered inside it (not past --to's event),
+	 * and a call that can only succeed ends without a stop (lazy). */
 	eng_set_opts(&e, &(struct eng_opts){ .batch = !opt_stack && !env_flag("REWIND_NO_BUFFER"),
-					     .limit = to > 0 ? (uint64_t)to : 0 });
+					     .limit = to > 0 ? (uint64_t)to : 0,
+					     .lazy = !opt_stack && !at });
 	if (to == 0) {
 		printf("-- stopped after event 0 --\n");
 		eng_close(&e);
