@@ -63,7 +63,7 @@ static ssize_t (*libc_pwrite)(int, const void *, size_t, off_t);
  * traced, which differs between rec (the untraced path) and a replay
  * that traces each call, and dlsym frees what dlerror kept from the
  * program's last failed dlopen, so the program's heap would differ. */
-static void *libc_openat, *libc_close, *libc_fcntl, *libc_sigaction, *libc_ioctl;
+static void *libc_openat, *libc_close, *libc_fcntl, *libc_ioctl;
 static void *libc_getcwd, *libc_realpath, *libc_faccessat;
 
 /* The entries libc's own syscall stubs are redirected to (bufredir.c),
@@ -131,7 +131,6 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	libc_openat = dlsym(RTLD_NEXT, "openat64");
 	libc_close = dlsym(RTLD_NEXT, "close");
 	libc_fcntl = dlsym(RTLD_NEXT, "fcntl64");
-	libc_sigaction = dlsym(RTLD_NEXT, "sigaction");
 	libc_ioctl = dlsym(RTLD_NEXT, "ioctl");
 	libc_getcwd = dlsym(RTLD_NEXT, "getcwd");
 	libc_realpath = dlsym(RTLD_NEXT, "realpath");
@@ -783,34 +782,6 @@ IMPL int impl_fcntl(int fd, int cmd, long arg)
 	return ret_errno(ret);
 }
 
-/* sigaction that only asks (python asks for every signal at start):
- * the kernel's answer, turned into libc's struct as libc does (the
- * rest of the mask, which libc leaves as its stack had it, zeroed).
- * Setting a handler goes to libc; so do the signals libc keeps for
- * itself (32, 33) or guards (SIGABRT). */
-IMPL int impl_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
-{
-	if (act || !oact || sig < 1 || sig > 64 || sig == 32 || sig == 33 || sig == SIGABRT) {
-		int (*f)(int, const struct sigaction *, struct sigaction *) = libc_sigaction;
-		if (f)
-			return f(sig, act, oact);
-		errno = ENOSYS;
-		return -1;
-	}
-	uint64_t k[4];	/* handler, flags, restorer, mask: the kernel's layout */
-	long r = out_call(SYS_rt_sigaction, I32(sig), 0, (long)k, 8, (uint64_t)k, 32, 0, 0);
-	if (r < 0)
-		return r;
-	uint8_t *m = (uint8_t *)&oact->sa_mask;
-	for (size_t i = 8; i < sizeof oact->sa_mask; i++)
-		m[i] = 0;
-	copy(m, &k[3], 8);
-	oact->sa_handler = (void (*)(int))k[0];
-	oact->sa_flags = (int)k[1];
-	oact->sa_restorer = (void (*)(void))k[2];
-	return 0;
-}
-
 /* isatty and ioctl TCGETS: a question about the terminal. */
 IMPL int impl_isatty(int fd)
 {
@@ -1127,7 +1098,6 @@ WRAP(open);
 WRAP(openat);
 WRAP(close);
 WRAP(fcntl);
-WRAP(sigaction);
 WRAP(isatty);
 WRAP(ioctl);
 WRAP(readlink);
@@ -1155,7 +1125,6 @@ ALIAS(openat64, openat);
 ALIAS(__close, close);
 ALIAS(fcntl64, fcntl);
 ALIAS(__fcntl, fcntl);
-ALIAS(__sigaction, sigaction);
 WRAP_HIDDEN(lseek);
 WRAP_HIDDEN(fstatat);
 WRAP_HIDDEN(write_nocancel);

@@ -245,7 +245,7 @@ int regs_hex_one(pid_t pid, const struct user_regs_struct *r, int regno, char *b
 /* The XSAVE image of thread pid for a change: its length, or -1. */
 static ssize_t fp_for_write(pid_t pid, unsigned char *buf, size_t max)
 {
-	struct pt_proc p = { pid, -1 };
+	struct pt_proc p = { .pid = pid, .memfd = -1 };
 	ssize_t n = pt_getxstate(&p, buf, max);
 	return n >= XS_SIZE ? n : -1;
 }
@@ -292,7 +292,7 @@ int regs_set_one(pid_t pid, struct user_regs_struct *r, int regno, const char *h
 		if (regs[k].src == GPR)
 			return unhex_reg(&regs[k], regno, hex, r, NULL);
 		ssize_t n = fp_for_write(pid, xs, sizeof xs);
-		struct pt_proc p = { pid, -1 };
+		struct pt_proc p = { .pid = pid, .memfd = -1 };
 		if (n < 0 || unhex_reg(&regs[k], regno, hex, r, xs) < 0)
 			return -1;
 		return pt_setxstate(&p, xs, n);
@@ -315,6 +315,6 @@ int regs_set_all(pid_t pid, struct user_regs_struct *r, const char *hex)
 			at += regs[k].bits / 4;
 		}
 done:;
-	struct pt_proc p = { pid, -1 };
+	struct pt_proc p = { .pid = pid, .memfd = -1 };
 	return n < 0 ? 0 : pt_setxstate(&p, xs, n);
 }

@@ -192,7 +192,7 @@ static void decode_acc(pid_t pid, const struct user_regs_struct *r, struct watch
 		inited = 1;
 	}
 	uint8_t code[ZYDIS_MAX_INSTRUCTION_LENGTH];
-	struct pt_proc p = { pid, -1 };
+	struct pt_proc p = { .pid = pid, .memfd = -1 };
 	ZydisDecodedInstruction in;
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 	a->n = a->ok = 0;

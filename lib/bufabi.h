@@ -18,8 +18,12 @@
  * record (IT_BUFABI) and replay refuses a trace of another revision, so
  * bump it with any change to them that an older trace would replay
  * differently under. Revision 2 added the redirect table; a trace of
- * revision 1 replays still (its library leaves the table empty). */
-#define BUF_ABI 2
+ * revision 1 replays still (its library leaves the table empty).
+ * Revision 3: rt_sigaction that only asks passes rec's filter untraced
+ * from anywhere (IT_FILTER says so), so the library no longer logs
+ * sigaction's asks; a replay before it would find them missing.
+ * Revisions 1 and 2 replay still (their traces hold no IT_FILTER). */
+#define BUF_ABI 3
 #define BUF_PAGE 4096ull
 #define BUF_DATA_SIZE (4ull << 20)
 #define BUF_SIZE (2 * BUF_PAGE + BUF_DATA_SIZE)

@@ -43,7 +43,7 @@ void eng_open(struct engine *e, const char *dir)
 	/* The preloaded library and the engine fill and read each other's
 	 * buffer: of another revision, the replay would diverge. */
 	uint32_t abi = trace_bufabi(&rec);
-	if (abi != BUF_ABI && abi != 1)	/* 1: no redirects, the table empty */
+	if (abi != BUF_ABI && abi != 1 && abi != 2)	/* 1: no redirects, the table empty */
 		die(EXIT_TRACE, "%s: recorded by %s rewind (syscall buffer ABI revision %u), this one has "
 		    "revision %u: record the program again", e->r.path, abi < BUF_ABI ? "an older" : "a newer",
 		    abi, BUF_ABI);
@@ -55,6 +55,8 @@ void eng_open(struct engine *e, const char *dir)
 	while (trace_item(&rec, &off, &it) > 0)
 		if (it.tag == IT_SIGS && it.len >= 16)
 			pt_start_signals(get64(it.p), get64(it.p + 8));
+		else if (it.tag == IT_FILTER && it.len >= 4)
+			pt_untraced_queries = get32(it.p) & 1;
 		else if (it.tag == IT_COUNT && it.len >= 4) {
 			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
 			lazily = it.len >= 8 && get32(it.p + 4);

@@ -521,7 +521,11 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 		       int *k, int *st)
 {
 	int from = e->stop;
-	e->how = step ? RESUME_STEP : RESUME_CONT;
+	/* A call rec took at its entry (TRF_ATENTRY), which the filter lets
+	 * through: stopped there the same way, the entry its seccomp stop. */
+	const struct trace_rec *nx = e->held ? &e->ahead : NULL;
+	int atentry = !step && nx && nx->kind == TR_SYSCALL && (nx->flags & TRF_ATENTRY);
+	e->how = step ? RESUME_STEP : atentry ? RESUME_SYSCALL : RESUME_CONT;
 	if (!step && !e->debug)
 		bufplay_load(e);
 	bufplay_raw(e);
@@ -529,6 +533,14 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 	e->pending_sig = 0;
 	for (;;) {
 		*k = eng_wait_stop(e, st);
+		if (atentry && *k == PS_SYSEXIT) {
+			if (!pt_at_entry(&e->p)) {	/* the end of the call it stood in */
+				pt_resume(&e->p, RESUME_SYSCALL, 0);
+				continue;
+			}
+			*k = PS_SECCOMP;
+			e->p.at_entry = 1;
+		}
 		e->stop = *k == PS_INTR ? PS_SIGNAL : *k;
 		bufplay_sync(e);
 		if (*k == PS_INTR)

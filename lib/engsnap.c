@@ -72,7 +72,7 @@ void eng_snap_undo(struct engine *e, const struct eng_snap *s)
 	if (emufs_restore(&e->fs, &s->files) < 0)
 		die(EXIT_TRACE, "cannot put back the checkpoint's mapped files: %s", strerror(errno));
 	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc p = { s->procs[j].pid, -1 };
+		struct pt_proc p = { .pid = s->procs[j].pid, .memfd = -1 };
 		pt_reopen_mem(&p);
 		for (int i = 0; i < s->nshm; i++)
 			if (s->shm[i].proc == j && s->shm[i].len &&
@@ -250,7 +250,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 	pid_t *child = xmalloc(s->nprocs * sizeof *child);
 	uint32_t *rtgid = xmalloc(s->nprocs * sizeof *rtgid);
 	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc sp = { s->procs[j].pid, -1 };
+		struct pt_proc sp = { .pid = s->procs[j].pid, .memfd = -1 };
 		pt_reopen_mem(&sp);
 		child[j] = eng_fork(&sp, &s->procs[j].regs);
 		close(sp.memfd);
@@ -290,7 +290,7 @@ void eng_restore(struct engine *e, const struct eng_snap *s)
 void eng_snap_free(struct eng_snap *s)
 {
 	for (int j = 0; j < s->nprocs; j++) {
-		struct pt_proc p = { s->procs[j].pid, -1 };
+		struct pt_proc p = { .pid = s->procs[j].pid, .memfd = -1 };
 		if (p.pid > 0)
 			pt_kill(&p);
 		free(s->procs[j].tsc);

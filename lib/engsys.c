@@ -670,8 +670,11 @@ static void finish_call(struct engine *e, const struct sys_entry *s, const struc
 		eng_clone_finish(e, sc, &c.r);
 		return;
 	}
-	/* A failed call changed nothing: answer it. */
-	if (c.cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && !c.noerr)
+	/* A failed call changed nothing: answer it. Not one stopped at its
+	 * entry (TRF_ATENTRY): the filter would trace the skipped call's -1
+	 * after; made, it fails the same way. */
+	if (c.cls != C_EMU && sc->ret < 0 && !cap_is_restart(sc->ret) && !c.noerr &&
+	    !(e->cur.flags & TRF_ATENTRY))
 		c.cls = C_EMU;
 	if (c.cls != C_EMU && quirk(e, &c, QP_PERFORM))
 		return;

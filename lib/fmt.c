@@ -692,6 +692,8 @@ static const char *show_syscall(const struct trace_rec *rec, struct sn_buf *b, s
 			sn_puts(js, ",\"errno\":null");
 		if (rec->flags & TRF_BUFFERED)
 			sn_puts(js, ",\"buffered\":true");
+		if (rec->flags & TRF_ATENTRY)
+			sn_puts(js, ",\"at_entry\":true");
 	}
 	if (!opt_raw)
 		put_files(b, js, &c);
@@ -728,6 +730,11 @@ static const char *show_start(const struct trace_rec *rec, struct sn_buf *b, str
 			sn_printf(b, "%sbuf-abi=%u", b->len ? " " : "", get32(it.p));
 			if (js)
 				sn_printf(js, ",\"buf_abi\":%u", get32(it.p));
+		}
+		if (it.tag == IT_FILTER && it.len >= 4) {
+			sn_printf(b, "%suntraced=%u", b->len ? " " : "", get32(it.p));
+			if (js)
+				sn_printf(js, ",\"untraced\":%u", get32(it.p));
 		}
 		if (it.tag == IT_CHAOS && it.len >= 8) {
 			sn_printf(b, "%schaos=%llu", b->len ? " " : "", (unsigned long long)get64(it.p));

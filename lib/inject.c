@@ -44,9 +44,23 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	pt_setregs(p, &inj);
 	if (child)
 		*child = -1;
-	/* The filter traces every call: a seccomp stop, then (clone) the
-	 * clone event, then the syscall-exit stop. */
-	int st, how = RESUME_CONT;
+	/* Stopped at a call's entry, the skipped call (-1) still meets the
+	 * filter, which stops it: passed over first. */
+	int entries = p->entries, st;
+	p->entries = 0;
+	if (p->at_entry) {
+		pt_resume(p, RESUME_CONT, 0);
+		if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != PS_SECCOMP) {
+			p->entries = entries;
+			return -1;
+		}
+	}
+	/* The filter traces the call: a seccomp stop, then (clone) the
+	 * clone event, then the syscall-exit stop. One it lets through
+	 * (pt_untraced_call) stops at its entry instead of the seccomp stop. */
+	int how = RESUME_CONT, entry = pt_untraced_call(nr, a);
+	if (entry)
+		how = RESUME_SYSCALL;
 	for (int i = 0; i < 3; i++) {
 		pt_resume(p, how, 0);
 		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
@@ -58,6 +72,10 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 			unsigned long msg;
 			ptrace(PTRACE_GETEVENTMSG, p->pid, 0, &msg);
 			*child = msg;
+		}
+		if (k == PS_SYSEXIT && entry) {
+			entry = 0;
+			continue;	/* its entry: how stays RESUME_SYSCALL */
 		}
 		if (k == PS_SYSEXIT) {
 			struct user_regs_struct o;
@@ -71,6 +89,7 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	if (wrote)
 		pt_write(p, at, save, 2);
 	pt_setregs(p, r);
+	p->entries = entries;
 	return ok ? 0 : -1;
 }
 
@@ -114,7 +133,7 @@ static pid_t inject_clone(struct pt_proc *p, const struct user_regs_struct *r)
 		return -1;
 	}
 	/* The child was copied with the syscall instruction in place. */
-	struct pt_proc c = { child, -1 };
+	struct pt_proc c = { .pid = child, .memfd = -1 };
 	pt_reopen_mem(&c);
 	pt_write(&c, r->rip, save, 2);
 	close(c.memfd);
@@ -136,9 +155,16 @@ int eng_reenter(struct pt_proc *p, const struct user_regs_struct *r)
 	w.rip -= 2;
 	w.rax = r->orig_rax;
 	pt_setregs(p, &w);
-	pt_resume(p, RESUME_CONT, 0);
-	if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != PS_SECCOMP)
+	/* One the filter lets through stops at its entry (pt_proc's at_entry). */
+	uint64_t a[6];
+	pt_args(r, a);
+	int entry = pt_untraced_call((long)r->orig_rax, a), entries = p->entries;
+	p->entries = 0;
+	pt_resume(p, entry ? RESUME_SYSCALL : RESUME_CONT, 0);
+	p->entries = entries;
+	if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != (entry ? PS_SYSEXIT : PS_SECCOMP))
 		return -1;
+	p->at_entry = entry;
 	pt_getregs(p, &w);
 	if (w.orig_rax != r->orig_rax)
 		return -1;

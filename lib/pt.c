@@ -26,8 +26,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+int pt_untraced_queries;
+
+int pt_untraced_call(long nr, const uint64_t a[6])
+{
+	return pt_untraced_queries && nr == SYS_rt_sigaction && a[1] == 0;
+}
+
+int pt_at_entry(struct pt_proc *p)
+{
+	struct __ptrace_syscall_info si;
+	return ptrace(PTRACE_GET_SYSCALL_INFO, p->pid, sizeof si, &si) > 0 &&
+	       si.op == PTRACE_SYSCALL_INFO_ENTRY;
+}
+
 /* Every syscall stops the tracer, except those the table says the
- * program must see fail with ENOSYS (rseq, io_uring, ...). So do those of
+ * program must see fail with ENOSYS (rseq, io_uring, ...), and with
+ * pt_untraced_queries rt_sigaction that only asks. So do those of
  * the 32-bit entries and x32's numbers (invalid ones such as -10 too),
  * which libseccomp would kill: rec answers or refuses them. */
 static scmp_filter_ctx build_filter(void)
@@ -41,6 +56,9 @@ static scmp_filter_ctx build_filter(void)
 		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0)
 			die(EXIT_TRACE, "seccomp rule for %s failed", e->name);
 	}
+	if (pt_untraced_queries &&
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SYS_rt_sigaction, 1, SCMP_A1(SCMP_CMP_EQ, 0)) < 0)
+		die(EXIT_TRACE, "seccomp rule for rt_sigaction failed");
 	return ctx;
 }
 
@@ -348,6 +366,9 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 void pt_resume(struct pt_proc *p, int how, int sig)
 {
 	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP };
+	if (how == RESUME_CONT && p->entries)
+		how = RESUME_SYSCALL;
+	p->at_entry = 0;
 	pt_regs_forget(p->pid);
 	if (ptrace(req[how], p->pid, 0, sig) < 0 && errno != ESRCH)
 		die(EXIT_TRACE, "ptrace(resume): %s", strerror(errno));

@@ -20,12 +20,32 @@
 struct pt_proc {
 	pid_t pid;
 	int memfd;		/* /proc/PID/mem, reopened after each exec */
+	int entries;		/* resumed to run on (RESUME_CONT), it stops at
+				   each call's entry too (PTRACE_SYSCALL): the
+				   calls the filter lets through are seen */
+	int at_entry;		/* stopped at a call's entry stop, not at the
+				   filter's (set by who saw it; a resume clears it) */
 };
 
 /* When non-zero, the filter of pt_spawn() lets every call made by the
  * syscall instruction ending at this address through without a stop (the
  * untraced path of syscall buffering: lib/bufabi.h). */
 extern uint64_t pt_untraced_ip;
+
+/* When non-zero, the filter lets rt_sigaction calls that only ask (no
+ * new action) through without a stop: they change nothing, and the
+ * kernel answers them from the dispositions that the traced calls set,
+ * the same in rec and replay (IT_FILTER, lib/trace.h). posix_spawn's
+ * child asks for every signal's before it resets it. A thread whose
+ * tracer in the tree wants its calls is resumed to stop at each entry
+ * (struct pt_proc's entries) and sees them all the same. */
+extern int pt_untraced_queries;
+/* Whether the filter lets call nr with arguments a through untraced from
+ * any address (as pt_untraced_queries says). */
+int pt_untraced_call(long nr, const uint64_t a[6]);
+/* Whether p's syscall stop (SIGTRAP | 0x80) is a call's entry, not its
+ * end (PTRACE_GET_SYSCALL_INFO). */
+int pt_at_entry(struct pt_proc *p);
 
 /* When non-zero, pt_spawn's child joins this process group instead of
  * leading one of its own (see pt_group_holder). */

@@ -1279,7 +1279,7 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	struct user_regs_struct base;
 	pt_getregs(&e->p, &base);
 	for (made = 0; made < (int)nprocs; made++) {
-		struct pt_proc c = { eng_fork(&e->p, &base), -1 };
+		struct pt_proc c = { .pid = eng_fork(&e->p, &base), .memfd = -1 };
 		if (c.pid < 0) {
 			fail(why, wlen, "%s: cannot fork the new process: %s", path, strerror(errno));
 			goto out;
@@ -1337,7 +1337,7 @@ int seek_apply(struct engine *e, const char *dir, const struct seek_entry *ent, 
 	rc = 0;
 out:
 	for (int j = 0; j < made; j++) {
-		struct pt_proc c = { pids[j], -1 };
+		struct pt_proc c = { .pid = pids[j], .memfd = -1 };
 		pt_kill(&c);
 	}
 	if (tasks)

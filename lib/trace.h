@@ -64,6 +64,11 @@ enum trace_kind {
 #define TRF_BUFFERED 4	/* made without a ptrace stop by the preloaded
 			   library and logged in its buffer (rec(1)); replay
 			   treats it like any other */
+#define TRF_ATENTRY 16	/* rec stopped for it at its entry (PTRACE_SYSCALL),
+			   not at a seccomp stop: a call the filter lets
+			   through (IT_FILTER) made by a thread whose tracer
+			   in the tree wanted its calls; replay resumes the
+			   thread to stop at the entry the same way */
 #define TRF_JOINED 8	/* never in a trace: replay's record of a whole
 			   call made of its TRF_ENTRY record and its
 			   TR_SYSRET, at the TR_SYSRET's event (shown as
@@ -112,6 +117,10 @@ enum trace_tag {
 			   TR_SIGNAL without TRS_ASYNC and a TR_SYSCALL
 			   rec stopped for: u64 the thread's count there
 			   (none: not counted) */
+	IT_FILTER = 30,	/* start record: u32 bits of what the seccomp
+			   filter let through untraced besides the
+			   library's own calls: 1, rt_sigaction that only
+			   asks (pt_untraced_queries); none: nothing */
 	IT_PATCHED = 29,	/* u32 the sites patched: in a syscall record
 			   of a trace counted lazily, the process was
 			   patched for counting at the call's end (its

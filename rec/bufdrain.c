@@ -164,6 +164,7 @@ char **buf_setup(char **envp)
 		env[n + 1] = NULL;
 	}
 	pt_untraced_ip = BUF_UNTRACED_IP;
+	pt_untraced_queries = 1;
 	buf_on = 1;
 	want_preempt();
 	return env;

@@ -191,7 +191,7 @@ void syscall_exit(void)
 	pid_t tid = cur->exec_tid ? cur->exec_tid : cur->p.pid;
 	cur->exec_tid = 0;
 	if (cur->open) {
-		tw_begin(&R.w, TR_SYSCALL, 0, R.event++, tid);
+		tw_begin(&R.w, TR_SYSCALL, cur->atentry, R.event++, tid);
 		memcpy(cur->stage.buf + 56, &ret, 8);
 		tw_put(&R.w, cur->stage.buf, cur->stage.len);
 		cur->open = 0;
@@ -307,6 +307,23 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 		return NULL;
 	snprintf(why, sizeof why, "%s", c);
 	return why;
+}
+
+void syscall_at_entry(const struct user_regs_struct *r)
+{
+	uint64_t a[6];
+	pt_args(r, a);
+	if (!pt_untraced_call((int32_t)r->orig_rax, a)) {
+		cur->p.entries = 0;	/* on to the filter's stop, as any call */
+		pt_resume(&cur->p, RESUME_CONT, 0);
+		cur->p.entries = 1;
+		return;
+	}
+	R.run_tid = 0;
+	R.seg_ticks = 0;
+	cur->atentry = TRF_ATENTRY;
+	cur->p.at_entry = 1;
+	syscall_entry();
 }
 
 /* cur's run of user code ends there. Stage the record, and let the

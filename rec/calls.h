@@ -22,5 +22,10 @@ void check_moved(struct task *t);
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void);
+/* cur, resumed to stop at each call's entry (p.entries), is at one
+ * (registers r): a call the filter lets through (pt_untraced_call) is
+ * taken there as at a seccomp stop, its record marked TRF_ATENTRY;
+ * another goes on to its seccomp stop. */
+void syscall_at_entry(const struct user_regs_struct *r);
 
 #endif

@@ -67,7 +67,7 @@ void flush_entries(uint64_t before)
 		if (!o)
 			return;
 		o->open = 0;
-		tw_begin(&R.w, TR_SYSCALL, TRF_ENTRY, R.event++, o->p.pid);
+		tw_begin(&R.w, TR_SYSCALL, TRF_ENTRY | o->atentry, R.event++, o->p.pid);
 		tw_put(&R.w, o->stage.buf, o->stage.len);
 		tw_end(&R.w);
 	}
@@ -138,6 +138,9 @@ void record_start(void)
 	tw_item(&R.w, IT_BUFABI, 0, &abi, 4, NULL, 0);
 	uint64_t sigs[2] = { R.sig_ign, R.sig_mask };
 	tw_item(&R.w, IT_SIGS, 0, sigs, 16, NULL, 0);
+	uint32_t filter = pt_untraced_queries ? 1 : 0;
+	if (filter)
+		tw_item(&R.w, IT_FILTER, 0, &filter, 4, NULL, 0);
 	uint32_t counted[2] = { R.count, count_lazy() };
 	tw_item(&R.w, IT_COUNT, 0, counted, 8, NULL, 0);
 	if (R.chaos)

@@ -67,6 +67,15 @@ struct syscall_info {
  * GETEVENTMSG, GET_SYSCALL_INFO and wait4 for the stops; the rest is
  * refused by name. */
 
+/* t's tracer wants (on) or no longer wants its next call: resumed, it
+ * then stops at each call's entry too (p.entries), so that the calls the
+ * filter lets through (pt_untraced_call) stop for the tracer as natively. */
+static void want_calls(struct task *t, int on)
+{
+	t->psys = on;
+	t->p.entries = on && pt_untraced_queries;
+}
+
 /* What t's tracer changed in it (registers, memory), recorded as its
  * state before it runs again, so that replay makes the same changes. */
 void ptemu_record_dirty(struct task *t)
@@ -467,7 +476,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		count_traced(&t->p, t->tgid);	/* its tracer sees its own code */
 		t->tracer = cur;
 		t->popts = req == PTRACE_SEIZE ? data : 0;
-		t->psys = t->pcall = 0;
+		want_calls(t, 0);
+		t->pcall = 0;
 		t->seized = req == PTRACE_SEIZE;
 		t->pstop = !t->seized;
 		t->report = t->pstop ? 0x137f : 0;	/* stopped by SIGSTOP */
@@ -504,7 +514,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		cur->tracer = cur->parent;
 		count_traced(&cur->p, cur->tgid);	/* its tracer sees its own code */
 		cur->seized = cur->pstop = cur->report = cur->psig = 0;
-		cur->popts = cur->psys = cur->pcall = 0;
+		cur->popts = cur->pcall = 0;
+		want_calls(cur, 0);
 		return 0;
 	}
 	if (req == 31 || req == 32)	/* PTRACE_SYSEMU, PTRACE_SYSEMU_SINGLESTEP */
@@ -619,7 +630,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 						   (its child's SIGCHLD) */
 			t->pgroup = 0;
 			t->pstop = t->report = 0;
-			t->psys = req == PTRACE_SYSCALL;
+			want_calls(t, req == PTRACE_SYSCALL);
 			if (t->psys)
 				buf_want_traced(&t->p);
 			if (req == PTRACE_DETACH) {
@@ -638,7 +649,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		exit_pend_now(t);	/* as above */
 		t->sig = data;
 		t->pstop = t->report = t->psig = t->ptinfo = t->pinside = 0;
-		t->psys = req == PTRACE_SYSCALL;
+		want_calls(t, req == PTRACE_SYSCALL);
 		if (t->psys)	/* its next call stops, buffered or not */
 			buf_want_traced(&t->p);
 		t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
@@ -988,7 +999,8 @@ static void call_stop(int where)
 {
 	int code = cur->popts & PTRACE_O_TRACESYSGOOD ? SIGTRAP | 0x80 : SIGTRAP;
 	cur->pcall = where;
-	cur->psys = cur->psig = 0;
+	want_calls(cur, 0);
+	cur->psig = 0;
 	cur->pmsg = where == P_ENTRY ? 1 : 2;	/* PTRACE_EVENTMSG_SYSCALL_ENTRY, _EXIT */
 	cur->report = code << 8 | 0x7f;
 	trap_info(code);
@@ -1160,7 +1172,8 @@ void ptemu_clone(struct task *c)
 	c->tracer = p->tracer;
 	c->popts = p->popts;
 	c->seized = p->seized;
-	c->psys = c->pcall = c->ptrap = c->pexit = c->pvfdone = c->pinside = 0;
+	want_calls(c, 0);
+	c->pcall = c->ptrap = c->pexit = c->pvfdone = c->pinside = 0;
 	c->pgroup = c->psig = c->ptinfo = 0;
 	c->pstop = 1;
 	cur = c;
@@ -1199,7 +1212,8 @@ static void untrace(struct task *t)
 	if (t->popts & PTRACE_O_EXITKILL)
 		syscall(SYS_tkill, t->p.pid, SIGKILL);
 	t->pcall = t->pcall == P_ENTRY || t->pcall == P_GO ? P_GO : 0;
-	t->psys = t->popts = t->ptrap = t->pexit = t->pvfdone = t->pstepsys = t->pinside = t->ptinfo = 0;
+	want_calls(t, 0);
+	t->popts = t->ptrap = t->pexit = t->pvfdone = t->pstepsys = t->pinside = t->ptinfo = 0;
 	t->tracer = NULL;
 	t->pstop = t->report = t->seized = 0;
 	if (t->pgroup)

@@ -33,7 +33,7 @@ static void task_gone(int st)
 		 * SIGKILL (another thread's exit_group would be recorded). */
 		flush_entries(cur->seq);
 		cur->open = 0;
-		tw_begin(&R.w, TR_SYSCALL, TRF_NORETURN, R.event++, cur->p.pid);
+		tw_begin(&R.w, TR_SYSCALL, TRF_NORETURN | cur->atentry, R.event++, cur->p.pid);
 		tw_put(&R.w, cur->stage.buf, cur->stage.len);
 		tw_end(&R.w);
 	}
@@ -123,9 +123,14 @@ void handle(int st)
 	case PS_SECCOMP:
 		R.run_tid = 0;
 		R.seg_ticks = 0;
+		cur->atentry = 0;
 		syscall_entry();
 		break;
 	case PS_SYSEXIT:
+		if (cur->p.entries && cur->state != T_KERNEL && pt_at_entry(&cur->p)) {
+			syscall_at_entry(&r);
+			break;
+		}
 		ptchld_exit();
 		syscall_exit();
 		break;

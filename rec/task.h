@@ -73,7 +73,10 @@ struct task {
 	int kicked;		/* its wait4 in the kernel was interrupted for one */
 	int dirty;		/* its tracer changed its registers or memory */
 	int popts;		/* the PTRACE_O_* options its tracer set */
-	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call */
+	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call
+				   (p.entries then, see ptemu_want_calls) */
+	int atentry;		/* TRF_ATENTRY: its call was taken at its entry
+				   stop (syscall_at_entry), else 0 */
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
 	int ptrap;		/* its execve's SIGTRAP stops it once let go */
 	int pgroup;		/* its stop for its tracer is a group-stop */
