@@ -248,6 +248,60 @@ printf '%-38s %9s\n' "stops a task (every call a stop)" \
 	"$(awk -v s="$nstop" -v c="$ncall" -v t="$ntask" 'BEGIN { if (t) printf "%.0f (%.0f)", s / t, c / t }')"
 rm -rf "$tmp/tr.build" build-src
 
+# A web server: python3's http.server handler serving 2,000 requests to a
+# client outside the recording, then exiting (bench/web/): rec and replay
+# against its native run, the events file, rec's and replay's peak memory,
+# and tseek's index against the events file and its time against
+# replay's (one run each).
+NWEB=2000
+mkdir -p web/root
+seq 1 2000 >web/root/page.txt
+for i in 1 2 3 4 5 6 7 8; do echo "$i" >"web/root/f$i"; done
+# client: fetch.py in the background, waiting for the server's port.
+client () {
+	rm -f "$tmp/web/port"
+	python3 "$bsrc/web/fetch.py" "$NWEB" "$tmp/web/port" >/dev/null 2>&1 &
+}
+# Times by secs, peaks by peak (which samples every 0.2 s) in runs of
+# their own.
+cd web/root || exit 1
+serve=(python3 "$bsrc/web/serve.py" "$NWEB" "$tmp/web/port")
+client
+wnat=$(secs "${serve[@]}")
+wait
+client
+read -r _ wnh < <(peak "${serve[@]}")
+wait
+rm -rf "$tmp/tr.web" "$tmp/tr.web2"
+client
+wrt=$(secs "$REWIND_BIN/rec" -o "$tmp/tr.web" -- "${serve[@]}")
+wait
+client
+read -r _ wrh < <(peak "$REWIND_BIN/rec" -o "$tmp/tr.web2" -- "${serve[@]}")
+wait
+cd "$tmp" || exit 1
+rm -rf "$tmp/tr.web2"
+wpt=$(secs "$REWIND_BIN/replay" "$tmp/tr.web")
+read -r _ wph < <(peak "$REWIND_BIN/replay" "$tmp/tr.web")
+wts=$(secs "$REWIND_BIN/tseek" "$tmp/tr.web")
+wev=$(stat -c %s "$tmp/tr.web/events" 2>/dev/null || echo 0)
+wix=$(du -sb "$tmp/tr.web/seek" 2>/dev/null | cut -f1)
+echo
+printf 'a web server (python3 http.server handler, %s requests: %ss natively)\n' "$NWEB" "$wnat"
+printf '%-38s %9s\n' what value
+printf '%-38s %9s\n' "rec" "$(ratio "$wrt" "$wnat")"
+printf '%-38s %9s\n' "replay" "$(ratio "$wpt" "$wnat")"
+printf '%-38s %9s\n' "events file" "$(human "$wev")"
+printf '%-38s %9s\n' "the server's peak memory, natively" "$(human $((wnh * 1024)))"
+printf '%-38s %9s\n' "rec's peak memory" "$(human $((wrh * 1024)))"
+printf '%-38s %9s\n' "replay's peak memory" "$(human $((wph * 1024)))"
+printf '%-38s %9ss\n' "tseek" "$wts"
+printf '%-38s %9s\n' "tseek against replay" "$(ratio "$wts" "$wpt")"
+printf '%-38s %9s\n' "index on disk" "$(human "${wix:-0}")"
+printf '%-38s %9s\n' "index / (2 events file + server peak)" \
+	"$(ratio "${wix:-0}" "$((2 * wev + wnh * 1024))")"
+rm -rf "$tmp/tr.web" web
+
 # Signal timing: t/prog/profsig.c's 2 ms interval timer (ITIMER_REAL)
 # while it computes about 0.5 s with no syscall: how often its handler runs natively, under rec
 # (counted, the default: patched at its setitimer, each signal delivered
