@@ -46,22 +46,16 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 		*child = -1;
 	/* Stopped at a call's entry, the skipped call (-1) still meets the
 	 * filter, which stops it: passed over first. */
-	int entries = p->entries, st;
-	p->entries = 0;
+	int st, passed = 1;
 	if (p->at_entry) {
-		pt_resume(p, RESUME_CONT, 0);
-		if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != PS_SECCOMP) {
-			p->entries = entries;
-			return -1;
-		}
+		pt_resume(p, RESUME_FILTER, 0);
+		passed = wait_pid(p->pid, &st) == 0 && pt_classify(st) == PS_SECCOMP;
 	}
 	/* The filter traces the call: a seccomp stop, then (clone) the
 	 * clone event, then the syscall-exit stop. One it lets through
 	 * (pt_untraced_call) stops at its entry instead of the seccomp stop. */
-	int how = RESUME_CONT, entry = pt_untraced_call(nr, a);
-	if (entry)
-		how = RESUME_SYSCALL;
-	for (int i = 0; i < 3; i++) {
+	int entry = pt_untraced_call(nr, a), how = entry ? RESUME_SYSCALL : RESUME_FILTER;
+	for (int i = 0; passed && i < 3; i++) {
 		pt_resume(p, how, 0);
 		if (wait_pid(p->pid, &st) < 0 || !WIFSTOPPED(st))
 			break;
@@ -89,7 +83,6 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	if (wrote)
 		pt_write(p, at, save, 2);
 	pt_setregs(p, r);
-	p->entries = entries;
 	return ok ? 0 : -1;
 }
 
@@ -158,10 +151,8 @@ int eng_reenter(struct pt_proc *p, const struct user_regs_struct *r)
 	/* One the filter lets through stops at its entry (pt_proc's at_entry). */
 	uint64_t a[6];
 	pt_args(r, a);
-	int entry = pt_untraced_call((long)r->orig_rax, a), entries = p->entries;
-	p->entries = 0;
-	pt_resume(p, entry ? RESUME_SYSCALL : RESUME_CONT, 0);
-	p->entries = entries;
+	int entry = pt_untraced_call((long)r->orig_rax, a);
+	pt_resume(p, entry ? RESUME_SYSCALL : RESUME_FILTER, 0);
 	if (wait_pid(p->pid, &st) < 0 || pt_classify(st) != (entry ? PS_SYSEXIT : PS_SECCOMP))
 		return -1;
 	p->at_entry = entry;

@@ -365,7 +365,7 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 
 void pt_resume(struct pt_proc *p, int how, int sig)
 {
-	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP };
+	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP, PTRACE_CONT };
 	if (how == RESUME_CONT && p->entries)
 		how = RESUME_SYSCALL;
 	p->at_entry = 0;

@@ -115,9 +115,11 @@ void pt_getregs(struct pt_proc *p, struct user_regs_struct *r);
  * it stopped (ESRCH: SIGKILL from outside); its end comes next. */
 int pt_getregs_alive(struct pt_proc *p, struct user_regs_struct *r);
 void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
-/* Resume with PTRACE_CONT (how 0), PTRACE_SYSCALL (1, to the syscall's
- * exit) or PTRACE_SINGLESTEP (2), passing sig. */
-enum { RESUME_CONT, RESUME_SYSCALL, RESUME_STEP };
+/* Resume with PTRACE_CONT (how 0; PTRACE_SYSCALL when p's entries is
+ * set), PTRACE_SYSCALL (1, to the syscall's exit), PTRACE_SINGLESTEP (2)
+ * or PTRACE_CONT whatever entries says (3: on to the filter's stop, as
+ * an injected call), passing sig. */
+enum { RESUME_CONT, RESUME_SYSCALL, RESUME_STEP, RESUME_FILTER };
 void pt_resume(struct pt_proc *p, int how, int sig);
 
 /* The signals pending for the stopped thread p, its own (set[0]) and

@@ -314,9 +314,7 @@ void syscall_at_entry(const struct user_regs_struct *r)
 	uint64_t a[6];
 	pt_args(r, a);
 	if (!pt_untraced_call((int32_t)r->orig_rax, a)) {
-		cur->p.entries = 0;	/* on to the filter's stop, as any call */
-		pt_resume(&cur->p, RESUME_CONT, 0);
-		cur->p.entries = 1;
+		pt_resume(&cur->p, RESUME_FILTER, 0);	/* on to the filter's stop */
 		return;
 	}
 	R.run_tid = 0;

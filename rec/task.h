@@ -74,7 +74,7 @@ struct task {
 	int dirty;		/* its tracer changed its registers or memory */
 	int popts;		/* the PTRACE_O_* options its tracer set */
 	int psys;		/* resumed by PTRACE_SYSCALL: stops at the next call
-				   (p.entries then, see ptemu_want_calls) */
+				   (p.entries then: want_calls, ptemu.c) */
 	int atentry;		/* TRF_ATENTRY: its call was taken at its entry
 				   stop (syscall_at_entry), else 0 */
 	int pcall;		/* stopped for its tracer at a call: P_ENTRY... */
