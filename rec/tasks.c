@@ -126,19 +126,21 @@ static int continued(void)
 
 /* What t waits for when only rec could end the wait, or NULL when the
  * kernel or the world outside may end it (a call in the kernel, a
- * group-stop that a SIGCONT from outside ends, a thread that may run). */
+ * group-stop that a SIGCONT from outside ends, a thread that may run, a
+ * thread sent SIGKILL, whose end comes when the kernel gets to it: a
+ * tracee's, under load, often more than a tick after its tracer's
+ * PTRACE_KILL or kill). */
 static const char *stuck_on(const struct task *t, char *buf, size_t len)
 {
-	if (t->pwait) {
+	int stopped = t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW &&
+		      !(t->plisten && t->pgroup);
+	if ((!t->pwait && !stopped) || pt_dying(t->p.pid))
+		return NULL;
+	if (t->pwait)
 		snprintf(buf, len, "%d waits in wait4 for a tracee's stop", t->p.pid);
-		return buf;
-	}
-	if (t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW &&
-	    !(t->plisten && t->pgroup)) {
+	else
 		snprintf(buf, len, "%d is stopped for its tracer %d", t->p.pid, t->tracer->p.pid);
-		return buf;
-	}
-	return NULL;
+	return buf;
 }
 
 /* Called when no stop came for a tick: if every thread waits for what

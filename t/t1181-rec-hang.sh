@@ -1,9 +1,11 @@
 #!/bin/bash
 # t1181-rec-hang.sh: rec's hang detector ends a program that waits for
 # what only rewind could end, in one line (REWIND_NO_HANG_CHECK=1: waits),
-# and leaves alone programs that wait for time or outside input.
+# and leaves alone programs that wait for time or outside input, or for
+# the end of a tracee they killed.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog pthang
+require_tprog ptkillbig
 
 test_expect_success 'natively, the second wait never ends' '
 	timeout 2 "$T/pthang" >nat.out
@@ -33,6 +35,11 @@ test_expect_success 'REWIND_NO_HANG_CHECK=1: rec waits' '
 test_expect_success 'a tracer waits for a tracee asleep for a second: left alone' '
 	native_cmp "$T/pthang" sleepy &&
 	grep -qx "wait 1: exited 3" rec.out
+'
+test_expect_success 'a tracee killed while stopped, slow to end (1 GiB to free): left alone' '
+	rec_replay_cmp "$T/ptkillbig" &&
+	grep -qx "PTRACE_KILL: killed by 9" rec.out &&
+	grep -qx "kill: killed by 9" rec.out
 '
 test_expect_success 'sleep 1, then a write: left alone' '
 	rec_replay_cmp sh -c "sleep 1; echo woke" &&
