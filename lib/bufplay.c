@@ -6,6 +6,7 @@
 #include "sys.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ void bufplay_raw(struct engine *e)
 	struct trace_rec r;
 	struct trace_pos p;
 	uint32_t raw = 0;
-	if (!nx)
+	if (!nx || e->p.nobuf)
 		return;
 	if (B.n) {	/* the record after the run loaded */
 		trace_tell(&e->r, &p);
@@ -142,8 +143,11 @@ void bufplay_raw(struct engine *e)
 	} else {
 		raw = first->kind == TR_SYSCALL && (first->flags & TRF_BUFFERED);
 	}
-	/* A process without the library has nothing there to write. */
-	pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4);
+	/* A process without the library has nothing there to write: it is
+	 * not asked again till its library readies a buffer (engsys.c). */
+	if (pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4) < 0 &&
+	    errno == EIO)
+		e->p.nobuf = 1;
 }
 
 void bufplay_sync(struct engine *e)

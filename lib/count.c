@@ -254,12 +254,30 @@ static const char *kept_path(const char *kept, char *buf)
 	return buf;
 }
 
+/* realpath(path), malloc'd. Of a /proc link (/proc/PID/fd/N,
+ * /proc/PID/exe) realpath resolves every component of the target afresh:
+ * the target, when it names the same file, is the path the kernel keeps,
+ * which has no link in it (three calls where realpath makes ten). */
+static char *resolve(const char *path)
+{
+	char buf[PATH_MAX];
+	struct stat a, b;
+	ssize_t n = strncmp(path, "/proc/", 6) ? -1 : readlink(path, buf, sizeof buf - 1);
+	if (n > 0 && buf[0] == '/') {
+		buf[n] = 0;
+		if (stat(path, &a) == 0 && stat(buf, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return xstrdup(buf);
+	}
+	return realpath(path, NULL);
+}
+
 /* path as kept (malloc'd; NULL if it names nothing): absolute (rec's
  * /proc/PID/fd/N resolved to the file's own, which outlives the fd), or
  * inside the trace (replay). */
 static char *keep_path(const char *path)
 {
-	char *abs = path ? realpath(path, NULL) : NULL;
+	char *abs = path ? resolve(path) : NULL;
 	size_t rl = trace_root ? strlen(trace_root) : 0;
 	if (abs && rl && !strncmp(abs, trace_root, rl) && abs[rl] == '/') {
 		abs[0] = '@';

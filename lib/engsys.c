@@ -605,8 +605,13 @@ static void perform(struct engine *e, struct call *c)
 		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
 	quirk(e, c, QP_DONE);
-	if (buf_readies(sc->nr, sc->args, sc->ret))
+	if (buf_readies(sc->nr, sc->args, sc->ret)) {
 		buf_redirect(&e->p, cur_task(e)->rtgid);	/* the buffer is ready: as rec did here */
+		e->p.nobuf = 0;
+		for (int i = 0; i < e->ntasks; i++)
+			if (e->tasks[i].rtgid == cur_task(e)->rtgid)
+				e->tasks[i].p.nobuf = 0;
+	}
 	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
 	struct trace_item it;
 	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);

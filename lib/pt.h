@@ -25,6 +25,10 @@ struct pt_proc {
 				   calls the filter lets through are seen */
 	int at_entry;		/* stopped at a call's entry stop, not at the
 				   filter's (set by who saw it; a resume clears it) */
+	int nobuf;		/* its process has no live syscall buffer (rec:
+				   a read of the header found none; replay:
+				   nothing mapped there), until its library
+				   readies one (rec/bufdrain.c, lib/bufplay.c) */
 };
 
 /* When non-zero, the filter of pt_spawn() lets every call made by the

@@ -172,16 +172,21 @@ char **buf_setup(char **envp)
 
 /* The header of p's process, if it has a live buffer. Read with
  * process_vm_readv alone: the header's page is always readable where the
- * library made it, and a process without it (before its loader mapped
- * the library) is asked at each stop, where pt_read's fallback through
- * /proc/PID/mem would fail a second time. */
+ * library made it. A process without it (before its loader mapped the
+ * library, or one that never loads it) is not asked again until its
+ * library readies a buffer (buf_after(), whose caller clears p->nobuf of
+ * each thread of the process): only rec turns a header's mode on. */
 static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
 {
 	struct iovec l = { h, sizeof *h }, r = { (void *)BUF_HDR, sizeof *h };
-	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != sizeof *h ||
-	    h->magic != BUF_MAGIC || h->mode != 1)
+	if (!buf_on || p->nobuf)
 		return -1;
-	return 0;
+	ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+	if (n == sizeof *h && h->magic == BUF_MAGIC && h->mode == 1)
+		return 0;
+	if ((n < 0 && errno == EFAULT) || n == sizeof *h)
+		p->nobuf = 1;	/* not a thread that is gone (ESRCH) */
+	return -1;
 }
 
 /* Write the header fields [from, to) of h: only rec's own, while

@@ -2,6 +2,7 @@
  * outputs. */
 #include "answer.h"
 #include "bufdrain.h"
+#include "bufredir.h"
 #include "calls.h"
 #include "cap.h"
 #include "count.h"
@@ -258,6 +259,10 @@ void syscall_exit(void)
 		uint32_t one = 1;
 		tw_item(&R.w, IT_PATCHED, 0, &one, 4, NULL, 0);
 	}
+	if (buf_readies(nr, a, ret))	/* a live buffer from here on */
+		for (int i = 0; i < R.ntasks; i++)
+			if (R.tasks[i]->tgid == cur->tgid)
+				R.tasks[i]->p.nobuf = 0;
 	buf_after(&cur->p, cur->tgid, nr, a, ret);
 	tw_end(&R.w);
 	ready(cur);
@@ -285,7 +290,12 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 			 sys_row(nr)->name, (unsigned long long)r->rip);
 		return why;
 	}
-	pt_read(&cur->p, r->rip - 2, &insn, 2);
+	/* A syscall instruction in 64-bit code leaves its return address in
+	 * rcx and the flags in r11, as the kernel shows them: no need to read
+	 * it (int $0x80 and sysenter leave the program's own there, which
+	 * match both only if the program set them so on purpose). */
+	if (r->cs != 0x33 || r->rcx != r->rip || r->r11 != r->eflags)
+		pt_read(&cur->p, r->rip - 2, &insn, 2);
 	if (insn == 0x80cd || insn == 0x340f) {
 		snprintf(why, sizeof why, "a 32-bit syscall (%s, number %ld)",
 			 insn == 0x80cd ? "int $0x80" : "sysenter", nr);

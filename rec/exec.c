@@ -58,7 +58,7 @@ void record_exec(struct user_regs_struct *regs)
 	if (n < 0)
 		die(EXIT_TRACE, "%s: %s", src, strerror(errno));
 	path[n] = 0;
-	store_file(&R, src, path, IF_EXE, 0, 0);
+	store_file(&R, src, NULL, path, IF_EXE, 0, 0);
 
 	/* maps names a deleted file (a memfd) without its " (deleted)". */
 	char mapname[4096];
@@ -77,7 +77,7 @@ void record_exec(struct user_regs_struct *regs)
 		if (!strcmp(m.name, "[stack]"))
 			stack_top = m.hi;
 		else if (m.name[0] == '/' && strcmp(m.name, mapname) && !have_interp) {
-			store_file(&R, interp_src(m.lo, m.hi, m.off, m.name), m.name, IF_INTERP, 0, 0);
+			store_file(&R, interp_src(m.lo, m.hi, m.off, m.name), NULL, m.name, IF_INTERP, 0, 0);
 			have_interp = 1;
 		}
 	}

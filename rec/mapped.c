@@ -17,12 +17,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Whether the program has fd open for writing: then it may change the
- * file behind a hard link, which must not change the trace. */
-static int fd_writable(int fd)
+/* Whether the program has the descriptor at src (/proc/PID/fd/N) open for
+ * writing: then it may change the file behind a hard link, which must not
+ * change the trace. procfs gives the link the owner's write bit exactly
+ * then (one lstat, where fdinfo's flags cost four calls). */
+static int fd_writable(const char *src)
 {
-	long long flags = pt_fdinfo(cur->p.pid, fd, "flags:", 8);
-	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
+	struct stat l;
+	return lstat(src, &l) < 0 || (l.st_mode & S_IWUSR);
 }
 
 /* madvise(MADV_DONTNEED) and a growing mremap refill private file
@@ -85,7 +87,7 @@ void shm_attached(uint64_t addr, int writable)
 	struct stat st;
 	fstat(fd, &st);
 	close(fd);
-	store_file(&R, tmp, name, IF_MAP, 0, 1);
+	store_file(&R, tmp, NULL, name, IF_MAP, 0, 1);
 	unlink(tmp);
 	/* The next temporary file may get its inode: not the same file. */
 	store_forget(&R, st.st_dev, st.st_ino);
@@ -106,7 +108,7 @@ void file_mapped(const uint64_t a[6])
 		char path[4096];
 		ssize_t n = readlink(src, path, sizeof path - 1);
 		path[n > 0 ? n : 0] = 0;
-		int wr = fd_writable(a[4]);
+		int wr = fd_writable(src);
 		if (emu_map(&cur->p, a, &fst, wr)) {
 			/* Any process may have the file open: none
 			 * writes without a stop from now on. */
@@ -116,11 +118,11 @@ void file_mapped(const uint64_t a[6])
 			 * mapping need not change the mtime), and copied:
 			 * they change. */
 			store_forget(&R, fst.st_dev, fst.st_ino);
-			store_file(&R, src, path, IF_MAP, a[5], 1);
+			store_file(&R, src, &fst, path, IF_MAP, a[5], 1);
 			uint64_t id[3] = { fst.st_dev, fst.st_ino, wr };
 			tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
 		} else {
-			store_file(&R, src, path, IF_MAP, a[5], wr);
+			store_file(&R, src, &fst, path, IF_MAP, a[5], wr);
 		}
 	} else if (!(S_ISCHR(fst.st_mode) && fst.st_rdev == makedev(1, 5))) {
 		stop_recording(EXIT_TRACE, "the program mapped %s, which is not a regular "

@@ -191,11 +191,13 @@ static int copy_file(const char *src, const char *dst)
  * hash only: tpack copies those in later. A file the program can write
  * to, or that its path no longer reaches (deleted, replaced), is copied
  * now: its bytes will not be found again. */
-void store_file(struct recorder *r, const char *src, const char *path, int flags, uint64_t off,
-		int writable)
+void store_file(struct recorder *r, const char *src, const struct stat *known, const char *path,
+		int flags, uint64_t off, int writable)
 {
 	struct stat st;
-	if (stat(src, &st) < 0)
+	if (known)
+		st = *known;
+	else if (stat(src, &st) < 0)
 		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 	uint64_t hash = 0, size = st.st_size;
 	int i;

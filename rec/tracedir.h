@@ -5,6 +5,8 @@
 
 #include "rec.h"
 
+#include <sys/stat.h>
+
 /* Make the trace directory: DIR from -o, else the next free NAME-N under
  * trace_home() with latest-trace pointing at it; r->dir names it, and
  * r->w writes its events file. */
@@ -23,9 +25,10 @@ void keep_failed(struct recorder *r, int own_dir);
  * that fails (another filesystem, EPERM), recorded by path, size and
  * hash only: tpack copies those in later. A file the program can write
  * to, or that its path no longer reaches (deleted, replaced), is copied
- * now: its bytes will not be found again. r keeps the files stored. */
-void store_file(struct recorder *r, const char *src, const char *path, int flags, uint64_t off,
-		int writable);
+ * now: its bytes will not be found again. r keeps the files stored.
+ * known: stat(src) if the caller has it, else NULL. */
+void store_file(struct recorder *r, const char *src, const struct stat *known, const char *path,
+		int flags, uint64_t off, int writable);
 
 /* Forget what the store knows of the file dev, ino: the next one stored
  * is hashed afresh (a file that changes, or a new file with its inode). */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t7003-tpack-changed.sh: a mapped data file changed since recording is
 # refused by name, held as a hard link or by path only; tpack will not pack
-# it and leaves the trace whole; once packed, the original may change.
+# it and leaves the trace whole; once packed, the original may change. One
+# the program held open for writing was copied: it may change at once.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog mmap-data
 
@@ -91,5 +92,13 @@ test_expect_success 'a damaged packed copy is refused by its name in files/' '
 	st=$? &&
 	expect_status $st 125 &&
 	one_line_error err "^replay: $f: contents differ from the recorded file /.* \(hash differs\)$"
+'
+test_expect_success 'mapped from a descriptor open for writing, it is copied: rewritten, no matter' '
+	head -c 30000 /dev/urandom >data &&
+	rec_replay_cmp "$T/mmap-data" "+$scratch/data" &&
+	grep -q "^$scratch/data: 30000 bytes" rec.out &&
+	test "$(stat -c %h data)" = 1 &&
+	rewrite_in_place data &&
+	replay_cmp
 '
 test_done
