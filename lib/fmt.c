@@ -836,6 +836,19 @@ static const char *show_rdtsc(const struct trace_rec *rec, struct sn_buf *b, str
 	if (js)
 		sn_printf(js, ",\"tsc\":%llu,\"rip\":%llu,\"aux\":%u", (unsigned long long)tsc,
 			  (unsigned long long)rip, aux);
+	/* The trap's signal, blocked again and its action set back. */
+	struct trace_item it;
+	size_t off = trace_fixed_size(rec->kind);
+	while (trace_item(rec, &off, &it) > 0)
+		if (it.tag == IT_TRAPACT && it.len >= 8) {
+			uint32_t sig = get32(it.p), how = get32(it.p + 4);
+			sn_printf(b, " (%s:%s%s%s)", signal_name((int)sig) ? signal_name((int)sig) : "?",
+				  how & 1 ? " blocked again" : "", how == 3 ? "," : "",
+				  how & 2 ? " its action set back" : "");
+			if (js)
+				sn_printf(js, ",\"trap_signal\":%u,\"reblocked\":%s,\"action_back\":%s", sig,
+					  how & 1 ? "true" : "false", how & 2 ? "true" : "false");
+		}
 	return insn == 1 ? "rdtscp" : "rdtsc";
 }
 

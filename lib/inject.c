@@ -106,6 +106,18 @@ int eng_inject_quiet(struct pt_proc *p, const struct user_regs_struct *r, uint64
 	return k;
 }
 
+int inject_sigaction(struct pt_proc *p, const struct user_regs_struct *r, int sig,
+		     const uint64_t act[4])
+{
+	uint64_t at = (r->rsp - 128 - 64) & ~15ull, old[4], ret = -1;
+	uint64_t a[6] = { (uint64_t)sig, at, 0, 8, 0, 0 };
+	if (pt_read(p, at, old, sizeof old) != sizeof old || pt_write(p, at, act, sizeof old) < 0)
+		return -1;
+	int k = eng_inject_quiet(p, r, r->rip, SYS_rt_sigaction, a, &ret);
+	pt_write(p, at, old, sizeof old);
+	return k < 0 || ret ? -1 : 0;
+}
+
 /* Make the stopped process p (registers r) clone itself with no exit
  * signal, through a syscall instruction written over the one at r->rip;
  * both come back with memory and registers as they were. The child stays

@@ -36,6 +36,13 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 int eng_inject_quiet(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at, long nr,
 		     const uint64_t a[6], uint64_t *ret);
 
+/* Set the action of signal sig of the process of stopped thread p
+ * (registers r) to act, the kernel's struct (handler, flags, restorer,
+ * mask), through an injected rt_sigaction (eng_inject_quiet); the struct
+ * is written below the stack's red zone meanwhile. Returns 0 or -1. */
+int inject_sigaction(struct pt_proc *p, const struct user_regs_struct *r, int sig,
+		     const uint64_t act[4]);
+
 /* Fork the process of stopped thread p (registers r) through an injected
  * clone: the copy has one thread, with registers r, stopped; it gets no
  * exit signal. Returns its pid, or -1. */

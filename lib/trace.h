@@ -121,6 +121,13 @@ enum trace_tag {
 			   filter let through untraced besides the
 			   library's own calls: 1, rt_sigaction that only
 			   asks (pt_untraced_queries); none: nothing */
+	IT_TRAPACT = 31,	/* in a TR_RDTSC record: u32 signal, u32 flags
+			   (1: blocked again, 2: its action set back to
+			   the u64 handler, flags, restorer and mask that
+			   follow): the kernel's fault for rec's trap
+			   unblocked the signal the program blocked (or
+			   ignored) and reset its action; rec undid that,
+			   and replay, whose fault does the same, too */
 	IT_PATCHED = 29,	/* u32 the sites patched: in a syscall record
 			   of a trace counted lazily, the process was
 			   patched for counting at the call's end (its

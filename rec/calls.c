@@ -7,6 +7,7 @@
 #include "cap.h"
 #include "count.h"
 #include "pos.h"
+#include "trapact.h"
 #include "emit.h"
 #include "emu.h"
 #include "events.h"
@@ -222,6 +223,7 @@ void syscall_exit(void)
 	mem_written(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0) {
 		cur->own.nodump = 0;	/* exec makes it dumpable again */
+		trapact_exec();
 		record_exec(&regs);
 		record_forget(cur->tgid);
 	}
@@ -398,6 +400,7 @@ void syscall_entry(void)
 		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
 		pt_setregs(&cur->p, &regs);
 	}
+	trapact_entry(nr, cur->a);
 	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */

@@ -13,6 +13,7 @@
 #include "stop.h"
 #include "task.h"
 #include "tracedir.h"
+#include "trapact.h"
 #include "tsc.h"
 #include "tty.h"
 #include "util.h"
@@ -225,6 +226,7 @@ int main(int argc, char **argv)
 	outs_init();
 	own_signals();
 	struct task *root = add_task(0, 0);
+	trapact_start(root, R.sig_ign);
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;

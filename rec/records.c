@@ -9,6 +9,7 @@
 #include "records.h"
 #include "robust.h"
 #include "task.h"
+#include "trapact.h"
 #include "util.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 void record_signal(int sig, int flags, const siginfo_t *si)
 {
+	trapact_delivered(sig, si);
 	begin(TR_SIGNAL, 0);
 	tw_put32(&R.w, sig);
 	tw_put32(&R.w, flags);

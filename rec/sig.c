@@ -11,6 +11,7 @@
 #include "sig.h"
 #include "sys.h"
 #include "task.h"
+#include "trapact.h"
 #include "tsc.h"
 #include "tty.h"
 #include "util.h"
@@ -113,15 +114,13 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 	if (!kind)
 		return 0;
 	/* The kernel forces the trap's signal in: one the program blocked
-	 * (as across an execve) it unblocked. Blocked again, it is as it
-	 * was without rec. */
-	uint64_t bit = 1ull << (si->si_signo - 1), mask;
-	if ((cur->mask & bit) && ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof mask, &mask) == 0 &&
-	    !(mask & bit)) {
-		mask |= bit;
-		ptrace(PTRACE_SETSIGMASK, cur->p.pid, sizeof mask, &mask);
-	}
+	 * (as across an execve) it unblocked, and one it blocked or
+	 * ignored it reset to the default action. Undone, it is as it was
+	 * without rec (for rdtsc also in replay: trapact.c). */
+	uint64_t bit = 1ull << (si->si_signo - 1);
 	if (kind == TSC_CPUID_INSN) {
+		if (cur->mask & bit)
+			trapact_reblock(si->si_signo);
 		do_cpuid(regs);
 		return 1;
 	}
@@ -129,18 +128,19 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 	unsigned aux = 0;
 	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();
 	uint64_t rip = regs->rip;
+	begin(TR_RDTSC, 0);
+	tw_put64(&R.w, rip);
+	tw_put64(&R.w, tsc);
+	tw_put32(&R.w, aux);
+	tw_put32(&R.w, isp);
+	trapact_fix(si->si_signo, (cur->mask & bit) != 0, regs);
+	tw_end(&R.w);
 	regs->rax = (uint32_t)tsc;
 	regs->rdx = tsc >> 32;
 	if (isp)
 		regs->rcx = aux;
 	regs->rip += isp ? 3 : 2;
 	pt_setregs(&cur->p, regs);
-	begin(TR_RDTSC, 0);
-	tw_put64(&R.w, rip);
-	tw_put64(&R.w, tsc);
-	tw_put32(&R.w, aux);
-	tw_put32(&R.w, isp);
-	tw_end(&R.w);
 	return 1;
 }
 

@@ -110,6 +110,9 @@ struct task {
 	 * that read them back; inherited by the threads and processes it
 	 * makes. */
 	struct { int tsc, nnp, seccomp, strict, nodump; } own;
+	struct { int known; uint64_t act[4]; } tact[2];	/* SIGSEGV's and SIGILL's
+				   action as its process set it (trapact.c;
+				   known 1, 0 not, -1 never: shared) */
 	uint64_t vdso_slot, vdso;	/* the hidden auxv entry, the vDSO */
 	uint64_t robust;	/* its robust list's head (set_robust_list) */
 };
