@@ -144,9 +144,16 @@ void bufplay_raw(struct engine *e)
 		raw = first->kind == TR_SYSCALL && (first->flags & TRF_BUFFERED);
 	}
 	/* A process without the library has nothing there to write: it is
-	 * not asked again till its library readies a buffer (engsys.c). */
-	if (pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4) < 0 &&
-	    errno == EIO)
+	 * not asked again till its library readies a buffer (engsys.c).
+	 * Only this writes raw_next non-zero (rec's header and the
+	 * library's keep it 0; a process's copy, a fork or a checkpoint,
+	 * has a pt_proc made with it or fresh): a 0 known there is not
+	 * written again. */
+	if (!raw && e->p.raw_zero)
+		return;
+	if (pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4) == 0)
+		e->p.raw_zero = !raw;
+	else if (errno == EIO)
 		e->p.nobuf = 1;
 }
 

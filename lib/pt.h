@@ -29,6 +29,8 @@ struct pt_proc {
 				   a read of the header found none; replay:
 				   nothing mapped there), until its library
 				   readies one (rec/bufdrain.c, lib/bufplay.c) */
+	int raw_zero;		/* replay: its buffer header's raw_next is known
+				   to hold 0, as last written (lib/bufplay.c) */
 };
 
 /* When non-zero, the filter of pt_spawn() lets every call made by the
