@@ -398,20 +398,19 @@ static void replay_rdtsc(struct engine *e, int k)
 	 * same fault here made them too): blocked again, its action back. */
 	struct trace_item it;
 	if (eng_find_item(&e->cur, IT_TRAPACT, -1, &it)) {
-		uint64_t mask, act[4];
+		uint64_t act[4];
 		int sig = it.len >= 8 ? (int)get32(it.p) : 0, how = it.len >= 8 ? (int)get32(it.p + 4) : 0;
 		if (sig < 1 || sig > 64 || ((how & 2) && it.len < 40))
 			eng_bad_record(e, "bad trap action item");
-		if ((how & 1) && (ptrace(PTRACE_GETSIGMASK, e->p.pid, sizeof mask, &mask) < 0 ||
-				  (mask |= 1ull << (sig - 1),
-				   ptrace(PTRACE_SETSIGMASK, e->p.pid, sizeof mask, &mask) < 0)))
+		if ((how & 1) && pt_block_signal(&e->p, sig) < 0)
 			eng_diverge(e, "cannot block signal %d again after the rdtsc at 0x%llx: %s", sig,
 				    (unsigned long long)rip, strerror(errno));
-		if (how & 2)
+		if (how & 2) {
 			memcpy(act, it.p + 8, sizeof act);
-		if ((how & 2) && inject_sigaction(&e->p, &r, sig, act) < 0)
-			eng_diverge(e, "cannot set the action of signal %d back after the rdtsc at "
-				    "0x%llx", sig, (unsigned long long)rip);
+			if (inject_sigaction(&e->p, &r, sig, act) < 0)
+				eng_diverge(e, "cannot set the action of signal %d back after the rdtsc "
+					    "at 0x%llx", sig, (unsigned long long)rip);
+		}
 	}
 	r.rax = (uint32_t)tsc;
 	r.rdx = tsc >> 32;

@@ -842,7 +842,8 @@ static const char *show_rdtsc(const struct trace_rec *rec, struct sn_buf *b, str
 	while (trace_item(rec, &off, &it) > 0)
 		if (it.tag == IT_TRAPACT && it.len >= 8) {
 			uint32_t sig = get32(it.p), how = get32(it.p + 4);
-			sn_printf(b, " (%s:%s%s%s)", signal_name((int)sig) ? signal_name((int)sig) : "?",
+			const char *name = signal_name((int)sig);
+			sn_printf(b, " (%s:%s%s%s)", name ? name : "?",
 				  how & 1 ? " blocked again" : "", how == 3 ? "," : "",
 				  how & 2 ? " its action set back" : "");
 			if (js)

@@ -363,6 +363,17 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r)
 	pt_regs_forget(p->pid);
 }
 
+int pt_block_signal(struct pt_proc *p, int sig)
+{
+	uint64_t mask, bit = 1ull << (sig - 1);
+	if (ptrace(PTRACE_GETSIGMASK, p->pid, sizeof mask, &mask) < 0)
+		return -1;
+	if (mask & bit)
+		return 0;
+	mask |= bit;
+	return ptrace(PTRACE_SETSIGMASK, p->pid, sizeof mask, &mask) < 0 ? -1 : 1;
+}
+
 void pt_resume(struct pt_proc *p, int how, int sig)
 {
 	static const int req[] = { PTRACE_CONT, PTRACE_SYSCALL, PTRACE_SINGLESTEP, PTRACE_CONT };

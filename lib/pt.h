@@ -128,6 +128,10 @@ void pt_setregs(struct pt_proc *p, const struct user_regs_struct *r);
 enum { RESUME_CONT, RESUME_SYSCALL, RESUME_STEP, RESUME_FILTER };
 void pt_resume(struct pt_proc *p, int how, int sig);
 
+/* Block sig in stopped thread p's mask. Returns 1 when it was unblocked,
+ * 0 when it was blocked already, -1 when the mask cannot be read or set. */
+int pt_block_signal(struct pt_proc *p, int sig);
+
 /* The signals pending for the stopped thread p, its own (set[0]) and
  * its process's (set[1]): at a syscall exit, what the kernel delivers
  * before it runs user code again. Blocked ones are left in

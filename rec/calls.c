@@ -7,7 +7,6 @@
 #include "cap.h"
 #include "count.h"
 #include "pos.h"
-#include "trapact.h"
 #include "emit.h"
 #include "emu.h"
 #include "events.h"
@@ -24,6 +23,7 @@
 #include "sys.h"
 #include "task.h"
 #include "tracedir.h"
+#include "trapact.h"
 #include "tsc.h"
 #include "util.h"
 

@@ -120,7 +120,7 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 	uint64_t bit = 1ull << (si->si_signo - 1);
 	if (kind == TSC_CPUID_INSN) {
 		if (cur->mask & bit)
-			trapact_reblock(si->si_signo);
+			pt_block_signal(&cur->p, si->si_signo);
 		do_cpuid(regs);
 		return 1;
 	}

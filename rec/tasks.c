@@ -229,10 +229,7 @@ void new_task(pid_t tid, struct task *parent, int thread)
 		count_fork(parent->tgid, tid);
 	}
 	t->own = parent->own;
-	if (thread)
-		memcpy(t->tact, parent->tact, sizeof t->tact);
-	else
-		trapact_fork(t, parent, clone_flags(parent));
+	trapact_clone(t, parent, clone_flags(parent));
 	t->parent = thread ? parent->parent : parent;
 	t->woke = thread;
 	t->vrun = thread ? parent->vrun : 0;

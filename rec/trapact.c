@@ -1,7 +1,6 @@
 /* trapact.c: the actions of SIGSEGV and SIGILL as each process set them,
  * given back where the fault of a trap of rec's own reset one (see
  * trapact.h). */
-#include "events.h"
 #include "inject.h"
 #include "rec.h"
 #include "trace.h"
@@ -10,7 +9,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/syscall.h>
 
 static int slot(int sig)
@@ -45,9 +43,11 @@ void trapact_entry(long nr, const uint64_t a[6])
 		}
 }
 
-void trapact_fork(struct task *child, const struct task *parent, uint64_t flags)
+void trapact_clone(struct task *child, const struct task *parent, uint64_t flags)
 {
 	memcpy(child->tact, parent->tact, sizeof child->tact);
+	if (flags & CLONE_THREAD)
+		return;		/* one process: the same actions */
 	if (flags & CLONE_SIGHAND) {
 		/* Two processes behind one table of actions: a set in one
 		 * is not seen in the other's records. Never known again. */
@@ -92,13 +92,6 @@ void trapact_delivered(int sig, const siginfo_t *si)
 	}
 }
 
-int trapact_reblock(int sig)
-{
-	uint64_t mask, bit = 1ull << (sig - 1);
-	return ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof mask, &mask) == 0 && !(mask & bit) &&
-	       (mask |= bit, ptrace(PTRACE_SETSIGMASK, cur->p.pid, sizeof mask, &mask) == 0);
-}
-
 void trapact_fix(int sig, int blocked, const struct user_regs_struct *r)
 {
 	int i = slot(sig);
@@ -107,7 +100,7 @@ void trapact_fix(int sig, int blocked, const struct user_regs_struct *r)
 		return;
 	const uint64_t *act = cur->tact[i].act;
 	int known = cur->tact[i].known > 0, ignored = known && act[0] == (uint64_t)SIG_IGN;
-	if (blocked && trapact_reblock(sig))
+	if (blocked && pt_block_signal(&cur->p, sig) == 1)
 		hdr[1] |= 1;
 	/* Blocked or ignored, the fault reset the action to the default:
 	 * set back where known (else it stays reset, as it always did). */

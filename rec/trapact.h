@@ -17,8 +17,9 @@ void trapact_start(struct task *root, uint64_t ignored);
  * SIGILL is noted for each thread of its process. */
 void trapact_entry(long nr, const uint64_t a[6]);
 
-/* New process child, made by parent's clone-like call with flags. */
-void trapact_fork(struct task *child, const struct task *parent, uint64_t flags);
+/* New thread or process child, made by parent's clone-like call with
+ * flags. */
+void trapact_clone(struct task *child, const struct task *parent, uint64_t flags);
 
 /* cur's execve succeeded: caught signals are back at their default. */
 void trapact_exec(void);
@@ -27,10 +28,6 @@ void trapact_exec(void);
  * with SA_RESETHAND is reset; after a fault the handler does not take,
  * the action is no longer known. */
 void trapact_delivered(int sig, const siginfo_t *si);
-
-/* Block sig in cur again, which the kernel's fault for rec's trap
- * unblocked. Returns 1 if it was unblocked and is blocked now. */
-int trapact_reblock(int sig);
 
 /* cur stopped at rec's trap with sig (registers r), which the program
  * blocked before it (blocked): the kernel unblocked it and, blocked or
