@@ -5,6 +5,9 @@
 # thread to it: counting.c's threads, whose output differs run to run,
 # replay byte for byte. Under the fallbacks (REWIND_NO_COUNT=1) nothing
 # is counted, no preemption is a point, and replay matches all the same.
+# A point also on a CPU kept busy by another program: the preempted
+# thread, sent on to its edge, may not run before rec's next tick, which
+# then lets it go on instead of recording its state whole.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog counting spin
 
@@ -35,5 +38,23 @@ test_expect_success 'REWIND_NO_POINTS=1: counted, but every state recorded whole
 	run_tool tdump "$trace" >dump &&
 	grep -q " preempt at " dump &&
 	! grep -q " (point: " dump
+'
+test_expect_success 'on a CPU another program keeps busy, the spinning thread still replays from a point' '
+	cpu=$(taskset -pc $$ | sed "s/.*: //; s/[-,].*//") &&
+	{ taskset -c "$cpu" sh -c "while :; do :; done" & } &&
+	hog=$! &&
+	ok=0 &&
+	for i in 1 2 3 4 5; do
+		(
+			taskset -pc "$cpu" $BASHPID >/dev/null &&
+			rec_replay_cmp chrt -i 0 "$T/spin" count &&
+			run_tool tdump "$trace" >dump &&
+			grep " preempt at " dump >pre &&
+			if counted; then ! grep -v " (point: " pre; fi
+		) || break
+		ok=$i
+	done
+	kill $hog
+	test $ok = 5
 '
 test_done
