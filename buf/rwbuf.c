@@ -201,7 +201,7 @@ static int can(size_t max)
 	h->busy = 1;
 	__asm__ volatile("" ::: "memory");
 	if (h->mode != BUF_MODE_REC || h->traced_next ||
-	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_DATA_SIZE) {
+	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_REC_DATA) {
 		unbusy();
 		return 0;
 	}

@@ -102,6 +102,16 @@ if test_have_prereq RDRAND; then
 else
 	test_skip 'a buffered write that differs at replay is a divergence' 'no rdrand'
 fi
+# Under rec the library logs at most 256 KiB (BUF_REC_DATA) between two
+# stops: a read that needs more goes traced.
+test_expect_success 'a read of 200000 bytes is buffered, one of 400000 traced; both replay' '
+	rec_replay_cmp sh -c "head -c 400000 /dev/urandom >f; for n in 200000 400000; do dd if=f bs=\$n count=1 status=none | md5sum; done" &&
+	run_tool tdump --json "$trace" >big.json &&
+	grep "\"name\":\"read\",\"nr\":0,\"args\":\[0,[0-9]*,200000\],\"ret\":200000," big.json >r2 &&
+	grep -q "\"buffered\":true" r2 &&
+	grep "\"name\":\"read\",\"nr\":0,\"args\":\[0,[0-9]*,400000\],\"ret\":400000," big.json >r4 &&
+	test -s r4 && ! grep -q "\"buffered\":true" r4
+'
 # rec's stdout on /dev/null: a write to it is still the program's output,
 # which replay prints, so it is never buffered (a separate open of
 # /dev/null may be).
