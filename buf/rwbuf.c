@@ -201,7 +201,7 @@ static int can(size_t max)
 	h->busy = 1;
 	__asm__ volatile("" ::: "memory");
 	if (h->mode != BUF_MODE_REC || h->traced_next ||
-	    h->used + BUF_ENT_HDR + 64 + max + 8 > BUF_REC_DATA) {
+	    h->used + BUF_LOG_HDR + 64 + max > BUF_REC_DATA) {
 		unbusy();
 		return 0;
 	}
@@ -230,13 +230,13 @@ static void put(struct ent *e, const void *src, size_t n)
 static void reserve(struct ent *e)
 {
 	e->start = (uint8_t *)BUF_DATA + hdr->used;
-	e->p = e->start + BUF_ENT_HDR + 64;
+	e->p = e->start + BUF_LOG_HDR + 64;
 }
 
 /* Fills in the call of the entry, once it is made. */
 static void head(struct ent *e, long nr, int flags, long a0, long a1, long a2, long a3, long ret)
 {
-	struct ent h = { e->start, e->start + BUF_ENT_HDR };
+	struct ent h = { e->start, e->start + BUF_LOG_HDR };
 	uint16_t h16[2] = { (uint16_t)nr, (uint16_t)flags };
 	uint32_t z = 0;
 	int64_t args[7] = { a0, a1, a2, a3, 0, 0, ret };
@@ -264,13 +264,13 @@ static void item(struct ent *e, int tag, int flags, uint64_t head, const void *d
 
 static void end(struct ent *e)
 {
-	uint32_t size = e->p - e->start - BUF_ENT_HDR, z = 0;
+	uint32_t size = e->p - e->start - BUF_LOG_HDR, z = 0;
 	uint8_t *s = e->start;
 	struct ent h = { s, s };
 	put(&h, &size, 4);
 	put(&h, &z, 4);
 	__asm__ volatile("" ::: "memory");
-	hdr->used += (BUF_ENT_HDR + size + 7) & ~7ull;
+	hdr->used += BUF_LOG_HDR + size;
 	hdr->count++;
 	__asm__ volatile("" ::: "memory");
 	hdr->busy = 0;

@@ -108,5 +108,12 @@ struct buf_hdr {
  * i64 ret, items IT_ARG and IT_MEM exactly as rec would save them. Entries
  * start at 8-byte boundaries. */
 #define BUF_ENT_HDR 8
+/* Under rec the library logs its entries otherwise: a header of
+ * BUF_LOG_HDR bytes (u32 size of the payload, the rest rec's), the same
+ * payload, and no padding: the room of a trace record's header
+ * (TRACE_REC_HDR), so that rec reads the log straight into the chunk it
+ * builds and makes each header a record's there. Only rec and the
+ * library of one build see this log: no trace holds it. */
+#define BUF_LOG_HDR 24
 
 #endif

@@ -547,6 +547,26 @@ void tw_end(struct trace_writer *w)
 		tw_submit(w);
 }
 
+uint8_t *tw_raw_begin(struct trace_writer *w, size_t n)
+{
+	if (w->recstart != (size_t)-1 || w->stotal)
+		abort();	/* a record is open: a bug of the caller */
+	reserve(w, n);
+	return w->buf + w->len;
+}
+
+void tw_raw_end(struct trace_writer *w, size_t n, uint32_t nrec, uint64_t first)
+{
+	if (!nrec)
+		return;
+	if (w->nrec == 0)
+		w->first_event = first;
+	w->len += n;
+	w->nrec += nrec;
+	if (w->len >= TRACE_CHUNK_TARGET)
+		tw_submit(w);
+}
+
 void tw_cancel(struct trace_writer *w)
 {
 	if (w->stotal) {

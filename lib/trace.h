@@ -333,6 +333,14 @@ void tw_item(struct trace_writer *w, int tag, int flags, const void *hdr, size_t
  * bytes put must then come to size exactly (else rec aborts). */
 void tw_size(struct trace_writer *w, size_t size);
 void tw_end(struct trace_writer *w);
+/* Whole records made in place, with no record begun: tw_raw_begin gives
+ * room for n bytes at the end of the chunk being built (valid until the
+ * next call on w), the caller writes records there (each with its
+ * TRACE_REC_HDR header), and tw_raw_end adds the first n bytes of it, nrec
+ * records numbered from first on, as tw_end adds one. Not calling
+ * tw_raw_end drops them. */
+uint8_t *tw_raw_begin(struct trace_writer *w, size_t n);
+void tw_raw_end(struct trace_writer *w, size_t n, uint32_t nrec, uint64_t first);
 /* Drop the record begun, streamed or not: nothing of it reaches the
  * events file, and the next tw_begin may give its event number again. */
 void tw_cancel(struct trace_writer *w);

@@ -282,40 +282,42 @@ static void pb_arg(void *ctx, int arg, uint64_t full, const void *data, size_t l
 	pb_put(pb, data, len);
 }
 
-void buf_drain(struct pt_proc *p, int held,
-	       void (*put)(void *ctx, const uint8_t *payload, size_t len), void *ctx)
+_Static_assert(BUF_LOG_HDR == TRACE_REC_HDR, "a log entry's header is a record's");
+
+/* The log's entry at off of the n bytes at log: its payload's size, or
+ * 0 when it does not fit or is no call rec knows. */
+static uint32_t log_entry(const uint8_t *log, size_t off, size_t n)
+{
+	uint32_t size;
+	uint16_t nr;
+	if (off + BUF_LOG_HDR + 64 > n)
+		return 0;
+	memcpy(&size, log + off, 4);
+	memcpy(&nr, log + off + BUF_LOG_HDR, 2);
+	return size >= 64 && size <= n - off - BUF_LOG_HDR && sys_lookup(nr) ? size : 0;
+}
+
+/* A log holding an entry whose inputs rec is to read (ENT_REC_INPUTS,
+ * rare): each record made again, with them, from a copy of it. */
+static void drain_rebuilt(struct pt_proc *p, struct trace_writer *w, uint64_t *event,
+			  const uint8_t *log, size_t n)
 {
 	static uint8_t *data;
 	static size_t cap;
 	static struct pbuf pb;
-	struct buf_hdr h;
-	if (get_hdr(p, &h) < 0 || h.busy)
-		return;
-	if (h.used > BUF_DATA_SIZE)
-		die(EXIT_TRACE, "thread %d: corrupt syscall buffer (%llu bytes used)", p->pid,
-		    (unsigned long long)h.used);
-	if (h.used > cap) {
-		cap = BUF_DATA_SIZE;
+	if (n > cap) {
+		cap = n;
 		data = xrealloc(data, cap);
 	}
-	if (h.used && pt_read(p, BUF_DATA, data, h.used) != (ssize_t)h.used) {
-		if (pt_dying(p->pid))
-			return;		/* its calls since its last stop are lost */
-		die(EXIT_TRACE, "cannot read the syscall buffer of thread %d", p->pid);
-	}
-	for (size_t off = 0; off < h.used;) {
-		uint32_t size;
-		memcpy(&size, data + off, 4);
-		uint8_t *pl = data + off + BUF_ENT_HDR;
-		if (size < 64 || off + BUF_ENT_HDR + size > h.used)
-			die(EXIT_TRACE, "thread %d: corrupt syscall buffer entry at %zu", p->pid, off);
+	memcpy(data, log, n);
+	for (size_t off = 0; off < n;) {
+		uint32_t size = log_entry(data, off, n);
+		uint8_t *pl = data + off + BUF_LOG_HDR;
 		uint16_t nr, flags;
 		memcpy(&nr, pl, 2);
 		memcpy(&flags, pl + 2, 2);
-		const struct sys_entry *e = sys_lookup(nr);
-		if (!e)
-			die(EXIT_TRACE, "thread %d: syscall buffer entry for unknown call %u", p->pid, nr);
 		memset(pl + 2, 0, 2);
+		tw_begin(w, TR_SYSCALL, TRF_BUFFERED, (*event)++, p->pid);
 		if (flags & ENT_REC_INPUTS) {
 			/* Only the program's own code ran since: its mappings
 			 * are as they were at the call. */
@@ -323,13 +325,63 @@ void buf_drain(struct pt_proc *p, int held,
 			memcpy(a, pl + 8, sizeof a);
 			pb.len = 0;
 			pb_put(&pb, pl, 64);
-			cap_inputs(p, e, a, pb_arg, &pb);
+			cap_inputs(p, sys_lookup(nr), a, pb_arg, &pb);
 			pb_put(&pb, pl + 64, size - 64);
-			put(ctx, pb.b, pb.len);
+			tw_put(w, pb.b, pb.len);
 		} else {
-			put(ctx, pl, size);
+			tw_put(w, pl, size);
 		}
-		off += (BUF_ENT_HDR + size + 7) & ~(size_t)7;
+		tw_end(w);
+		off += BUF_LOG_HDR + size;
+	}
+}
+
+void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event)
+{
+	struct buf_hdr h;
+	if (get_hdr(p, &h) < 0 || h.busy)
+		return;
+	if (h.used > BUF_REC_DATA)
+		die(EXIT_TRACE, "thread %d: corrupt syscall buffer (%llu bytes used)", p->pid,
+		    (unsigned long long)h.used);
+	/* Read into the chunk being built, each entry's header made a
+	 * TR_SYSCALL record's in place. */
+	uint8_t *log = h.used ? tw_raw_begin(w, h.used) : NULL;
+	if (h.used && pt_read(p, BUF_DATA, log, h.used) != (ssize_t)h.used) {
+		if (pt_dying(p->pid))
+			return;		/* its calls since its last stop are lost */
+		die(EXIT_TRACE, "cannot read the syscall buffer of thread %d", p->pid);
+	}
+	uint32_t nrec = 0;
+	int rebuild = 0;
+	for (size_t off = 0; off < h.used; nrec++) {
+		uint32_t size = log_entry(log, off, h.used);
+		if (!size)
+			die(EXIT_TRACE, "thread %d: corrupt syscall buffer entry at %zu", p->pid, off);
+		uint16_t flags;
+		memcpy(&flags, log + off + BUF_LOG_HDR + 2, 2);
+		rebuild |= flags & ENT_REC_INPUTS;
+		off += BUF_LOG_HDR + size;
+	}
+	if (rebuild) {
+		drain_rebuilt(p, w, event, log, h.used);
+	} else {
+		for (size_t off = 0, i = 0; off < h.used; i++) {
+			uint8_t *r = log + off;
+			uint32_t size;
+			memcpy(&size, r, 4);
+			uint16_t hd[2] = { TR_SYSCALL, TRF_BUFFERED };
+			uint32_t rsize = BUF_LOG_HDR + size, tid[2] = { (uint32_t)p->pid, 0 };
+			uint64_t ev = *event + i;
+			memcpy(r, hd, 4);
+			memcpy(r + 4, &rsize, 4);
+			memcpy(r + 8, &ev, 8);
+			memcpy(r + 16, tid, 8);
+			memset(r + BUF_LOG_HDR + 2, 0, 2);
+			off += rsize;
+		}
+		tw_raw_end(w, h.used, nrec, *event);
+		*event += nrec;
 	}
 	/* The thread is stopped and no other of its process runs. Most
 	 * stops find nothing logged and nothing to change: no write. */

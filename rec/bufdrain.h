@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "pt.h"
+#include "trace.h"
 
 /* Decide whether this recording buffers (not with REWIND_NO_BUFFER=1, nor
  * when the library is not found next to rec or under PREFIX/lib/rewind)
@@ -24,12 +25,12 @@ void buf_probe_print(FILE *f);
 extern int buf_on;
 
 /* The thread p, which was running the program's code, stopped: move the
- * calls its process logged into the trace, one put() per call (the
- * payload of a TR_SYSCALL record), and set the header's traced_next to
- * held (a held signal waits for a traced call). Does nothing while the
- * library is in the middle of a call (buf_busy()). */
-void buf_drain(struct pt_proc *p, int held,
-	       void (*put)(void *ctx, const uint8_t *payload, size_t len), void *ctx);
+ * calls its process logged into w, as TRF_BUFFERED TR_SYSCALL records of
+ * thread p numbered from *event on (advanced past them), and set the
+ * header's traced_next to held (a held signal waits for a traced call).
+ * Does nothing while the library is in the middle of a call
+ * (buf_busy()). */
+void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event);
 
 /* Whether the library of p's process is between an untraced call and the
  * end of its entry, or thread p is inside a call into the library (below

@@ -76,20 +76,14 @@ static void leader_replaced(pid_t old)
 	cur = x;
 }
 
-static void put_buffered(void *ctx, const uint8_t *payload, size_t len)
-{
-	(void)ctx;
-	begin(TR_SYSCALL, TRF_BUFFERED);
-	tw_put(&R.w, payload, len);
-	tw_end(&R.w);
-}
-
 void handle(int st)
 {
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
-	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
-		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, put_buffered, NULL);
+	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL)) {
+		flush_entries(UINT64_MAX);	/* as begin() would */
+		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, &R.w, &R.event);
+	}
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;

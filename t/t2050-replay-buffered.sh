@@ -102,6 +102,14 @@ if test_have_prereq RDRAND; then
 else
 	test_skip 'a buffered write that differs at replay is a divergence' 'no rdrand'
 fi
+test_expect_success 'buffered writes the kernel took in part or not at all: inputs read by rec, replayed' '
+	differs_natively "$T/bufcalls" short &&
+	rec_replay_cmp "$T/bufcalls" short &&
+	grep -qx "8 -1 64" rec.out && grep -qx "32 -1 64" rec.out &&
+	run_tool tdump --json "$trace" >short.json &&
+	test $(grep "\"name\":\"write\"" short.json | grep -c "\"buffered\":true") = 12 &&
+	run_tool tdump "$trace" | grep "write(3, \".*\"\.\.\., 100) = 8$"
+'
 # Under rec the library logs at most 256 KiB (BUF_REC_DATA) between two
 # stops: a read that needs more goes traced.
 test_expect_success 'a read of 200000 bytes is buffered, one of 400000 traced; both replay' '

@@ -6,8 +6,10 @@
  * makes them too; threads: two threads make them; rdrand: a file write
  * whose length rdrand picks; reuse: a pipe takes the number of a closed
  * file, and a posix_spawn child puts a file where the parent has a pipe,
- * and the parent reads the pipe (it must block, traced).
- * Usage: bufcalls [sig|fork|threads|rdrand|reuse] */
+ * and the parent reads the pipe (it must block, traced); short: file
+ * writes the kernel takes in part (the buffer runs into a hole) or not
+ * at all (EFAULT), whose input rec reads at its stop.
+ * Usage: bufcalls [sig|fork|threads|rdrand|reuse|short] */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -116,6 +119,30 @@ static int reuse(void)
 	return 0;
 }
 
+/* Writes of random bytes that end in an unmapped page, and of NULL,
+ * between whole ones; prints what they returned and the file. */
+static int short_writes(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || munmap(m + ps, ps) < 0 || getrandom(m + ps - 64, 64, 0) != 64)
+		return perror("short"), 1;
+	int fd = open("short.tmp", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	void *volatile null = NULL;	/* not a constant the compiler objects to */
+	for (int i = 0; i < 4; i++) {
+		ssize_t part = write(fd, m + ps - 8 * (i + 1), 100);
+		ssize_t none = write(fd, null, 10);
+		ssize_t whole = write(fd, m + ps - 64, 64);
+		printf("%zd %zd %zd\n", part, none, whole);
+	}
+	unsigned char b[512];
+	ssize_t n = pread(fd, b, sizeof b, 0);
+	for (ssize_t i = 0; i < n; i++)
+		printf("%02x", b[i]);
+	printf("\n");
+	return 0;
+}
+
 static volatile sig_atomic_t ticks;
 
 static void on_alarm(int sig)
@@ -169,6 +196,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "reuse"))
 		return reuse();
+	if (!strcmp(mode, "short"))
+		return short_writes();
 	if (!strcmp(mode, "rdrand")) {
 		unsigned long long v = 0;
 		__asm__ volatile("1: rdrand %0; jnc 1b" : "=r"(v));
