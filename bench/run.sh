@@ -1,8 +1,8 @@
 #!/bin/bash
 # bench/run.sh: `make bench`: times each workload natively, under rec and
-# under replay (median of 3 runs), with syscall buffering and without
-# (REWIND_NO_BUFFER=1), and prints the slowdowns as ratios to native with
-# the size of each (buffered) trace's events file.
+# under replay, with syscall buffering and without (REWIND_NO_BUFFER=1),
+# in rounds, and prints the medians of each round's ratio to its native
+# run with the size of each (buffered) trace's events file.
 set -u
 : "${REWIND_BIN:?set REWIND_BIN to the directory holding rec and replay}"
 : "${REWIND_BPROG:?set REWIND_BPROG to the directory of the bench programs}"
@@ -43,6 +43,17 @@ ratio () {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'
 }
 
+# quot A B: A / B as a number (for a median of ratios), or "fail".
+quot () {
+	case "$1$2" in *fail*) echo "fail"; return ;; esac
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", a / b }'
+}
+
+# times_x R: a ratio R printed as a slowdown ("fail" as it is).
+times_x () {
+	case "$1" in fail) echo fail ;; *) awk -v r="$1" 'BEGIN { printf "%.2fx", r }' ;; esac
+}
+
 human () {
 	awk -v n="$1" 'BEGIN {
 		if (n >= 1048576) printf "%.1f MiB", n / 1048576
@@ -50,37 +61,39 @@ human () {
 		else printf "%d B", n }'
 }
 
-# recrep NAME CMD...: the median times of rec and of replay of CMD, as
-# "REC REPLAY", with the environment as it is.
-recrep () {
-	local name=$1 i rec=() rep=()
-	shift
-	for ((i = 0; i < RUNS; i++)); do
-		rm -rf "$tmp/tr.$name"
-		rec+=("$(secs "$REWIND_BIN/rec" -o "$tmp/tr.$name" -- "$@")")
-	done
-	for ((i = 0; i < RUNS; i++)); do
-		rep+=("$(secs "$REWIND_BIN/replay" "$tmp/tr.$name")")
-	done
-	echo "$(median "${rec[@]}") $(median "${rep[@]}")"
-}
-
-# bench NAME CMD...: one table row; its medians (buffered) stay in
-# row_nat, row_rec and row_rep for the lines after the table.
+# bench NAME CMD...: one table row. Each round runs CMD natively, under
+# rec and replay, and under rec and replay with REWIND_NO_BUFFER=1, in
+# turn, and each ratio is taken against the native run of its own round
+# (the machine's speed drifts: a slow spell then slows both sides of a
+# ratio); the row gives the medians of the rounds' ratios. RUNS rounds,
+# or SHORT_RUNS when the first native run takes under half a second,
+# where one slow run of three moves a median. The median times
+# (buffered) stay in row_nat, row_rec and row_rep for the lines after
+# the table.
+SHORT_RUNS=${BENCH_SHORT_RUNS:-11}
 bench () {
-	local name=$1 i nat=()
+	local name=$1 i rounds=$RUNS n r p rn pn size
 	shift
-	for ((i = 0; i < RUNS; i++)); do
-		nat+=("$(secs "$@")")
+	local nat=() rec=() rep=() qr=() qp=() qrn=() qpn=()
+	for ((i = 0; i < rounds; i++)); do
+		n=$(secs "$@")
+		if ((i == 0)) && [ "$n" != fail ] && awk -v n="$n" 'BEGIN { exit !(n < 0.5) }'; then
+			rounds=$SHORT_RUNS
+		fi
+		rm -rf "$tmp/tr.$name" "$tmp/tr.$name.nb"
+		r=$(secs "$REWIND_BIN/rec" -o "$tmp/tr.$name" -- "$@")
+		p=$(secs "$REWIND_BIN/replay" "$tmp/tr.$name")
+		rn=$(REWIND_NO_BUFFER=1 secs "$REWIND_BIN/rec" -o "$tmp/tr.$name.nb" -- "$@")
+		pn=$(REWIND_NO_BUFFER=1 secs "$REWIND_BIN/replay" "$tmp/tr.$name.nb")
+		nat+=("$n") rec+=("$r") rep+=("$p")
+		qr+=("$(quot "$r" "$n")") qp+=("$(quot "$p" "$n")")
+		qrn+=("$(quot "$rn" "$n")") qpn+=("$(quot "$pn" "$n")")
 	done
-	local n r p rn pn size
-	n=$(median "${nat[@]}")
-	read -r rn pn < <(REWIND_NO_BUFFER=1 recrep "$name" "$@")
-	read -r r p < <(recrep "$name" "$@")
 	size=$(stat -c %s "$tmp/tr.$name/events" 2>/dev/null || echo 0)
-	printf '%-14s %9ss %9s %9s %9s %9s %12s\n' "$name" "$n" "$(ratio "$r" "$n")" \
-		"$(ratio "$p" "$n")" "$(ratio "$rn" "$n")" "$(ratio "$pn" "$n")" "$(human "$size")"
-	row_nat=$n row_rec=$r row_rep=$p
+	printf '%-14s %9ss %9s %9s %9s %9s %12s\n' "$name" "$(median "${nat[@]}")" \
+		"$(times_x "$(median "${qr[@]}")")" "$(times_x "$(median "${qp[@]}")")" \
+		"$(times_x "$(median "${qrn[@]}")")" "$(times_x "$(median "${qpn[@]}")")" "$(human "$size")"
+	row_nat=$(median "${nat[@]}") row_rec=$(median "${rec[@]}") row_rep=$(median "${rep[@]}")
 }
 
 head -c $((64 << 20)) /dev/urandom >src.bin
