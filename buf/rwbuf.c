@@ -200,8 +200,8 @@ static int can(size_t max)
 		return 0;
 	h->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	if (h->mode != BUF_MODE_REC || h->traced_next ||
-	    h->used + BUF_LOG_HDR + 64 + max > BUF_REC_DATA) {
+	if (h->mode != BUF_MODE_REC || h->traced_next || h->used >= BUF_REC_DATA ||
+	    h->used + BUF_LOG_HDR + 64 + max > BUF_DATA_SIZE) {
 		unbusy();
 		return 0;
 	}

@@ -168,8 +168,8 @@ static int load_chunk(struct trace_reader *r)
 	r->rawpos = 0;
 	r->chunk_off = off;
 	r->chunk_first = first;
-	r->nrec_left = nrec;
-	r->off = off + TRACE_CHUNK_HDR + csize;
+	r->nrec_left = r->chunk_nrec = nrec;
+	r->off = r->chunk_end = off + TRACE_CHUNK_HDR + csize;
 	return 1;
 }
 
@@ -257,6 +257,19 @@ void trace_tell(const struct trace_reader *r, struct trace_pos *pos)
 
 int trace_seek(struct trace_reader *r, const struct trace_pos *pos)
 {
+	/* The end of a chunk is the start of the next: when that one is
+	 * loaded (replay looks one record past a run of buffered calls,
+	 * which rec's drains make end where a chunk does), it is not read
+	 * and decompressed again, nor the one before. */
+	if (pos->nrec_left == 0 && r->chunk_off && pos->chunk_off != r->chunk_off &&
+	    pos->off == r->chunk_off) {
+		r->off = r->chunk_end;
+		r->next_event = pos->next_event;
+		r->rawpos = 0;
+		r->nrec_left = r->chunk_nrec;
+		r->ended = pos->ended;
+		return 0;
+	}
 	if (pos->chunk_off && pos->chunk_off != r->chunk_off) {
 		r->off = pos->chunk_off;
 		r->next_event = pos->chunk_first;

@@ -193,6 +193,8 @@ struct trace_reader {
 	uint32_t nrec_left;
 	uint64_t chunk_off;	/* file offset of the loaded chunk (0: none) */
 	uint64_t chunk_first;	/* its first event */
+	uint64_t chunk_end;	/* file offset of the chunk after it */
+	uint32_t chunk_nrec;	/* its records */
 	uint64_t next_event;
 	int ended;		/* a TR_EXIT record was read */
 	char err[4400];		/* why the last call failed */

@@ -341,7 +341,7 @@ void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *ev
 	struct buf_hdr h;
 	if (get_hdr(p, &h) < 0 || h.busy)
 		return;
-	if (h.used > BUF_REC_DATA)
+	if (h.used > BUF_DATA_SIZE)
 		die(EXIT_TRACE, "thread %d: corrupt syscall buffer (%llu bytes used)", p->pid,
 		    (unsigned long long)h.used);
 	/* Read into the chunk being built, each entry's header made a

@@ -8,8 +8,10 @@
  * file, and a posix_spawn child puts a file where the parent has a pipe,
  * and the parent reads the pipe (it must block, traced); short: file
  * writes the kernel takes in part (the buffer runs into a hole) or not
- * at all (EFAULT), whose input rec reads at its stop.
- * Usage: bufcalls [sig|fork|threads|rdrand|reuse|short] */
+ * at all (EFAULT), whose input rec reads at its stop; logfill: reads of
+ * a file of random bytes, five of 300000 bytes and one of 1000000, with
+ * no other call between, then a sum of the bytes.
+ * Usage: bufcalls [sig|fork|threads|rdrand|reuse|short|logfill] */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -143,6 +145,31 @@ static int short_writes(void)
 	return 0;
 }
 
+static int logfill(void)
+{
+	static unsigned char b[2800000];
+	if (getrandom(b, 256, 0) != 256)
+		return perror("getrandom"), 1;
+	for (size_t i = 256; i < sizeof b; i++)
+		b[i] = b[i - 256] * 31 + (unsigned char)i;
+	int fd = open("fill.tmp", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || pwrite(fd, b, sizeof b, 0) != (ssize_t)sizeof b)
+		return perror("fill.tmp"), 1;
+	memset(b, 0, sizeof b);
+	size_t got = 0;
+	for (int i = 0; i < 6; i++) {
+		ssize_t n = read(fd, b + got, i < 5 ? 300000 : 1000000);
+		if (n <= 0)
+			return perror("read"), 1;
+		got += n;
+	}
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < got; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	printf("read %zu, sum %016llx\n", got, (unsigned long long)h);
+	return 0;
+}
+
 static volatile sig_atomic_t ticks;
 
 static void on_alarm(int sig)
@@ -198,6 +225,8 @@ int main(int argc, char **argv)
 		return reuse();
 	if (!strcmp(mode, "short"))
 		return short_writes();
+	if (!strcmp(mode, "logfill"))
+		return logfill();
 	if (!strcmp(mode, "rdrand")) {
 		unsigned long long v = 0;
 		__asm__ volatile("1: rdrand %0; jnc 1b" : "=r"(v));
