@@ -336,7 +336,8 @@ static void drain_rebuilt(struct pt_proc *p, struct trace_writer *w, uint64_t *e
 	}
 }
 
-void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event)
+void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event,
+	       void (*before)(void))
 {
 	struct buf_hdr h;
 	if (get_hdr(p, &h) < 0 || h.busy)
@@ -346,6 +347,8 @@ void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *ev
 		    (unsigned long long)h.used);
 	/* Read into the chunk being built, each entry's header made a
 	 * TR_SYSCALL record's in place. */
+	if (h.used)
+		before();
 	uint8_t *log = h.used ? tw_raw_begin(w, h.used) : NULL;
 	if (h.used && pt_read(p, BUF_DATA, log, h.used) != (ssize_t)h.used) {
 		if (pt_dying(p->pid))

@@ -26,11 +26,13 @@ extern int buf_on;
 
 /* The thread p, which was running the program's code, stopped: move the
  * calls its process logged into w, as TRF_BUFFERED TR_SYSCALL records of
- * thread p numbered from *event on (advanced past them), and set the
+ * thread p numbered from *event on (advanced past them; before the first
+ * of them, before() is called), and set the
  * header's traced_next to held (a held signal waits for a traced call).
  * Does nothing while the library is in the middle of a call
  * (buf_busy()). */
-void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event);
+void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *event,
+	       void (*before)(void));
 
 /* Whether the library of p's process is between an untraced call and the
  * end of its entry, or thread p is inside a call into the library (below

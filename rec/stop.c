@@ -76,14 +76,19 @@ static void leader_replaced(pid_t old)
 	cur = x;
 }
 
+/* Before the first buffered record of a drain, as begin() does. */
+static void flush_all(void)
+{
+	flush_entries(UINT64_MAX);
+}
+
 void handle(int st)
 {
 	int k = pt_classify(st);
 	/* The calls it made without a stop come before this one. */
-	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL)) {
-		flush_entries(UINT64_MAX);	/* as begin() would */
-		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, &R.w, &R.event);
-	}
+	if (cur->state == T_RUN && (k == PS_SECCOMP || k == PS_SIGNAL))
+		buf_drain(&cur->p, cur->nstash || cur->psys || cur->own.strict, &R.w, &R.event,
+			  flush_all);
 	if (k == PS_EXITED) {
 		task_gone(st);
 		return;
