@@ -553,16 +553,6 @@ int pt_dying(pid_t pid)
 	return d || ((pend | shared) >> (SIGKILL - 1) & 1);
 }
 
-long long pt_cpu_ns(pid_t tid)
-{
-	char buf[96];
-	if (pt_proc_read(tid, "schedstat", buf, sizeof buf) < 0)
-		return -1;
-	char *end;
-	unsigned long long ns = strtoull(buf, &end, 10);
-	return end == buf ? -1 : (long long)ns;
-}
-
 ssize_t pt_read_str(struct pt_proc *p, uint64_t addr, char *buf, size_t max)
 {
 	size_t len = 0;

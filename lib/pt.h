@@ -175,9 +175,6 @@ int pt_status_hex(pid_t pid, const char *field, uint64_t *v);
  * or gone): its memory may then fail to read or write, and its end is
  * the next stop its tracer sees. */
 int pt_dying(pid_t pid);
-/* The time thread tid has spent on a CPU, in nanoseconds
- * (/proc/TID/schedstat), or -1 when unreadable. */
-long long pt_cpu_ns(pid_t tid);
 /* Reopen /proc/PID/mem (after execve). */
 void pt_reopen_mem(struct pt_proc *p);
 

@@ -71,7 +71,6 @@ int advance_start(const struct user_regs_struct *regs)
 	    count_arm(&cur->p, cur->tgid, cur->p.pid, now + 1) != 1)
 		return 0;
 	cur->advance = now + 1;
-	cur->advance_cpu = pt_cpu_ns(cur->p.pid);
 	/* A signal held on the way comes in before any call, as natively:
 	 * the calls the buffer would make without a stop go traced, and a
 	 * call reached before the edge is undone (advance_call). */
@@ -169,13 +168,6 @@ void advance_before_switch(struct task *t)
 		if (x != t && x->tgid == t->tgid && x->advance)
 			drop(x);
 	}
-}
-
-int advance_starved(void)
-{
-	long long now;
-	return cur->advance && !cur->chaos && cur->advance_cpu >= 0 &&
-	       (now = pt_cpu_ns(cur->p.pid)) >= 0 && now - cur->advance_cpu < TICK_US * 1000ll;
 }
 
 void advance_cancel(void)

@@ -43,13 +43,6 @@ void advance_before_switch(struct task *t);
  * not only where a timer tick found the thread. */
 void advance_chaos(struct task *t);
 
-/* Whether cur, advancing to a preemption's edge, has had less than a
- * tick of CPU time since it began (a loaded machine gave it none): rec's
- * SIGSTOP for the next timeslice then lets it go on, so that the
- * preemption is a point whatever the load, not a state recorded whole
- * (advance_failed is for code with no edge to reach). */
-int advance_starved(void);
-
 /* cur stopped otherwise (a call, an event): the advance, if any, is
  * given up. */
 void advance_cancel(void);

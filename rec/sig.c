@@ -255,12 +255,6 @@ int do_signal(int sig)
 		return 0;
 	}
 	pt_getregs(&cur->p, &regs);
-	if (sig == SIGSTOP && cur->injected != SIGSTOP && ours(&si) && advance_starved()) {
-		if (R.preempting == cur->p.pid)
-			R.preempting = 0;	/* the next tick stops it again */
-		pt_resume(&cur->p, RESUME_CONT, 0);
-		return 1;
-	}
 	/* Advancing to its next counted edge: there, or given up. */
 	int adv = advance_stopped(sig, &regs);
 	if (adv)

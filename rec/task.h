@@ -45,8 +45,6 @@ struct task {
 				   edge, armed to trap at this count (0: not) */
 	int advance_failed;	/* its timeslice ended first: the next
 				   preemption takes it where it is */
-	long long advance_cpu;	/* its CPU time (ns) when the advance began,
-				   or -1 */
 	int at_edge;		/* stopped at that edge (a point may be taken) */
 	int chaos;		/* the advance is --chaos's, not a preemption's:
 				   at its edge, another thread takes over */
