@@ -7,6 +7,7 @@
 #include "pin.h"
 #include "sys.h"
 #include "tsc.h"
+#include "tscshare.h"
 #include "util.h"
 
 #include <errno.h>
@@ -515,6 +516,7 @@ void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 	pin_choose(tsc_table_cpu());	/* where rec ran it, if allowed */
 	pt_spawn(&e->p, path, vec[0], vec[1], NULL, spawn_before_exec);
 	pin_self();
+	tsc_share();
 	e->started = 1;
 	e->ti = eng_add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;

@@ -76,10 +76,8 @@ static long settle_s(void)
  * hugetlbfs, ramfs), whose mapped writes never move it. */
 static int settled(int fd, const struct stat *st)
 {
-	struct timespec now;
 	struct statfs sf;
-	clock_gettime(CLOCK_REALTIME, &now);
-	return st->st_mtim.tv_sec + settle_s() <= now.tv_sec && fstatfs(fd, &sf) == 0 &&
+	return st->st_mtim.tv_sec + settle_s() <= (time_t)(clock_ns(CLOCK_REALTIME) / 1000000000u) && fstatfs(fd, &sf) == 0 &&
 	       sf.f_type != TMPFS_MAGIC && sf.f_type != HUGETLBFS_MAGIC && sf.f_type != RAMFS_MAGIC;
 }
 

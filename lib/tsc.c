@@ -172,6 +172,11 @@ int tsc_table_cpu(void)
 	return table && tab.cpu != CPU_ANY ? (int)tab.cpu : -1;
 }
 
+int tsc_traps(void)
+{
+	return B && (B == &trap_backend || guard);
+}
+
 int tsc_arm(void)
 {
 	if (!B)

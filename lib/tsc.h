@@ -85,6 +85,8 @@ int tsc_table_cpuid(struct pt_proc *p, const siginfo_t *si, uint32_t in[2]);
  * works, so that an rdtsc rec could not see faults instead of running
  * unrecorded). Returns 0, or -1 with errno. */
 int tsc_arm(void);
+/* Whether tsc_arm() arms the kernel's trap (tsc_choose made its choice). */
+int tsc_traps(void);
 
 /* Process key (its id as recorded; the same in rec and replay) is at the
  * end of a successful execve (p stopped at the call's exit, with the

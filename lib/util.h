@@ -33,7 +33,9 @@ uint64_t hash_word(uint64_t h, uint64_t w);
 #define HASH_PIECE (1 << 20)
 int hash_file(const char *path, uint64_t *hash, uint64_t *size);
 
-/* Clock c (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID...) in ns. */
+/* Clock c (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID...) in ns, read by the
+ * syscall: the vDSO's rdtsc would fault in a tracer that traps it
+ * (tscshare.h), and be run there by a signal handler at twice the cost. */
 uint64_t clock_ns(clockid_t c);
 /* The same of the file open at fd, read from its offset 0 (by pieces)
  * or from where it is (a file no larger). */

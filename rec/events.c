@@ -121,10 +121,8 @@ void __attribute__((noreturn)) finish(int st)
 
 void record_start(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
 	begin(TR_START, 0);
-	tw_put64(&R.w, ts.tv_sec * 1000000000ull + ts.tv_nsec);
+	tw_put64(&R.w, clock_ns(CLOCK_REALTIME));
 	tw_put32(&R.w, cur->p.pid);
 	tw_put32(&R.w, R.tsc_way);	/* how rdtsc was made to stop */
 	char cwd[4096] = "";

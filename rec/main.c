@@ -15,6 +15,7 @@
 #include "tracedir.h"
 #include "trapact.h"
 #include "tsc.h"
+#include "tscshare.h"
 #include "tty.h"
 #include "util.h"
 
@@ -249,6 +250,7 @@ int main(int argc, char **argv)
 	record_start();
 	flush_or_die();		/* readable now, whatever ends rec */
 	pin_self();		/* after the flush: its helper thread runs anywhere */
+	tsc_share();		/* after it too: it does not trap rdtsc */
 	syscall_entry();	/* the execve */
 	for (;;) {
 		int st;

@@ -34,14 +34,12 @@ static char term_msg[] = "rec: killed by signal NN; the trace ends early\n";
  * thread waiting all that time (bigspin under load: no preemption). */
 static int ticks_passed(void)
 {
-	static struct timespec t0;
+	static uint64_t t0;
 	static long long seen;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!t0.tv_sec && !t0.tv_nsec)
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	if (!t0)
 		t0 = now;
-	long long total = ((now.tv_sec - t0.tv_sec) * 1000000000ll + now.tv_nsec - t0.tv_nsec) /
-			  (TICK_US * 1000ll);
+	long long total = (long long)((now - t0) / (TICK_US * 1000ull));
 	long long n = total - seen;
 	if (n < 1)
 		n = 1;		/* early: counted now, the next one waits */

@@ -13,6 +13,7 @@
 #include "task.h"
 #include "trapact.h"
 #include "tsc.h"
+#include "tscshare.h"
 #include "tty.h"
 #include "util.h"
 
@@ -25,7 +26,6 @@
 #include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 static int is_sync(const siginfo_t *si)
 {
@@ -125,8 +125,8 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 		return 1;
 	}
 	int isp = kind == TSC_RDTSCP;
-	unsigned aux = 0;
-	uint64_t tsc = isp ? __rdtscp(&aux) : __rdtsc();
+	uint32_t aux;
+	uint64_t tsc = tsc_read(isp, &aux);
 	uint64_t rip = regs->rip;
 	begin(TR_RDTSC, 0);
 	tw_put64(&R.w, rip);

@@ -2,7 +2,10 @@
 # t2001-replay-tsc.sh: rdtsc and rdtscp (inline asm) replay to the recorded
 # counter values, both ways rewind makes them stop: the kernel's trap and
 # patched code (REWIND_NO_TSC_TRAP=1), and across, a trace made one way
-# replayed on a machine of the other kind.
+# replayed on a machine of the other kind. With the trap, rec's and
+# replay's own thread trap rdtsc too (tscshare.c) unless
+# REWIND_NO_TSC_SHARE=1: both are run, and the values rec reads through
+# its handler must be the counter's own.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog tsc
 
@@ -16,12 +19,21 @@ test_expect_success 'output differs between native runs' '
 no_trap () {
 	if [ "$1" = patch ]; then echo 1; else echo 0; fi
 }
+# no_share WAY: what REWIND_NO_TSC_SHARE is for that way.
+no_share () {
+	if [ "$1" = trap-own ]; then echo 1; else echo 0; fi
+}
 
-for way in trap patch; do
-	prereq=
-	[ $way = trap ] && prereq=TSC_TRAP
+# Where the kernel keeps time by the counter it is the same on every CPU.
+grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null &&
+	test_set_prereq TSC_CLOCK
+test_have_prereq TSC_TRAP && test_have_prereq TSC_CLOCK && test_set_prereq TSC_TRAP_CLOCK
+
+for way in trap trap-own patch; do
+	prereq= clock=TSC_CLOCK
+	[ $way != patch ] && prereq=TSC_TRAP clock=TSC_TRAP_CLOCK
 	test_expect_success $prereq "$way: replay writes the recorded bytes and status" '
-		export REWIND_NO_TSC_TRAP=$(no_trap $way) &&
+		export REWIND_NO_TSC_TRAP=$(no_trap $way) REWIND_NO_TSC_SHARE=$(no_share $way) &&
 		rec_replay_cmp "$T/tsc" &&
 		rm -rf $way.trace && cp -r "$trace" $way.trace &&
 		cp rec.out $way.out && cp rec.err $way.err && cp rec.status $way.status
@@ -33,8 +45,16 @@ for way in trap patch; do
 		if [ $way = patch ]; then grep -q "^0 .* rdtsc=patched" dump
 		else ! grep -q "rdtsc=" dump; fi
 	'
+	test_expect_success $clock "$way: the values rec gave are the counter read in between" '
+		export REWIND_NO_TSC_TRAP=$(no_trap $way) REWIND_NO_TSC_SHARE=$(no_share $way) &&
+		"$T/tsc" >before && rec_prog "$T/tsc" && "$T/tsc" >after &&
+		{ tail -n 1 before; cat rec.out; head -n 1 after; } |
+		awk "{ print \$3; print \$5 }" >values &&
+		test "$(wc -l <values)" = 14 &&
+		sort -c -n values
+	'
 	test_expect_success $prereq "$way: a second replay is identical too" '
-		export REWIND_NO_TSC_TRAP=$(no_trap $way) &&
+		export REWIND_NO_TSC_TRAP=$(no_trap $way) REWIND_NO_TSC_SHARE=$(no_share $way) &&
 		cp $way.out rec.out && cp $way.err rec.err && cp $way.status rec.status &&
 		replay_cmp "$scratch/$way.trace"
 	'
