@@ -77,7 +77,8 @@ static long settle_s(void)
 static int settled(int fd, const struct stat *st)
 {
 	struct statfs sf;
-	return st->st_mtim.tv_sec + settle_s() <= (time_t)(clock_ns(CLOCK_REALTIME) / 1000000000u) && fstatfs(fd, &sf) == 0 &&
+	time_t now = clock_ns(CLOCK_REALTIME) / 1000000000u;
+	return st->st_mtim.tv_sec + settle_s() <= now && fstatfs(fd, &sf) == 0 &&
 	       sf.f_type != TMPFS_MAGIC && sf.f_type != HUGETLBFS_MAGIC && sf.f_type != RAMFS_MAGIC;
 }
 

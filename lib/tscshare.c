@@ -5,6 +5,7 @@
 #include "tsc.h"
 #include "util.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -36,9 +37,11 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	unsigned aux = 0;
+	int e = errno;	/* the interrupted code's */
 	prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0);
 	uint64_t t = n == 3 ? __rdtscp(&aux) : __rdtsc();
 	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+	errno = e;
 	g[REG_RAX] = (uint32_t)t;
 	g[REG_RDX] = t >> 32;
 	if (n == 3)
