@@ -747,7 +747,7 @@ static void __attribute__((noreturn)) run_gdb(const char *trace, long long go, l
 		snprintf(hooks, sizeof hooks, "/proc/self/fd/%d", fd);
 	/* The stub replays to the program's first stop before it answers:
 	 * seconds on a loaded machine, past gdb's 2 s default. */
-	tsc_unshare();	/* follow() replayed: gdb must not trap rdtsc */
+	(void)tsc_unshare();	/* follow() replayed: gdb must not trap rdtsc */
 	execlp("gdb", "gdb", "-q", iopt, "-x", hooks, "-ex", "set sysroot /", "-ex",
 	       "set remotetimeout 60", "-ex", cmd, exe, (char *)NULL);
 	die(EXIT_TRACE, "cannot run gdb: %s", strerror(errno));

@@ -3,6 +3,7 @@
  * so replay's memory stays flat however many preemptions it passes. */
 #include "pin.h"
 #include "pos.h"
+#include "tscshare.h"
 #include "util.h"
 
 #include <errno.h>
@@ -126,9 +127,11 @@ static struct spiller *spiller(struct pos_store *s, int fd)
 	sp->end = &s->end;
 	sigset_t all, old;
 	sigfillset(&all);	/* replay's handlers interrupt its own waits */
+	int shared = tsc_unshare();	/* it runs with every signal blocked */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&sp->th, NULL, spill_worker, sp);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	tsc_reshare(shared);
 	if (rc != 0) {
 		free(sp);
 		off = 1;

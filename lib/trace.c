@@ -1,6 +1,7 @@
 /* trace.c: reads and writes the event stream (DIR/events): a file header,
  * then zstd-compressed chunks of records; see trace.h and rewind-trace(5). */
 #include "trace.h"
+#include "tscshare.h"
 #include "util.h"
 
 #include <errno.h>
@@ -841,12 +842,14 @@ static void tw_start(struct trace_writer *w)
 	w->job = j;
 	sigset_t all, old;
 	sigfillset(&all);
+	int shared = tsc_unshare();	/* it runs with every signal blocked */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (pthread_create(&j->th, NULL, tw_worker, w) != 0) {
 		free(j);
 		w->job = NULL;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	tsc_reshare(shared);
 }
 
 /* Hand the first t->len bytes of w->buf over as task t (to the helper, or

@@ -2,17 +2,43 @@
  * SIGSEGV handler runs its own rdtsc and rdtscp with the trap lifted for
  * that one instruction (see tscshare.h). */
 #include "tscshare.h"
-#include "tsc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <string.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
-static struct sigaction before;	/* SIGSEGV's action before tsc_share */
+/* The kernel's struct sigaction. The handler is set by the syscall, not
+ * libc's sigaction: a sanitizer's interceptor keeps SIGSEGV for itself
+ * (ASan's handle_segv), and its runtime reads the clock by the vDSO. */
+struct kact {
+	void (*handler)(int, siginfo_t *, void *);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+#define KSA_RESTORER 0x04000000
+
+static struct kact before;	/* SIGSEGV's action before tsc_share */
+
+/* The return from the handler: rt_sigreturn. */
+void tscshare_restore(void) __attribute__((visibility("hidden")));
+__asm__(".text\n"
+	".type tscshare_restore, @function\n"
+	"tscshare_restore:\n"
+	"\tmov $15, %eax\n"
+	"\tsyscall\n"
+	".size tscshare_restore, . - tscshare_restore\n");
+
+static long kaction(const struct kact *act, struct kact *old)
+{
+	return syscall(SYS_rt_sigaction, SIGSEGV, act, old, 8);
+}
 
 /* The instruction at ip, if the trap stopped it: 2 (rdtsc), 3 (rdtscp),
  * else 0. Read only for a fault the kernel raised itself (SI_KERNEL: a
@@ -33,7 +59,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	int n = insn_len(si, (const uint8_t *)g[REG_RIP]);
 	if (!n) {
 		/* Not ours: the fault comes again under the action it had. */
-		sigaction(sig, &before, NULL);
+		(void)sig;
+		kaction(&before, NULL);
 		return;
 	}
 	unsigned aux = 0;
@@ -49,27 +76,33 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	g[REG_RIP] += n;
 }
 
-void tsc_share(void)
+void tsc_share(int tracees_trap)
 {
 	static int done;
-	if (done || !tsc_traps() || env_flag("REWIND_NO_TSC_SHARE"))
+	if (done || !tracees_trap || env_flag("REWIND_NO_TSC_SHARE"))
 		return;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	if (sigaction(SIGSEGV, &sa, &before) < 0)
+	struct kact sa = { on_segv, SA_SIGINFO | SA_RESTART | KSA_RESTORER, tscshare_restore, 0 };
+	if (kaction(&sa, &before) < 0)
 		return;
 	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0) {
-		sigaction(SIGSEGV, &before, NULL);
+		kaction(&before, NULL);
 		return;
 	}
 	done = 1;
 }
 
-void tsc_unshare(void)
+int tsc_unshare(void)
 {
-	prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0);
+	int mode = 0;
+	if (prctl(PR_GET_TSC, &mode, 0, 0, 0) < 0 || mode != PR_TSC_SIGSEGV)
+		return 0;
+	return prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0) == 0;
+}
+
+void tsc_reshare(int was)
+{
+	if (was)
+		prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 }
 
 uint64_t tsc_read(int rdtscp, uint32_t *aux)

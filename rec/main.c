@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	record_start();
 	flush_or_die();		/* readable now, whatever ends rec */
 	pin_self();		/* after the flush: its helper thread runs anywhere */
-	tsc_share();		/* after it too: it does not trap rdtsc */
+	tsc_share(tsc_traps());	/* after it too: it does not trap rdtsc */
 	syscall_entry();	/* the execve */
 	for (;;) {
 		int st;
