@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <sched.h>
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -214,6 +215,18 @@ static int futex_word_write(long nr, const uint64_t *a)
 				   op == FUTEX_TRYLOCK_PI || op == FUTEX_CMP_REQUEUE_PI);
 }
 
+/* Whether call nr (arguments a) places or removes mappings: another
+ * thread's mmap may then find its range taken or free by timing, and
+ * replay performs a call at its end's record; so none runs before it
+ * ends, which it does without waiting on another thread of the program
+ * (not an mmap that populates, which may read a FUSE file its server
+ * thread serves). */
+static int maps_write(long nr, const uint64_t *a)
+{
+	return nr == SYS_munmap || nr == SYS_mremap || nr == SYS_brk ||
+	       (nr == SYS_mmap && !(a[3] & MAP_POPULATE));
+}
+
 /* t is blocked in a syscall whose entry is not yet written. A
  * FUTEX_LOCK_PI (or LOCK_PI2) that waits first sets FUTEX_WAITERS in the
  * lock word, which makes the owner's unlock call the kernel instead of
@@ -270,7 +283,8 @@ void await_quick_return(void)
 	 * (CLONE_CHILD_CLEARTID) as it goes: none runs before it is gone,
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
-	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a);
+	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a) ||
+		   maps_write(nr, t->a);
 	int tries = R.clone_gives_way && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
 	for (int i = 0; (hold || i < tries) && t->state == T_KERNEL; i++) {
 		int st;
