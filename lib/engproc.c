@@ -516,12 +516,11 @@ void eng_spawn(struct engine *e, const struct trace_syscall *sc)
 		vec[v][k] = NULL;
 	}
 	pin_choose(tsc_table_cpu());	/* where rec ran it, if allowed */
-	int shared = tsc_unshare();	/* a second start (gdb's run, a seek's
-					   fallback): the child must not inherit it */
+	(void)tsc_unshare();	/* a second start (gdb's run, a seek's
+				   fallback): the child must not inherit it */
 	pt_spawn(&e->p, path, vec[0], vec[1], NULL, spawn_before_exec);
 	pin_self();
-	tsc_reshare(shared);
-	tsc_share(tsc_traps());
+	tsc_share(tsc_traps());	/* again after a second start */
 	e->started = 1;
 	e->ti = eng_add_task(e, e->cur.tid, e->cur.tid, e->p.pid);
 	struct user_regs_struct r;

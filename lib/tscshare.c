@@ -54,12 +54,12 @@ static int insn_len(const siginfo_t *si, const uint8_t *ip)
 
 static void on_segv(int sig, siginfo_t *si, void *ctx)
 {
+	(void)sig;
 	ucontext_t *uc = ctx;
 	greg_t *g = uc->uc_mcontext.gregs;
 	int n = insn_len(si, (const uint8_t *)g[REG_RIP]);
 	if (!n) {
 		/* Not ours: the fault comes again under the action it had. */
-		(void)sig;
 		kaction(&before, NULL);
 		return;
 	}
@@ -78,8 +78,12 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 
 void tsc_share(int tracees_trap)
 {
-	static int done;
-	if (done || !tracees_trap || env_flag("REWIND_NO_TSC_SHARE"))
+	static int done;	/* the handler is set */
+	if (done) {
+		prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);	/* again, after tsc_unshare */
+		return;
+	}
+	if (!tracees_trap || env_flag("REWIND_NO_TSC_SHARE"))
 		return;
 	struct kact sa = { on_segv, SA_SIGINFO | SA_RESTART | KSA_RESTORER, tscshare_restore, 0 };
 	if (kaction(&sa, &before) < 0)

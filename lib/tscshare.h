@@ -13,8 +13,9 @@
  * and an rdtsc of its own (tsc_read, the vDSO's clock_gettime, a
  * library's) faults into a handler that runs it with the trap lifted
  * for that instruction. Threads and children made after inherit both;
- * an execve keeps the trap but not the handler (see tsc_unshare). Off
- * with REWIND_NO_TSC_SHARE=1. */
+ * an execve keeps the trap but not the handler (see tsc_unshare). Called
+ * again, it sets the trap again (after tsc_unshare). Off with
+ * REWIND_NO_TSC_SHARE=1. */
 void tsc_share(int tracees_trap);
 
 /* Before a thread is made that runs with signals blocked (a fault there
