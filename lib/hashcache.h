@@ -17,7 +17,7 @@
  * moves the times only at a page's first write fault after it was
  * written back. REWIND_NO_CODE_CACHE=1 turns the cache off: every file
  * is read. */
-#define HASH_CACHE_MIN (1u << 20)
+#define HASH_CACHE_MIN (64u << 10)
 int hash_file_known(const char *path, uint64_t *hash, uint64_t *size);
 /* A hard link to the file at path was made (rec's files/), which moved
  * its change time: its hash (of the bytes stat'd as before) is kept

@@ -88,13 +88,14 @@ void on_alarm(int sig)
  * process's preemption takes its memory. */
 static int woke_waits(const struct task *r)
 {
-	uint64_t vrun = r->vrun;
-	if (r->state == T_RUN)
-		vrun += clock_ns(CLOCK_MONOTONIC) - r->run_t0;
+	uint64_t vrun = 0;
 	for (int i = 0; i < R.ntasks; i++) {
 		const struct task *c = R.tasks[i];
-		if (c != r && c->woke && c->tgid == r->tgid && c->state == T_READY && !c->pstop &&
-		    c->vrun + WOKE_GRAN <= vrun)
+		if (c == r || !c->woke || c->tgid != r->tgid || c->state != T_READY || c->pstop)
+			continue;
+		if (!vrun)	/* read once, and only with a woken thread waiting */
+			vrun = r->vrun + (r->state == T_RUN ? clock_ns(CLOCK_MONOTONIC) - r->run_t0 : 0) + 1;
+		if (c->vrun + WOKE_GRAN < vrun)
 			return 1;
 	}
 	return 0;

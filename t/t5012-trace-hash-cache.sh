@@ -30,7 +30,7 @@ test_expect_success 'a settled file: its hash is kept (across rec.s link), repla
 	ls "$XDG_CACHE_HOME/rewind" >after &&
 	test_cmp_bytes before after
 '
-# (The libraries of 1 MiB or more, libc, get entries of their own.)
+# (The libraries of 64 KiB or more, libc, get entries of their own.)
 # (Its modification time an hour ahead, so that it stays fresh however
 # long the test takes.)
 test_expect_success 'a fresh file (modified now) is hashed each time, not kept' '
