@@ -366,16 +366,17 @@ static long slow_io(long nr, long fd, const void *b, size_t n, off_t off);
 /* write and pwrite64 (cancel: a cancellation point, whose traced path
  * is libc's): the input prefix is saved as rec's IT_ARG, after
  * the call, once the kernel read it. Still the bytes the call read: a
- * write stores nothing into the program's memory (a file mapped shared
- * turns buffered writes off, see nowrite), and no other thread runs
- * meanwhile. */
+ * write stores nothing into the program's memory (rec clears the
+ * fd_write bit of each descriptor of a file mapped shared, or of one
+ * open for writing and mapped, which it emulates), and no other thread
+ * runs meanwhile. */
 static long in_call(long nr, long fd, const void *b, size_t n, long off, int cancel)
 {
 	size_t pre = n < TRACE_ARG_PREFIX ? n : TRACE_ARG_PREFIX;
 	long r;
 	if (answered(nr, fd, (long)b, n, off, &r))
 		return ret_errno(r);
-	if (!hdr || hdr->nowrite || !bit(hdr->fd_write, fd) || !can(16 + pre))
+	if (!hdr || !bit(hdr->fd_write, fd) || !can(16 + pre))
 		return cancel ? slow_io(nr, fd, b, n, off) : ret_errno(traced(nr, fd, (long)b, n, off, 0, 0));
 	long ret = untraced(nr, fd, (long)b, n, off, 0, 0);
 	struct ent e;

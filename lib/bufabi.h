@@ -58,7 +58,7 @@ struct buf_redirect {
 #define BUF_NREDIRECT 8
 
 /* The header. Under rec (mode 1) the library writes magic, busy, used
- * and count; rec writes mode, traced_next, nowrite and the fd sets,
+ * and count; rec writes mode, traced_next and the fd sets,
  * which the library also keeps up to date across the opens, closes and
  * dups it makes itself.
  * Under replay the mode is 0 (every call traced) or, from the engine's
@@ -74,7 +74,8 @@ struct buf_hdr {
 	uint32_t mode;		/* BUF_MODE_*, or 0: trace every call */
 	uint32_t traced_next;	/* rec wants the next call traced (a held
 				   signal, or another thread's turn) */
-	uint32_t nowrite;	/* no buffered writes (a MAP_SHARED file mapping) */
+	uint32_t spare;		/* 0 (was: no buffered writes at all; the fd
+				   sets say, file by file, since 2026-11-30) */
 	uint32_t busy;		/* the library is deciding whether a call
 				   goes untraced, or between that call and
 				   the end of its entry: no drain, no

@@ -175,18 +175,28 @@ char **buf_setup(char **envp)
  * library made it. A process without it (before its loader mapped the
  * library, or one that never loads it) is not asked again until its
  * library readies a buffer (buf_after(), whose caller clears p->nobuf of
- * each thread of the process): only rec turns a header's mode on. */
-static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
+ * each thread of the process): only rec turns a header's mode on.
+ * get_hdr_and reads the first len bytes of the log into head with it,
+ * in one read: most stops that find entries find few. */
+static int get_hdr_and(struct pt_proc *p, struct buf_hdr *h, uint8_t *head, size_t len)
 {
-	struct iovec l = { h, sizeof *h }, r = { (void *)BUF_HDR, sizeof *h };
+	struct iovec l[2] = { { h, sizeof *h }, { head, len } },
+		     r[2] = { { (void *)BUF_HDR, sizeof *h }, { (void *)BUF_DATA, len } };
 	if (!buf_on || p->nobuf)
 		return -1;
-	ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
-	if (n == sizeof *h && h->magic == BUF_MAGIC && h->mode == 1)
+	ssize_t n = process_vm_readv(p->pid, l, len ? 2 : 1, r, len ? 2 : 1, 0);
+	if (n == (ssize_t)(sizeof *h + len) && h->magic == BUF_MAGIC && h->mode == 1)
 		return 0;
-	if ((n < 0 && errno == EFAULT) || n == sizeof *h)
+	if (len && n >= 0 && n < (ssize_t)(sizeof *h + len))
+		return get_hdr_and(p, h, NULL, 0);	/* the header alone says */
+	if ((n < 0 && errno == EFAULT) || n == (ssize_t)(sizeof *h + len))
 		p->nobuf = 1;	/* not a thread that is gone (ESRCH) */
 	return -1;
+}
+
+static int get_hdr(struct pt_proc *p, struct buf_hdr *h)
+{
+	return get_hdr_and(p, h, NULL, 0);
 }
 
 /* Write the header fields [from, to) of h: only rec's own, while
@@ -202,11 +212,10 @@ static int put_hdr(struct pt_proc *p, const struct buf_hdr *h, size_t from, size
 	die(EXIT_TRACE, "cannot write the syscall buffer of thread %d: %s", p->pid, strerror(e));
 }
 
-/* rec's settings: mode, nowrite and the fd sets. */
+/* rec's settings: mode and the fd sets. */
 static void put_settings(struct pt_proc *p, const struct buf_hdr *h)
 {
 	put_hdr(p, h, offsetof(struct buf_hdr, mode), offsetof(struct buf_hdr, mode) + 4);
-	put_hdr(p, h, offsetof(struct buf_hdr, nowrite), offsetof(struct buf_hdr, nowrite) + 4);
 	put_hdr(p, h, offsetof(struct buf_hdr, fd_read), sizeof *h);
 }
 
@@ -340,7 +349,8 @@ void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *ev
 	       void (*before)(void))
 {
 	struct buf_hdr h;
-	if (get_hdr(p, &h) < 0 || h.busy)
+	static uint8_t head[1024];
+	if (get_hdr_and(p, &h, head, sizeof head) < 0 || h.busy)
 		return;
 	if (h.used > BUF_DATA_SIZE)
 		die(EXIT_TRACE, "thread %d: corrupt syscall buffer (%llu bytes used)", p->pid,
@@ -350,7 +360,9 @@ void buf_drain(struct pt_proc *p, int held, struct trace_writer *w, uint64_t *ev
 	if (h.used)
 		before();
 	uint8_t *log = h.used ? tw_raw_begin(w, h.used) : NULL;
-	if (h.used && pt_read(p, BUF_DATA, log, h.used) != (ssize_t)h.used) {
+	if (h.used && h.used <= sizeof head)
+		memcpy(log, head, h.used);
+	else if (h.used && pt_read(p, BUF_DATA, log, h.used) != (ssize_t)h.used) {
 		if (pt_dying(p->pid))
 			return;		/* its calls since its last stop are lost */
 		die(EXIT_TRACE, "cannot read the syscall buffer of thread %d", p->pid);
@@ -481,12 +493,12 @@ static int threads(pid_t tid)
 	return n;
 }
 
-void buf_nowrite(struct pt_proc *p)
+void buf_rescan(struct pt_proc *p)
 {
 	struct buf_hdr h;
-	if (get_hdr(p, &h) < 0 || h.nowrite)
+	if (get_hdr(p, &h) < 0)
 		return;
-	h.nowrite = 1;
+	scan_fds(&h, p);
 	put_settings(p, &h);
 }
 
@@ -528,10 +540,6 @@ void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], in
 	case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_close: case SYS_close_range:
 	case SYS_fcntl: case SYS_seccomp: case SYS_prctl:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork: case SYS_unshare:
-		break;
-	case SYS_mmap:	/* only a file mapped shared changes the header */
-		if ((a[3] & MAP_ANONYMOUS) || (a[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE)
-			return;
 		break;
 	default:
 		return;
@@ -589,9 +597,6 @@ void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], in
 			h.mode = 0;
 		break;
 	}
-	case SYS_mmap:
-		h.nowrite = 1;	/* rec saves such mappings after each write */
-		break;
 	case SYS_seccomp:
 	case SYS_prctl:
 		/* The program's own filter would see the untraced calls. */

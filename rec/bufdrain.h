@@ -65,9 +65,10 @@ void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], in
  * the trap is not the program's. */
 int buf_preempt_hit(struct pt_proc *p, const siginfo_t *si, uint64_t rip);
 
-/* Make process p's buffered writes go traced from now on (a file it may
- * have open became emulated). */
-void buf_nowrite(struct pt_proc *p);
+/* Look again at every descriptor of process p (a file it may have open
+ * became emulated): writes to that file go traced from now on, each
+ * other file's as before. */
+void buf_rescan(struct pt_proc *p);
 
 /* Turn buffering off in p's process, and in every process whose library
  * starts from now on: every call goes traced. For a program that asked

@@ -6,11 +6,14 @@
 #include "mapped.h"
 #include "maps.h"
 #include "rec.h"
+#include "sys.h"
+#include "task.h"
 #include "tracedir.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,12 +111,17 @@ void file_mapped(const uint64_t a[6])
 		char path[4096];
 		ssize_t n = readlink(src, path, sizeof path - 1);
 		path[n > 0 ? n : 0] = 0;
-		int wr = fd_writable(src);
+		int wr = fd_writable(src), fresh = !emu_is(fst.st_dev, fst.st_ino);
 		if (emu_map(&cur->p, a, &fst, wr)) {
 			/* Any process may have the file open: none
-			 * writes without a stop from now on. */
-			for (int i = 0; i < R.ntasks; i++)
-				buf_nowrite(&R.tasks[i]->p);
+			 * writes to it without a stop from now on (a vfork
+			 * parent looks again at the end of its vfork). */
+			for (int i = 0; fresh && i < R.ntasks; i++) {
+				struct task *t = R.tasks[i];
+				if (!(t->state == T_KERNEL && sys_row(t->nr)->class == C_CLONE &&
+				      (clone_flags(t) & CLONE_VFORK)))
+					buf_rescan(&t->p);
+			}
 			/* Its bytes now, hashed afresh (stores through a
 			 * mapping need not change the mtime), and copied:
 			 * they change. */
