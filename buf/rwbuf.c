@@ -73,6 +73,7 @@ HIDDEN_ENTRY(lseek);
 HIDDEN_ENTRY(fstatat);
 HIDDEN_ENTRY(write_nocancel);
 HIDDEN_ENTRY(close_nocancel);
+HIDDEN_ENTRY(open_nocancel);
 
 /* Through the syscall instruction here: rec's filter stops it. */
 static long traced(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
@@ -149,9 +150,10 @@ __attribute__((constructor)) static void rwbuf_init(void)
 	h->magic = BUF_MAGIC;
 	/* The calls libc's stdio and others make inside libc, past the
 	 * names this library defines: lseek (fseek), fstatat (fstat, and
-	 * stat through it), and the write and close that are no
-	 * cancellation points (fclose, and libc's own files; its
-	 * __read_nocancel has no mov to take the jmp's place).
+	 * stat through it), and the write, close and open that are no
+	 * cancellation points (fclose, and libc's own files: locales,
+	 * /etc, fopen; its __read_nocancel has no mov to take the jmp's
+	 * place).
 	 * REWIND_NO_REDIRECT=1 leaves them to libc (each a stop);
 	 * replay runs with the program's recorded environment, so its
 	 * library decides as this one did. */
@@ -161,6 +163,7 @@ __attribute__((constructor)) static void rwbuf_init(void)
 		redirect(h, 1, "fstatat64", rwbuf_fstatat, SYS_newfstatat);
 		redirect(h, 2, "__write_nocancel", rwbuf_write_nocancel, SYS_write);
 		redirect(h, 3, "__close_nocancel", rwbuf_close_nocancel, SYS_close);
+		redirect(h, 4, "__open_nocancel", rwbuf_open_nocancel, SYS_openat);
 	}
 	/* rec sets the header up at the end of this call. */
 	if (traced(SYS_mprotect, BUF_ADDR, BUF_PAGE, PROT_READ | PROT_EXEC, 0, 0, 0) == 0) {
@@ -638,10 +641,10 @@ static void set_bit(uint8_t *set, long fd, int v)
  * int argument this library passes on is zero-extended, to libc too. */
 #define I32(x) ((long)(uint32_t)(x))
 
-static long slow_openat(long dfd, const char *path, long flags, long mode)
+static long slow_openat(long dfd, const char *path, long flags, long mode, int cancel)
 {
 	long (*f)(long, const char *, long, long) = libc_openat;
-	if (f && via_libc())
+	if (cancel && f && via_libc())
 		return f(dfd, path, flags, mode);
 	return ret_errno(traced(SYS_openat, dfd, (long)path, flags, mode, 0, 0));
 }
@@ -663,13 +666,15 @@ static int plain_file(long fd, int flags, int *dir)
 	return 1;
 }
 
-/* open and openat, as the one syscall libc makes for them. A read-only
+/* open and openat, as the one syscall libc makes for them (with cancel,
+ * a cancellation point: the traced path is libc's; libc's
+ * __open_nocancel, redirected here, has none). A read-only
  * open (nothing created or truncated) of a regular file or a directory
  * goes untraced: a look at the path first keeps devices, FIFOs and
  * sockets traced (their opens may wait or do anything), and the open
  * itself is made with O_NONBLOCK, so that a file that changed in
  * between cannot hold it up (it is closed and opened again traced). */
-static long open_call(long dfd, const char *path, long flags, long mode)
+static long open_call(long dfd, const char *path, long flags, long mode, int cancel)
 {
 	long r;
 	dfd = I32(dfd);
@@ -680,13 +685,13 @@ static long open_call(long dfd, const char *path, long flags, long mode)
 		return ret_errno(r);
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_PATH)) ||
 	    (flags & O_TMPFILE) == O_TMPFILE || !can(16 + 4096 + 16))
-		return slow_openat(dfd, path, flags, mode);
+		return slow_openat(dfd, path, flags, mode, cancel);
 	struct stat *st = (struct stat *)BUF_SCRATCH;
 	long s = untraced(SYS_newfstatat, dfd, (long)path, (long)st,
 			  flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0, 0, 0);
 	if (s == -EFAULT || (s == 0 && !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))) {
 		unbusy();
-		return slow_openat(dfd, path, flags, mode);
+		return slow_openat(dfd, path, flags, mode, cancel);
 	}
 	/* The look read the path: it is saved before the open, as every
 	 * input is. */
@@ -699,7 +704,7 @@ static long open_call(long dfd, const char *path, long flags, long mode)
 		if (ret >= 0)
 			untraced(SYS_close, ret, 0, 0, 0, 0, 0);
 		unbusy();
-		return slow_openat(dfd, path, flags, mode);
+		return slow_openat(dfd, path, flags, mode, cancel);
 	}
 	if (ret >= 0) {
 		/* As rec's own look at the new descriptor would set them. */
@@ -714,12 +719,19 @@ static long open_call(long dfd, const char *path, long flags, long mode)
 
 IMPL int impl_open(const char *path, int flags, long mode)
 {
-	return open_call(AT_FDCWD, path, flags, mode);
+	return open_call(AT_FDCWD, path, flags, mode, 1);
 }
 
 IMPL int impl_openat(int dfd, const char *path, int flags, long mode)
 {
-	return open_call(dfd, path, flags, mode);
+	return open_call(dfd, path, flags, mode, 1);
+}
+
+/* libc's __open_nocancel (its locale files, /etc's, stdio's fopen),
+ * redirected here: openat of AT_FDCWD. */
+IMPL int impl_open_nocancel(const char *path, int flags, long mode)
+{
+	return open_call(AT_FDCWD, path, flags, mode, 0);
 }
 
 /* close of a descriptor whose close cannot block; with cancel, its
@@ -1130,3 +1142,4 @@ WRAP_HIDDEN(lseek);
 WRAP_HIDDEN(fstatat);
 WRAP_HIDDEN(write_nocancel);
 WRAP_HIDDEN(close_nocancel);
+WRAP_HIDDEN(open_nocancel);

@@ -1,13 +1,15 @@
 #!/bin/bash
 # t2084-replay-buffered-libc.sh: the calls libc makes inside itself
-# (stdio's lseek, fstat and close), which pass by the names rec's library
-# defines, reach its wrappers all the same through the jumps rec and
+# (stdio's lseek, fstat and close; its opens of locale files), which
+# pass by the names rec's library defines, reach its wrappers all the
+# same through the jumps rec and
 # replay put in libc's stubs (bufredir.c): logged without a stop, and
 # replayed byte for byte, answered in the process or each traced, and
 # under gdb with a breakpoint on the stub; with REWIND_NO_REDIRECT=1 the
 # same calls each stop, and replay alike.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog stdioseek
+require_tprog localeopen
 require_gdb
 [ -n "${REWIND_NO_BUFFER:-}" ] && [ "$REWIND_NO_BUFFER" != 0 ] &&
 	skip_all 'REWIND_NO_BUFFER is set'
@@ -58,5 +60,21 @@ test_expect_success 'REWIND_NO_REDIRECT=1: the same calls, each a stop, replayed
 	run_tool tdump --json "$trace" >plain.json &&
 	test $(calls lseek plain.json) = $n &&
 	test $(calls lseek plain.json traced) = $n
+'
+test_expect_success 'libc opens of locale files, there or not, go without a stop' '
+	differs_natively "$T/localeopen" &&
+	rec_replay_cmp "$T/localeopen" &&
+	grep -q "^locale C.UTF-8, fopen No such file or directory, " rec.out &&
+	run_tool tdump --json "$trace" >locale.json &&
+	grep "\"name\":\"openat\"" locale.json | grep "/usr/lib/locale/" >opens &&
+	grep "\"buffered\":true" opens | grep -q "\"ret\":3," &&
+	grep "\"buffered\":true" opens | grep -q "\"ret\":-2," &&
+	! grep -v "\"buffered\":true" opens &&
+	REWIND_NO_BUFFER=1 run_tool replay "$trace" >locale-traced.out &&
+	test_cmp_bytes rec.out locale-traced.out &&
+	REWIND_NO_REDIRECT=1 rec_replay_cmp "$T/localeopen" &&
+	run_tool tdump --json "$trace" >locale-plain.json &&
+	grep "\"name\":\"openat\"" locale-plain.json | grep "/usr/lib/locale/" >plain-opens &&
+	test -s plain-opens && ! grep -q "\"buffered\":true" plain-opens
 '
 test_done
