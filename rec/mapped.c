@@ -98,6 +98,23 @@ void shm_attached(uint64_t addr, int writable)
 	tw_item(&R.w, IT_EMUFILE, 0, id, 20, NULL, 0);
 }
 
+/* Whether t is a vfork parent waiting for its child's execve or exit. */
+static int in_vfork(struct task *t)
+{
+	return t->state == T_KERNEL && sys_row(t->nr)->class == C_CLONE &&
+	       (clone_flags(t) & CLONE_VFORK);
+}
+
+/* Whether R.tasks[i] is the first of its process not in a vfork (its
+ * threads share one header and one descriptor table). */
+static int first_of_process(int i)
+{
+	for (int j = 0; j < i; j++)
+		if (R.tasks[j]->tgid == R.tasks[i]->tgid && !in_vfork(R.tasks[j]))
+			return 0;
+	return 1;
+}
+
 /* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
  * not MAP_ANONYMOUS): the file into the store, or emulated by replay
  * when mapped shared and writable (emu_map). Anything but a regular file
@@ -116,12 +133,9 @@ void file_mapped(const uint64_t a[6])
 			/* Any process may have the file open: none
 			 * writes to it without a stop from now on (a vfork
 			 * parent looks again at the end of its vfork). */
-			for (int i = 0; fresh && i < R.ntasks; i++) {
-				struct task *t = R.tasks[i];
-				if (!(t->state == T_KERNEL && sys_row(t->nr)->class == C_CLONE &&
-				      (clone_flags(t) & CLONE_VFORK)))
-					buf_rescan(&t->p);
-			}
+			for (int i = 0; fresh && i < R.ntasks; i++)
+				if (!in_vfork(R.tasks[i]) && first_of_process(i))
+					buf_rescan(&R.tasks[i]->p);
 			/* Its bytes now, hashed afresh (stores through a
 			 * mapping need not change the mtime), and copied:
 			 * they change. */

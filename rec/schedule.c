@@ -88,14 +88,17 @@ void on_alarm(int sig)
  * process's preemption takes its memory. */
 static int woke_waits(const struct task *r)
 {
-	uint64_t vrun = 0;
+	uint64_t vrun = r->vrun;
+	int now_read = r->state != T_RUN;
 	for (int i = 0; i < R.ntasks; i++) {
 		const struct task *c = R.tasks[i];
 		if (c == r || !c->woke || c->tgid != r->tgid || c->state != T_READY || c->pstop)
 			continue;
-		if (!vrun)	/* read once, and only with a woken thread waiting */
-			vrun = r->vrun + (r->state == T_RUN ? clock_ns(CLOCK_MONOTONIC) - r->run_t0 : 0) + 1;
-		if (c->vrun + WOKE_GRAN < vrun)
+		if (!now_read) {	/* the clock, once, and only with a woken thread waiting */
+			vrun += clock_ns(CLOCK_MONOTONIC) - r->run_t0;
+			now_read = 1;
+		}
+		if (c->vrun + WOKE_GRAN <= vrun)
 			return 1;
 	}
 	return 0;
