@@ -115,7 +115,7 @@ FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
-	REWIND_NO_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
+	REWIND_NO_COUNT=1 REWIND_TRACE_ALL=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	$(FALLBACKS) REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	$(FALLBACKS) REWIND_NO_COUNT=1 REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh
 	env REWIND_COUNT_EAGER=1 $$($(O)/bin/rec --probe | grep -q '^cpuid faulting: present' && \

@@ -59,7 +59,7 @@ void tl_resume(struct timeline *t, const struct stopset *s, int step, struct tra
 	int my = tl_mine(t);
 	memset(ti, 0, sizeof *ti);
 	s = arming(t, s, step, my, &armed);
-	for (int first = 1;; first = 0) {
+	for (int first = 1, keep = 0;; first = keep, keep = 0) {
 		uint64_t rip = tl_rip_now(t);
 		if (my) {
 			if (watch_arm(&t->w, s->wp, s->nwp) < 0)
@@ -76,6 +76,10 @@ void tl_resume(struct timeline *t, const struct stopset *s, int step, struct tra
 		/* The int3 at rip is out while the thread leaves it: a step. */
 		int st = my ? watch_step(&t->w, (first && step) || stopset_has_bp(&armed, rip)) : step;
 		ti->res = eng_resume(e, st);
+		if (ti->res == ENG_AGAIN) {	/* a call rec let through: arm again */
+			keep = first;
+			continue;
+		}
 		if (ti->res == ENG_TRAP && eng_count_trapped(e)) {
 			/* At a preemption's count: now the int3 at its rip. */
 			uint64_t a = eng_rematch_rip(e);

@@ -55,12 +55,19 @@ void eng_open(struct engine *e, const char *dir)
 	while (trace_item(&rec, &off, &it) > 0)
 		if (it.tag == IT_SIGS && it.len >= 16)
 			pt_start_signals(get64(it.p), get64(it.p + 8));
-		else if (it.tag == IT_FILTER && it.len >= 4)
+		else if (it.tag == IT_FILTER && it.len >= 4) {
+			if (get32(it.p) & ~1u)
+				die(EXIT_TRACE, "%s: its filter let calls through that this replay does not "
+				    "know (bits 0x%x): replay it with the rewind that recorded it",
+				    e->r.path, get32(it.p));
 			pt_untraced_queries = get32(it.p) & 1;
+		}
 		else if (it.tag == IT_COUNT && it.len >= 4) {
 			counted = get32(it.p) > 0x7fff ? 0x7fff : get32(it.p);
 			lazily = it.len >= 8 && get32(it.p + 4);
 		}
+	if (env_flag("REWIND_TRACE_ALL"))
+		pt_trace_all = 1;	/* the engine makes the calls rec let through */
 	/* The program saw patched code where rec counted: the same again. */
 	count_choose(counted, lazily, dir);
 	/* rdrand cannot be trapped, nor CPUID without CPUID faulting: a

@@ -530,6 +530,30 @@ static int rematch_here(struct engine *e, const struct trace_rec *nx)
 	return m;
 }
 
+/* With pt_trace_all, the current thread at a seccomp stop: if its call
+ * is one rec let through (not its next event, which one taken at its
+ * entry for a tracer in the tree is), make it, to its end, and say so. */
+static int let_through(struct engine *e, const struct trace_rec *nx)
+{
+	struct user_regs_struct r;
+	uint64_t a[6];
+	int st;
+	pt_getregs(&e->p, &r);
+	pt_args(&r, a);
+	if (!pt_let_call((long)r.orig_rax, a) ||
+	    (nx && nx->kind == TR_SYSCALL && (nx->flags & TRF_ATENTRY) && get32(nx->p) == (uint32_t)r.orig_rax))
+		return 0;
+	if (e->perform)
+		e->perform(e->hook_arg);
+	pt_resume(&e->p, RESUME_SYSCALL, 0);
+	int k = eng_wait_stop(e, &st);
+	if (k != PS_SYSEXIT)
+		eng_diverge(e, "thread %u: %s where the call it made (%s) should end", cur_task(e)->rtid,
+			    eng_describe_stop(e, k, st), sys_row((long)r.orig_rax)->name);
+	e->stop = PS_SYSEXIT;
+	return 1;
+}
+
 /* Resume the current thread (one instruction with step) and wait for the
  * stop that ends the resume. Returns ENG_INTR or ENG_TRAP when that ends
  * eng_resume() (trapsig: the SIGTRAP is the next event's, no trap; with
@@ -542,7 +566,7 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 	/* A call rec took at its entry (TRF_ATENTRY), which the filter lets
 	 * through: stopped there the same way, the entry its seccomp stop. */
 	const struct trace_rec *nx = e->held ? &e->ahead : NULL;
-	int atentry = !step && nx && nx->kind == TR_SYSCALL && (nx->flags & TRF_ATENTRY);
+	int atentry = !step && !pt_trace_all && nx && nx->kind == TR_SYSCALL && (nx->flags & TRF_ATENTRY);
 	e->how = step ? RESUME_STEP : atentry ? RESUME_SYSCALL : RESUME_CONT;
 	if (!step && !e->debug)
 		bufplay_load(e);
@@ -563,6 +587,12 @@ static int run_to_stop(struct engine *e, int step, int trapsig, const struct tra
 		bufplay_sync(e);
 		if (*k == PS_INTR)
 			return ENG_INTR;
+		if (*k == PS_SECCOMP && pt_trace_all && let_through(e, nx)) {
+			if (e->debug)
+				return ENG_AGAIN;
+			pt_resume(&e->p, e->how, 0);
+			continue;
+		}
 		if (*k == PS_SIGNAL && WSTOPSIG(*st) == SIGSEGV && e->debug && e->fault &&
 		    ptrace(PTRACE_GETSIGINFO, e->p.pid, 0, &e->trap) == 0 && e->fault(e->hook_arg, &e->trap))
 			return ENG_TRAP;

@@ -170,6 +170,9 @@ enum {
 			   before the next event (only with e->debug); e->trap */
 	ENG_INTR,	/* e->interrupt asked to stop */
 	ENG_EXIT,	/* the program has ended */
+	ENG_AGAIN,	/* with pt_trace_all and e->debug: the thread made a
+			   call rec let through (e->perform was told); no
+			   event yet: arm again and resume */
 };
 /* Let the tracee run (step 0) or execute one instruction (step 1) until
  * one of the above. A step onto a syscall instruction replays the call

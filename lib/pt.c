@@ -27,10 +27,16 @@
 #include <unistd.h>
 
 int pt_untraced_queries;
+int pt_trace_all;
+
+int pt_let_call(long nr, const uint64_t a[6])
+{
+	return pt_untraced_queries && nr == SYS_rt_sigaction && a[1] == 0;
+}
 
 int pt_untraced_call(long nr, const uint64_t a[6])
 {
-	return pt_untraced_queries && nr == SYS_rt_sigaction && a[1] == 0;
+	return !pt_trace_all && pt_let_call(nr, a);
 }
 
 int pt_at_entry(struct pt_proc *p)
@@ -42,8 +48,8 @@ int pt_at_entry(struct pt_proc *p)
 
 /* Every syscall stops the tracer, except those the table says the
  * program must see fail with ENOSYS (rseq, io_uring, ...), and with
- * pt_untraced_queries rt_sigaction that only asks. So do those of
- * the 32-bit entries and x32's numbers (invalid ones such as -10 too),
+ * pt_untraced_queries rt_sigaction that only asks (not with
+ * pt_trace_all). So do those of the 32-bit entries and x32's numbers (invalid ones such as -10 too),
  * which libseccomp would kill: rec answers or refuses them. */
 static scmp_filter_ctx build_filter(void)
 {
@@ -56,7 +62,7 @@ static scmp_filter_ctx build_filter(void)
 		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0)
 			die(EXIT_TRACE, "seccomp rule for %s failed", e->name);
 	}
-	if (pt_untraced_queries &&
+	if (pt_untraced_queries && !pt_trace_all &&
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SYS_rt_sigaction, 1, SCMP_A1(SCMP_CMP_EQ, 0)) < 0)
 		die(EXIT_TRACE, "seccomp rule for rt_sigaction failed");
 	return ctx;

@@ -46,8 +46,14 @@ extern uint64_t pt_untraced_ip;
  * tracer in the tree wants its calls is resumed to stop at each entry
  * (struct pt_proc's entries) and sees them all the same. */
 extern int pt_untraced_queries;
-/* Whether the filter lets call nr with arguments a through untraced from
- * any address (as pt_untraced_queries says). */
+/* When non-zero, this run's filter lets none of them through: they stop
+ * like any call, and the replay engine makes each where it stops
+ * (gdbstub watching by page protection, whose read-only pages the
+ * kernel could not write the answer into unseen; REWIND_TRACE_ALL=1). */
+extern int pt_trace_all;
+/* Whether rec let call nr with arguments a through (pt_untraced_queries). */
+int pt_let_call(long nr, const uint64_t a[6]);
+/* Whether this run's filter lets it through untraced from any address. */
 int pt_untraced_call(long nr, const uint64_t a[6]);
 /* Whether p's syscall stop (SIGTRAP | 0x80) is a call's entry, not its
  * end (PTRACE_GET_SYSCALL_INFO). */
