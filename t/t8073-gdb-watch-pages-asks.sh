@@ -51,7 +51,11 @@ test_expect_success 'gdb: the watched local changes by the answer, by page prote
 	! grep -i divergence w.1
 '
 fi
+# Without the syscall buffer rec lets nothing through: no item to change.
 test_expect_success 'a trace whose filter let through calls this replay does not know is refused' '
+	if ! run_tool tdump "$tr" | head -n 1 | grep -q " untraced="; then
+		return 0
+	fi
 	cp -a "$tr" future &&
 	set_start_item future 30 3 &&
 	run_tool replay future >f.out 2>f.err </dev/null
