@@ -2,7 +2,6 @@
  * tseek checkpoint), following another process, going to an event and
  * closing it. The moves themselves live in the files tlpriv.h lists. */
 #include "tlpriv.h"
-#include "probe.h"
 #include "pt.h"
 #include "util.h"
 
@@ -16,7 +15,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	/* Watching by page protection: the kernel could not write the answer
 	 * of a call rec let through into a page made read-only, so each stops
 	 * and the engine makes it with the pages open (watch.c). */
-	if (!probe_has(PROBE_DEBUGREGS))
+	if (watch_by_pages())
 		pt_trace_all = 1;
 	/* From a tseek checkpoint, history begins there. */
 	uint64_t at = ev > 1 ? eng_open_at(&t->e, dir, ev) : (eng_open(&t->e, dir), 0);

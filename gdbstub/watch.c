@@ -615,11 +615,16 @@ static const struct watch_counts stop_counts = { "stops", 1, stop_open, stop_rea
 
 /* ---- the interface ---- */
 
+int watch_by_pages(void)
+{
+	return !probe_has(PROBE_DEBUGREGS);
+}
+
 void watch_init(struct watch *w, struct engine *e)
 {
 	memset(w, 0, sizeof *w);
 	w->e = e;
-	w->stops = probe_has(PROBE_DEBUGREGS) ? &dr_stops : &pp_stops;
+	w->stops = watch_by_pages() ? &pp_stops : &dr_stops;
 	w->counts = probe_has(PROBE_PERF_BP) ? &perf_counts : &stop_counts;
 	w->acc = xmalloc(sizeof *w->acc);
 	memset(w->acc, 0, sizeof *w->acc);

@@ -68,6 +68,9 @@ struct watch {
 
 /* Choose the back ends and hook into engine e (which must outlive w). */
 void watch_init(struct watch *w, struct engine *e);
+/* Whether watch_init's watchpoints will be made by page protection (no
+ * debug registers, or REWIND_NO_DEBUGREGS=1). */
+int watch_by_pages(void);
 void watch_free(struct watch *w);
 /* One line naming the back ends (for monitor stats). */
 const char *watch_how(const struct watch *w);

@@ -537,7 +537,6 @@ static int let_through(struct engine *e, const struct trace_rec *nx)
 {
 	struct user_regs_struct r;
 	uint64_t a[6];
-	int st;
 	pt_getregs(&e->p, &r);
 	pt_args(&r, a);
 	if (!pt_let_call((long)r.orig_rax, a) ||
@@ -545,12 +544,9 @@ static int let_through(struct engine *e, const struct trace_rec *nx)
 		return 0;
 	if (e->perform)
 		e->perform(e->hook_arg);
-	pt_resume(&e->p, RESUME_SYSCALL, 0);
-	int k = eng_wait_stop(e, &st);
-	if (k != PS_SYSEXIT)
-		eng_diverge(e, "thread %u: %s where the call it made (%s) should end", cur_task(e)->rtid,
-			    eng_describe_stop(e, k, st), sys_row((long)r.orig_rax)->name);
-	e->stop = PS_SYSEXIT;
+	int how = e->how;	/* eng_run_call sets its own */
+	eng_run_call(e, &r);
+	e->how = how;
 	return 1;
 }
 

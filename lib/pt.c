@@ -49,8 +49,9 @@ int pt_at_entry(struct pt_proc *p)
 /* Every syscall stops the tracer, except those the table says the
  * program must see fail with ENOSYS (rseq, io_uring, ...), and with
  * pt_untraced_queries rt_sigaction that only asks (not with
- * pt_trace_all). So do those of the 32-bit entries and x32's numbers (invalid ones such as -10 too),
- * which libseccomp would kill: rec answers or refuses them. */
+ * pt_trace_all). So do those of the 32-bit entries and x32's numbers
+ * (invalid ones such as -10 too), which libseccomp would kill: rec
+ * answers or refuses them. */
 static scmp_filter_ctx build_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRACE(0));
