@@ -12,13 +12,6 @@
 #define MAXMARKS 64		/* periodic and stop checkpoints kept */
 #define MARK_EVERY 0.05		/* seconds of forward replay between checkpoints */
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Seconds between checkpoints: MARK_EVERY, or REWIND_MARK_EVERY (tests
  * make checkpoints fall everywhere with a tiny value, as a loaded machine
  * does now and then). */
@@ -58,7 +51,7 @@ static void mark_keep(struct timeline *t, const struct mark *m)
 		t->marks = xrealloc(t->marks, t->capmarks * sizeof *t->marks);
 	}
 	t->marks[t->nmarks++] = *m;
-	t->last_mark = now();
+	t->last_mark = mono_s();
 	/* Keep at most MAXMARKS automatic ones: drop every second of the
 	 * older half, so that checkpoints thin out towards the past. */
 	int autos = 0;
@@ -91,7 +84,7 @@ int mark_add(struct timeline *t, int id)
 
 void mark_maybe(struct timeline *t)
 {
-	if (now() - t->last_mark > mark_every())
+	if (mono_s() - t->last_mark > mark_every())
 		mark_add(t, 0);
 }
 
@@ -122,7 +115,7 @@ void mark_restore(struct timeline *t, int i)
  * the same move). */
 void mark_mid(struct timeline *t, const struct move *m)
 {
-	if (now() - t->last_mark <= mark_every() || m->kind == MV_MATCH)
+	if (mono_s() - t->last_mark <= mark_every() || m->kind == MV_MATCH)
 		return;
 	struct tl_pos *h = &t->here;
 	struct move *last = h->n ? &h->mv[h->n - 1] : NULL;

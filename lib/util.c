@@ -179,6 +179,11 @@ uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+double mono_s(void)
+{
+	return clock_ns(CLOCK_MONOTONIC) / 1e9;
+}
+
 const char *trace_home(void)
 {
 	static char buf[4096];

@@ -37,6 +37,8 @@ int hash_file(const char *path, uint64_t *hash, uint64_t *size);
  * syscall: the vDSO's rdtsc would fault in a tracer that traps it
  * (tscshare.h), and be run there by a signal handler at twice the cost. */
 uint64_t clock_ns(clockid_t c);
+/* CLOCK_MONOTONIC in seconds, by clock_ns. */
+double mono_s(void);
 /* The same of the file open at fd, read from its offset 0 (by pieces)
  * or from where it is (a file no larger). */
 int hash_fd(int fd, uint64_t *hash, uint64_t *size);

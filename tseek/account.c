@@ -48,13 +48,6 @@ struct account {
 	size_t ngaps, cap;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 struct account *acct_start(const char *dir, int quiet, long long every, double interval)
 {
 	struct account *a = xmalloc(sizeof *a);
@@ -63,7 +56,7 @@ struct account *acct_start(const char *dir, int quiet, long long every, double i
 	a->tty = isatty(2);
 	a->every = every;
 	a->interval = interval;
-	a->t0 = now();
+	a->t0 = mono_s();
 	a->shown = a->tty ? a->t0 - TTY_EVERY : a->t0;	/* a terminal sees it at once */
 	char path[4200];
 	struct stat st;
@@ -75,7 +68,7 @@ struct account *acct_start(const char *dir, int quiet, long long every, double i
 
 static void progress(struct account *a, uint64_t off)
 {
-	double t = now();
+	double t = mono_s();
 	if (a->quiet || t - a->shown < (a->tty ? TTY_EVERY : LOG_EVERY))
 		return;
 	a->shown = t;
@@ -113,7 +106,7 @@ void acct_try(struct account *a, uint64_t ev, const char *why)
 		/* A stretch is worth a line when it held back at least one
 		 * checkpoint: it lasted as long as the spacing asked for. */
 		if (a->open && (a->every > 0 ? ev - a->cur.from >= (uint64_t)a->every
-					     : now() - a->opened >= a->interval)) {
+					     : mono_s() - a->opened >= a->interval)) {
 			a->cur.to = ev;
 			keep(a);
 		}
@@ -127,7 +120,7 @@ void acct_try(struct account *a, uint64_t ev, const char *why)
 		memset(&a->cur, 0, sizeof a->cur);
 		a->cur.after = a->last;
 		a->cur.from = ev;
-		a->opened = now();
+		a->opened = mono_s();
 		a->open = 1;
 	}
 	int i = 0;
@@ -190,10 +183,10 @@ void acct_end(struct account *a, uint64_t end, uint64_t bytes)
 			fprintf(stderr, "tseek: %llu checkpoint%s, events %llu..%llu of %llu, index %llu bytes, %.1f s\n",
 				(unsigned long long)a->taken, a->taken == 1 ? "" : "s", (unsigned long long)a->first,
 				(unsigned long long)a->last, (unsigned long long)a->ev,
-				(unsigned long long)bytes, now() - a->t0);
+				(unsigned long long)bytes, mono_s() - a->t0);
 		else
 			fprintf(stderr, "tseek: no checkpoints, %llu events, index %llu bytes, %.1f s\n",
-				(unsigned long long)a->ev, (unsigned long long)bytes, now() - a->t0);
+				(unsigned long long)a->ev, (unsigned long long)bytes, mono_s() - a->t0);
 		/* The first ones and the last, which says why the end
 		 * has none when it has none. */
 		for (size_t i = 0; i < a->ngaps; i++) {

@@ -40,13 +40,6 @@ static void __attribute__((noreturn)) usage(int status)
 	usage_exit(status, usage_line, help);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int list(const char *dir)
 {
 	struct seek_entry *ents;
@@ -176,7 +169,7 @@ int main(int argc, char **argv)
 	atexit(drop_store);
 	struct seek_store *s = seek_create(dir);
 	struct account *a = acct_start(dir, quiet, every, interval);
-	double last = now();
+	double last = mono_s();
 	uint64_t since = 0;	/* the event of the last checkpoint */
 	while (eng_step(&e)) {
 		struct trace_pos pos;
@@ -184,7 +177,7 @@ int main(int argc, char **argv)
 		acct_event(a, e.cur.event, pos.off);
 		/* Events, not steps: a step may answer a run of buffered
 		 * calls. */
-		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : now() - last >= interval;
+		int due = every > 0 ? e.cur.event - since >= (uint64_t)every : mono_s() - last >= interval;
 		/* None at or after the call or signal that ends the program:
 		 * nothing but the end is left to replay. */
 		if (!(due || last_chance(eng_peek(&e), fin)) || e.cur.event <= 1 ||
@@ -193,7 +186,7 @@ int main(int argc, char **argv)
 		const char *why;
 		if (seek_capture(s, &e, &why) == 0) {
 			since = e.cur.event;
-			last = now();
+			last = mono_s();
 		}
 		acct_try(a, e.cur.event, why);
 	}
