@@ -105,13 +105,14 @@ $(O)/bench/%: bench/prog/%.c
 # (REWIND_HOLD_SIGNALS); replay holding preemptions' blocks in memory
 # (REWIND_NO_SPILL); threads not pinned; the tracer's own thread out of
 # the rdtsc trap, REWIND_NO_TSC_SHARE, where a replay of patched rdtsc
-# arms it), and under ASan+UBSan with
+# arms it; replay making every private file mapping again, never as an
+# mprotect, REWIND_NO_MAP_SAME), and under ASan+UBSan with
 # every process patched at its exec (REWIND_COUNT_EAGER=1) and, where
 # CPUID can fault, replay giving CPUID the recording CPU's table through
 # faults (REWIND_CPUID_TABLE_FAULT=1; the plain pass replays it natively).
 FALLBACKS = REWIND_NO_TSC_TRAP=1 REWIND_NO_DEBUGREGS=1 REWIND_NO_BUFFER=1 REWIND_NO_UFFD_WP=1 \
   REWIND_HOLD_SIGNALS=1 REWIND_NO_SPILL=1 REWIND_NO_PIN=1 \
-  REWIND_NO_CPUID_FAULT=1 REWIND_NO_TSC_SHARE=1
+  REWIND_NO_CPUID_FAULT=1 REWIND_NO_TSC_SHARE=1 REWIND_NO_MAP_SAME=1
 check: all
 	$(MAKE) O=build-san SAN=1 all
 	REWIND_BIN=$(CURDIR)/$(O)/bin REWIND_TPROG=$(CURDIR)/$(O)/t prove -j2 t/t[0-9]*.sh

@@ -85,6 +85,19 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r);
  * recorded file's bytes, or map the file's copy there instead. */
 void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t addr, uint64_t len,
 		  const struct trace_item *it);
+/* Make [sc->ret, + len) anonymous, private and of sc's protection, by a
+ * call injected at the syscall-exit stop of sc (an mmap). */
+void eng_map_anon(struct engine *e, const struct trace_syscall *sc, uint64_t len);
+/* Tell e->mapped that [addr, addr + len) maps the file of item it. */
+void eng_note_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it);
+/* Whether the private file mapping sc (MAP_FIXED) of the file of item it
+ * lies in one mapping of replay's copy of that file, at the same offset,
+ * whose pages are all the file's (none copied on write): made again, it
+ * would change nothing but their protection, which an mprotect does
+ * without the three injected calls (REWIND_NO_MAP_SAME=1: it is made
+ * again). So the dynamic loader maps a library's segments over its first
+ * mapping of the whole file. */
+int eng_map_same(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it);
 /* Tell e->mapped that the program of the exec record e->cur is about to
  * run from path, and its interpreter maybe from the trace's copy. */
 void eng_note_exec(struct engine *e, const char *path);

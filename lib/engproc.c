@@ -154,12 +154,18 @@ static int map_from_file(struct engine *e, const struct trace_syscall *sc, int f
 	if (ret == (uint64_t)sc->ret)
 		return 0;
 	/* Refused (a trace on a noexec mount, say): anonymous again. */
-	uint64_t aa[6] = { sc->ret, len, sc->args[2],
-			   (flags & ~(uint64_t)MAP_SHARED_VALIDATE) | MAP_PRIVATE | MAP_ANONYMOUS,
-			   (uint64_t)-1, 0 };
-	if (eng_inject(&e->p, &r, at, SYS_mmap, aa, &ret, NULL) < 0 || ret != (uint64_t)sc->ret)
-		eng_diverge(e, "cannot map 0x%llx again", (unsigned long long)sc->ret);
+	eng_map_anon(e, sc, len);
 	return -1;
+}
+
+void eng_map_anon(struct engine *e, const struct trace_syscall *sc, uint64_t len)
+{
+	struct user_regs_struct r;
+	pt_getregs(&e->p, &r);
+	uint64_t ret, a[6] = { sc->ret, len, sc->args[2], MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS,
+			       (uint64_t)-1, 0 };
+	if (eng_inject(&e->p, &r, r.rip - 2, SYS_mmap, a, &ret, NULL) < 0 || ret != (uint64_t)sc->ret)
+		eng_diverge(e, "cannot map 0x%llx again", (unsigned long long)sc->ret);
 }
 
 /* Fill a mapping replay made anonymous with the recorded file's bytes:
@@ -194,9 +200,68 @@ void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t add
 		done += k;
 	}
 	close(fd);
+	eng_note_map(e, addr, len, it);
+}
+
+void eng_note_map(struct engine *e, uint64_t addr, uint64_t len, const struct trace_item *it)
+{
 	struct files_ref f;
 	if (e->mapped && files_ref(it, &f) == 0)
-		e->mapped(e->ctx, addr, len, path, f.path, off);
+		e->mapped(e->ctx, addr, len, eng_blob_path(e, it, 0), f.path, get64(it->p + 24));
+}
+
+/* Whether none of the n pages from addr of process pid is a private copy
+ * (written, or swapped out): /proc/PID/pagemap's bits 63 (present), 62
+ * (swapped) and 61 (a file's page). */
+static int all_file_pages(pid_t pid, uint64_t addr, uint64_t n)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/pagemap", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = fd >= 0;
+	uint64_t ent[512];
+	for (uint64_t i = 0; ok && i < n;) {
+		size_t want = n - i < 512 ? n - i : 512;
+		ssize_t k = pread(fd, ent, want * 8, (addr / 4096 + i) * 8);
+		if (k != (ssize_t)(want * 8))
+			ok = 0;
+		for (size_t j = 0; ok && j < want; j++)
+			if ((ent[j] >> 62 & 1) || ((ent[j] >> 63 & 1) && !(ent[j] >> 61 & 1)))
+				ok = 0;
+		i += want;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+int eng_map_same(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it)
+{
+	static int off_env = -1;
+	if (off_env < 0)
+		off_env = env_flag("REWIND_NO_MAP_SAME");
+	uint64_t addr = sc->args[0], len = (sc->args[1] + 4095) & ~4095ull, off = sc->args[5];
+	uint64_t size = get64(it->p);
+	/* Flags that change nothing but where the mapping goes. */
+	const uint64_t plain = MAP_PRIVATE | MAP_FIXED | MAP_DENYWRITE | MAP_EXECUTABLE;
+	if (off_env || (sc->args[3] & ~plain) || !(sc->args[3] & MAP_FIXED) || sc->ret != (int64_t)addr ||
+	    (addr & 4095) || (off & 4095) || !len || off + len > ((size + 4095) & ~4095ull) ||
+	    get64(it->p + 24) != off)
+		return 0;
+	struct stat st;
+	if (stat(eng_blob_path(e, it, 0), &st) < 0)
+		return 0;
+	FILE *f = maps_open(e->p.pid);
+	struct maps_line m;
+	int same = 0;
+	while (f && maps_next(f, &m))
+		if (m.lo <= addr && addr < m.hi) {
+			same = addr + len <= m.hi && m.ino == st.st_ino && m.dev == st.st_dev &&
+			       m.perm[3] == 'p' && m.off + (addr - m.lo) == off;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return same && all_file_pages(e->p.pid, addr, len / 4096);
 }
 
 /* Tell e->mapped that the program of the exec record e->cur is about to

@@ -235,6 +235,7 @@ struct call {
 	uint64_t mask;		/* the signal mask it waits under, or 0 */
 	struct user_regs_struct r, r0;
 	uint64_t a[6];
+	int same;		/* an mmap made as an mprotect (eng_map_same) */
 };
 
 /* The points of sys_finish() at which it asks the quirk function of an
@@ -529,6 +530,15 @@ static int mmap_args(struct engine *e, struct call *c)
 		pt_setregs(&e->p, &c->r0);
 		return 1;
 	}
+	if (!(sc->args[3] & MAP_ANONYMOUS) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi) &&
+	    eng_map_same(e, sc, &fi)) {
+		c->same = 1;
+		c->r.orig_rax = SYS_mprotect;
+		a[0] = sc->ret;
+		pt_set_args(&c->r, a);
+		pt_setregs(&e->p, &c->r);
+		return 0;
+	}
 	if (!(sc->args[3] & MAP_ANONYMOUS)) {
 		/* A private copy of the file's bytes from the trace (a shared
 		 * mapping is emulated, above; traces from before IT_EMUFILE
@@ -601,6 +611,12 @@ static void perform(struct engine *e, struct call *c)
 	if (ends_unseen(e, c))
 		return;		/* left at its seccomp stop: the kernel makes it on resume */
 	eng_run_call(e, &c->r);
+	if (c->same) {	/* the mprotect it was made as */
+		if (c->r.rax)	/* refused (PROT_EXEC on a noexec mount): made, then filled */
+			eng_map_anon(e, sc, sc->args[1]);
+		c->same = !c->r.rax;
+		c->r.rax = sc->ret;
+	}
 	if ((int64_t)c->r.rax != sc->ret)
 		eng_diverge(e, "%s returned 0x%llx, the trace has 0x%llx", c->s->name,
 			(unsigned long long)c->r.rax, (unsigned long long)sc->ret);
@@ -618,7 +634,9 @@ static void perform(struct engine *e, struct call *c)
 	if (c->cls == C_MMAP) {
 		c->r0.rax = c->r.rax;
 		pt_setregs(&e->p, &c->r0);
-		if (mapped)
+		if (mapped && c->same)
+			eng_note_map(e, sc->ret, sc->args[1], &it);
+		else if (mapped)
 			eng_fill_map(e, sc, sc->ret, sc->args[1], &it);
 	}
 	tsc_syscall(&e->p, cur_task(e)->rtgid, sc->nr, sc->args, sc->ret,

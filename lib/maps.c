@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 FILE *maps_open(pid_t pid)
 {
@@ -26,9 +27,11 @@ int maps_next(FILE *f, struct maps_line *m)
 		}
 		m->name[0] = 0;
 		m->deleted = 0;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %" SCNu64 " %n", &m->lo,
-			   &m->hi, m->perm, &m->off, &m->ino, &pos) < 5)
+		unsigned maj = 0, min = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n", &m->lo,
+			   &m->hi, m->perm, &m->off, &maj, &min, &m->ino, &pos) < 7)
 			continue;
+		m->dev = makedev(maj, min);
 		if (pos) {
 			snprintf(m->name, sizeof m->name, "%s", line + pos);
 			m->name[strcspn(m->name, "\n")] = 0;

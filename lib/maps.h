@@ -12,6 +12,7 @@ struct maps_line {
 	uint64_t lo, hi;	/* [lo, hi) */
 	uint64_t off;		/* offset in the file */
 	uint64_t ino;		/* the file's inode, 0 for anonymous memory */
+	uint64_t dev;		/* and its device (makedev), as stat gives it */
 	char perm[8];		/* "rw-p": read, write, exec, s(hared) or p(rivate) */
 	char name[4200];	/* the path, "[heap]", "[stack]"..., or "" */
 	int deleted;		/* name had " (deleted)" after it, left out of name */
