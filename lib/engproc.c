@@ -250,18 +250,10 @@ int eng_map_same(struct engine *e, const struct trace_syscall *sc, const struct 
 	struct stat st;
 	if (stat(eng_blob_path(e, it, 0), &st) < 0)
 		return 0;
-	FILE *f = maps_open(e->p.pid);
 	struct maps_line m;
-	int same = 0;
-	while (f && maps_next(f, &m))
-		if (m.lo <= addr && addr < m.hi) {
-			same = addr + len <= m.hi && m.ino == st.st_ino && m.dev == st.st_dev &&
-			       m.perm[3] == 'p' && m.off + (addr - m.lo) == off;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return same && all_file_pages(e->p.pid, addr, len / 4096);
+	return maps_at(e->p.pid, addr, &m) == 1 && addr + len <= m.hi && m.ino == st.st_ino &&
+	       m.dev == st.st_dev && m.perm[3] == 'p' && m.off + (addr - m.lo) == off &&
+	       all_file_pages(e->p.pid, addr, len / 4096);
 }
 
 /* Tell e->mapped that the program of the exec record e->cur is about to

@@ -1,9 +1,28 @@
 /* maps.c: parses /proc/PID/maps (see maps.h). */
 #include "maps.h"
+#include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* PROCMAP_QUERY's argument (linux/fs.h of Linux 6.11, which older
+ * headers lack). */
+struct maps_query {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define MAPS_QUERY _IOWR('f', 17, struct maps_query)
+#define MQ_READ 0x1
+#define MQ_WRITE 0x2
+#define MQ_EXEC 0x4
+#define MQ_SHARED 0x8
 
 FILE *maps_open(pid_t pid)
 {
@@ -44,4 +63,57 @@ int maps_next(FILE *f, struct maps_line *m)
 		return 1;
 	}
 	return 0;
+}
+
+/* maps_at by PROCMAP_QUERY: 1 or 0 as it, -1 when the kernel lacks it. */
+static int query_at(pid_t pid, uint64_t addr, struct maps_line *m)
+{
+	static int lacks = -1;
+	if (lacks < 0)
+		lacks = env_flag("REWIND_NO_PROCMAP_QUERY");
+	if (lacks)
+		return -1;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct maps_query q = { .size = sizeof q, .query_addr = addr };
+	int k = ioctl(fd, MAPS_QUERY, &q), e = errno;
+	close(fd);
+	if (k < 0) {
+		if (e == ENOENT)
+			return 0;
+		if (e == ENOTTY || e == EINVAL)
+			lacks = 1;
+		return -1;
+	}
+	m->lo = q.vma_start;
+	m->hi = q.vma_end;
+	m->off = q.vma_offset;
+	m->ino = q.inode;
+	m->dev = makedev(q.dev_major, q.dev_minor);
+	snprintf(m->perm, sizeof m->perm, "%c%c%c%c", q.vma_flags & MQ_READ ? 'r' : '-',
+		 q.vma_flags & MQ_WRITE ? 'w' : '-', q.vma_flags & MQ_EXEC ? 'x' : '-',
+		 q.vma_flags & MQ_SHARED ? 's' : 'p');
+	m->name[0] = 0;
+	m->deleted = 0;
+	return 1;
+}
+
+int maps_at(pid_t pid, uint64_t addr, struct maps_line *m)
+{
+	int k = query_at(pid, addr, m);
+	if (k >= 0)
+		return k;
+	FILE *f = maps_open(pid);
+	if (!f)
+		return -1;
+	int found = 0;
+	while (!found && maps_next(f, m))
+		found = m->lo <= addr && addr < m->hi;
+	fclose(f);
+	if (found)
+		m->name[0] = 0;
+	return found;
 }

@@ -25,4 +25,10 @@ FILE *maps_open(pid_t pid);
 /* The next mapping of f into *m: 1, or 0 at the end. */
 int maps_next(FILE *f, struct maps_line *m);
 
+/* The mapping of process pid that holds addr into *m, its name left
+ * empty: 1, 0 when none does, -1 when the maps cannot be read. Asked of
+ * the kernel by PROCMAP_QUERY (Linux 6.11), else (or with
+ * REWIND_NO_PROCMAP_QUERY=1) found by reading the maps line by line. */
+int maps_at(pid_t pid, uint64_t addr, struct maps_line *m);
+
 #endif

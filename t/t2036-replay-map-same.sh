@@ -22,7 +22,8 @@ test_expect_success 'and made again every time with REWIND_NO_MAP_SAME=1' '
 # replay reads the process pagemap only to look for copied pages of a
 # mapping made again at its offset: after it opened its copy of lib,
 # three times here ("same", "again" and "text"), none when it makes them
-# all again.
+# all again. The mapping at an address is asked of the kernel
+# (PROCMAP_QUERY, Linux 6.11) or read from the maps.
 pagemaps_after_lib () {
 	awk -v h="$hash" 'index($0, h) { seen = 1 } seen && /\/proc\/[0-9]+\/pagemap/ { n++ }
 		END { print n + 0 }' "$1"
@@ -37,5 +38,11 @@ test_expect_success 'replay looked at the pages of the three made at their offse
 	on=$(pagemaps_after_lib on.st) && off=$(pagemaps_after_lib off.st) &&
 	echo "pagemap opens after the copy of lib: $on, $off with REWIND_NO_MAP_SAME=1" &&
 	test "$on" = 3 && test "$off" = 0
+'
+test_expect_success 'the same with the maps read line by line (REWIND_NO_PROCMAP_QUERY=1)' '
+	REWIND_NO_MAP_SAME=0 REWIND_NO_PROCMAP_QUERY=1 replay_cmp &&
+	REWIND_NO_MAP_SAME=0 REWIND_NO_PROCMAP_QUERY=1 run_tool strace -o lines.st -e trace=openat \
+		replay "$trace" >/dev/null 2>&1 &&
+	test "$(pagemaps_after_lib lines.st)" = 3
 '
 test_done
