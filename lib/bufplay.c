@@ -117,10 +117,11 @@ int bufplay_load(struct engine *e)
 	h.count = B.n;
 	h.consumed = 0;
 	h.roff = 0;
+	/* The header from mode to roff in one write: the fields between
+	 * go back as read, every thread of the process being stopped. */
+	size_t from = offsetof(struct buf_hdr, mode), to = offsetof(struct buf_hdr, roff) + sizeof h.roff;
 	if (pt_write(&e->p, BUF_DATA, B.data, B.len) < 0 ||
-	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, mode), &h.mode, 4) < 0 ||
-	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, count), &h.count, 4) < 0 ||
-	    pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, consumed), &h.consumed, 16) < 0)
+	    pt_write(&e->p, BUF_HDR + from, (uint8_t *)&h + from, to - from) < 0)
 		die(EXIT_TRACE, "cannot fill the syscall buffer of thread %d", e->p.pid);
 	return B.n;
 }
