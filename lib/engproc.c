@@ -162,8 +162,10 @@ void eng_map_anon(struct engine *e, const struct trace_syscall *sc, uint64_t len
 {
 	struct user_regs_struct r;
 	pt_getregs(&e->p, &r);
-	uint64_t ret, a[6] = { sc->ret, len, sc->args[2], MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS,
-			       (uint64_t)-1, 0 };
+	/* Its other flags (MAP_NORESERVE, MAP_STACK...) kept, as before. */
+	uint64_t flags = (sc->args[3] & ~(uint64_t)(MAP_FIXED_NOREPLACE | MAP_SHARED_VALIDATE)) |
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS;
+	uint64_t ret, a[6] = { sc->ret, len, sc->args[2], flags, (uint64_t)-1, 0 };
 	if (eng_inject(&e->p, &r, r.rip - 2, SYS_mmap, a, &ret, NULL) < 0 || ret != (uint64_t)sc->ret)
 		eng_diverge(e, "cannot map 0x%llx again", (unsigned long long)sc->ret);
 }
