@@ -340,6 +340,7 @@ static void patch_code(struct scan *sc)
 		}
 	}
 	free(cand);
+	int elf = cb.file, patched = 0;
 	code_done(&c, &cb);
 	if (nfound && sc->c.shared && in_rec)
 		warnx_("warning: %d rdtsc/rdtscp in a shared mapping at 0x%llx are not patched; "
@@ -351,10 +352,22 @@ static void patch_code(struct scan *sc)
 		/* The tracee's bytes, not the file's, are what runs. */
 		if (pt_read(sc->c.p, addr, b, insns[k].len) == insns[k].len &&
 		    !memcmp(b, insns[k].orig, insns[k].len) &&
-		    pt_write(sc->c.p, addr, insns[k].patch, insns[k].len) == 0)
+		    pt_write(sc->c.p, addr, insns[k].patch, insns[k].len) == 0) {
 			add_site(sc->sp, addr, k);
+			patched++;
+		}
 	}
 	free(found);
+	/* Code that is no ELF file's (a JIT's, a raw file mapped executable)
+	 * is decoded from its first byte, with no function starts to go by:
+	 * what decodes as rdtsc there may be data, which the program then
+	 * reads changed. Said once. */
+	static int told;
+	if (patched && !elf && in_rec && !told++)
+		warnx_("warning: %d rdtsc/rdtscp patched to ud2 in executable memory at 0x%llx "
+		       "that is no ELF file's code (rdtsc does not trap here): if they are data, the "
+		       "program reads them changed; later ones are not reported", patched,
+		       (unsigned long long)sc->c.lo);
 }
 
 static void exec_one(struct codescan *c, void *sp)

@@ -20,9 +20,17 @@ for way in trap patch; do
 		rec_replay_cmp "$T/codesum" &&
 		replay_cmp
 	'
+	# Patched, rec warns that it changed bytes in code of no ELF file.
 	test_expect_success $prereq "$way: code made executable by mprotect: its rdtsc is recorded" '
 		export REWIND_NO_TSC_TRAP=$nt &&
-		rec_replay_cmp "$T/jit" &&
+		rec_prog "$T/jit" && check_status rec.status 0 &&
+		if [ $way = patch ]; then
+			grep -q "^rec: warning: 1 rdtsc/rdtscp patched to ud2 in executable memory at 0x[0-9a-f]* that is no ELF file.s code" rec.err &&
+			sed -i "/^rec: warning: /d" rec.err
+		else
+			! grep -q "^rec: warning" rec.err
+		fi &&
+		replay_cmp &&
 		replay_cmp &&
 		tdump "$trace" >dump &&
 		addr=$(grep "mprotect(" dump | sed -n "s/.*mprotect(\(0x[0-9a-f]*\),.*/\1/p") &&
