@@ -88,14 +88,15 @@ static int elf_code(const struct codescan *sc, size_t n, struct code *c, uint8_t
 		size_t sz = st.st_size;
 		Elf64_Ehdr eh;
 		memcpy(&eh, m, sizeof eh);
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh.e_shoff);
 		if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 		    eh.e_machine != EM_X86_64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
 		    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > sz ||
-		    eh.e_shnum * sizeof *sh > sz - eh.e_shoff || (eh.e_shoff & 7)) {
+		    eh.e_shnum * sizeof(Elf64_Shdr) > sz - eh.e_shoff || (eh.e_shoff & 7)) {
 			munmap(m, sz);
 			continue;
 		}
+		/* Only now: a header that is not ELF's may put it anywhere. */
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh.e_shoff);
 		const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
 		const char *names = ns->sh_offset < sz && ns->sh_size <= sz - ns->sh_offset &&
 				    ns->sh_size && !m[ns->sh_offset + ns->sh_size - 1]
