@@ -265,10 +265,14 @@ int do_signal(int sig)
 	if (sig == SIGSTOP && cur->injected != SIGSTOP && ours(&si)) {
 		if (R.preempting == cur->p.pid)
 			R.preempting = 0;
-		if ((boundary && !cur->nstash) || !R.want_ticks || R.seg_ticks < R.want_ticks ||
-		    buf_busy(&cur->p)) {
-			/* At a syscall already, or sent for an earlier
-			 * timeslice: it goes on. */
+		/* Not where its last call ended, though the registers are
+		 * those: a thread that spins on memory comes back to them
+		 * (heldmask's parent, once its handler returned, made rec
+		 * pass over each SIGSTOP and hung). A thread that did not
+		 * run at all since is stopped there as well, for its time
+		 * is up all the same. */
+		if (!R.want_ticks || R.seg_ticks < R.want_ticks || buf_busy(&cur->p)) {
+			/* Sent for an earlier timeslice: it goes on. */
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;
 		}
