@@ -99,9 +99,8 @@ static void note_regs(const struct user_regs_struct *r)
 /* Whether thread t of cur's process is where the trace has it: inside a
  * call it has not ended yet, or stopped where its last record left it (a
  * syscall's end, a preemption). One that ran since, to a stop rec has not
- * taken yet,
- * wrote memory that replay writes only after this record, so a point's
- * hashes would hold what replay cannot have there. */
+ * taken yet, wrote memory that replay writes only after this record, so a
+ * point's hashes would hold what replay cannot have there. */
 static int settled(const struct task *t)
 {
 	struct user_regs_struct r;
