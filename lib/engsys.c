@@ -446,6 +446,15 @@ static int quirk(struct engine *e, struct call *c, int phase)
 	return c->s->quirk ? quirks[c->s->quirk](e, c, phase) : 0;
 }
 
+/* Whether the current thread's process has other threads not gone. */
+static int siblings(const struct engine *e)
+{
+	for (int i = 0; i < e->ntasks; i++)
+		if (i != e->ti && e->tasks[i].rtgid == e->tasks[e->ti].rtgid && e->tasks[i].state != ET_GONE)
+			return 1;
+	return 0;
+}
+
 /* An exit or exit_group (C_EXIT). */
 static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 {
@@ -463,7 +472,7 @@ static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 	 * of its process, so none of them runs user code again: one that is
 	 * resumed to end (a thread that never ran, say) dies at once instead
 	 * of making a syscall the recording never saw. */
-	if (sc->nr == SYS_exit_group)
+	if (sc->nr == SYS_exit_group && siblings(e))
 		pt_wait_zombie(e->p.pid);
 	else if (cur_task(e)->rtid != cur_task(e)->rtgid)
 		reap_exit(e);
