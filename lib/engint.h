@@ -85,6 +85,27 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r);
  * recorded file's bytes, or map the file's copy there instead. */
 void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t addr, uint64_t len,
 		  const struct trace_item *it);
+/* A private mapping made on replay's copy of a file by the program's
+ * own call: its path below the red zone, the bytes it covered, replay's
+ * descriptor of the copy. */
+struct map_direct {
+	int fd;
+	uint64_t sp;
+	size_t plen;
+	uint8_t save[64];
+};
+/* Whether the private file mapping sc of the file of item it is made on
+ * replay's copy straight away (the whole mapping within the file's pages,
+ * 64 KiB or more): then the call, at its entry (registers r), has been
+ * made an openat of the copy, which eng_map_direct_end, at that call's
+ * exit, maps by an injected mmap and closes: four stops fewer than the
+ * anonymous mapping eng_fill_map replaces. */
+int eng_map_direct(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it,
+		   struct user_regs_struct *r, struct map_direct *d);
+/* The rest of it, at the openat's exit (registers r): r->rax is then the
+ * mmap's result, as the call made as the program's would have it. */
+void eng_map_direct_end(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it,
+			struct user_regs_struct *r, struct map_direct *d);
 /* Make [sc->ret, + len) anonymous, private and of sc's protection, by a
  * call injected at the syscall-exit stop of sc (an mmap). */
 void eng_map_anon(struct engine *e, const struct trace_syscall *sc, uint64_t len);

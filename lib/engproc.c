@@ -170,6 +170,73 @@ void eng_map_anon(struct engine *e, const struct trace_syscall *sc, uint64_t len
 		eng_diverge(e, "cannot map 0x%llx again", (unsigned long long)sc->ret);
 }
 
+/* Write n bytes of the open file fd from off into the program at addr. */
+static void copy_in(struct engine *e, const char *path, int fd, uint64_t addr, uint64_t off, uint64_t n)
+{
+	static uint8_t buf[1 << 16];
+	for (uint64_t done = 0; done < n;) {
+		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
+		ssize_t k = pread(fd, buf, want, off + done);
+		if (k <= 0)
+			die(EXIT_TRACE, "%s: short read", path);
+		if (pt_write(&e->p, addr + done, buf, k) < 0)
+			eng_diverge(e, "cannot fill the mapping at 0x%llx", (unsigned long long)addr);
+		done += k;
+	}
+}
+
+int eng_map_direct(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it,
+		   struct user_regs_struct *r, struct map_direct *d)
+{
+	uint64_t size = get64(it->p), off = sc->args[5], len = (sc->args[1] + 4095) & ~4095ull;
+	if ((sc->args[3] & (MAP_SHARED_VALIDATE | MAP_ANONYMOUS)) != MAP_PRIVATE || sc->ret <= 0 ||
+	    (sc->ret & 4095) || (off & 4095) || get64(it->p + 24) != off || off >= size ||
+	    len < MAP_BY_FILE || len > ((size - off + 4095) & ~4095ull))
+		return 0;
+	const char *path = eng_blob_path(e, it, 0);
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0)
+		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
+	char in[64];
+	snprintf(in, sizeof in, "/proc/%d/fd/%d", getpid(), d->fd);
+	d->plen = strlen(in) + 1;
+	d->sp = (r->rsp - 128 - d->plen) & ~15ull;
+	if (pt_read(&e->p, d->sp, d->save, d->plen) != (ssize_t)d->plen || pt_write(&e->p, d->sp, in, d->plen) < 0) {
+		close(d->fd);
+		return 0;
+	}
+	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, d->sp, O_RDONLY | O_CLOEXEC };
+	r->orig_rax = SYS_openat;
+	pt_set_args(r, oa);
+	pt_setregs(&e->p, r);
+	return 1;
+}
+
+void eng_map_direct_end(struct engine *e, const struct trace_syscall *sc, const struct trace_item *it,
+			struct user_regs_struct *r, struct map_direct *d)
+{
+	pt_write(&e->p, d->sp, d->save, d->plen);
+	uint64_t pfd = r->rax, at = r->rip - 2, ret = -EIO, cr, len = (sc->args[1] + 4095) & ~4095ull;
+	uint64_t flags = sc->args[3] & MAP_FIXED ? sc->args[3] : sc->args[3] | MAP_FIXED_NOREPLACE;
+	if ((int64_t)pfd >= 0) {
+		uint64_t a[6] = { sc->ret, len, sc->args[2], flags, pfd, sc->args[5] };
+		eng_inject(&e->p, r, at, SYS_mmap, a, &ret, NULL);
+		uint64_t ca[6] = { pfd };
+		eng_inject(&e->p, r, at, SYS_close, ca, &cr, NULL);
+	}
+	if (ret != (uint64_t)sc->ret) {
+		/* Refused (a trace on a noexec mount, say): anonymous, the
+		 * bytes copied in. */
+		uint64_t a[6] = { sc->ret, len, sc->args[2], flags | MAP_ANONYMOUS, (uint64_t)-1, 0 };
+		if (eng_inject(&e->p, r, at, SYS_mmap, a, &ret, NULL) == 0 && ret == (uint64_t)sc->ret) {
+			uint64_t size = get64(it->p), off = sc->args[5];
+			copy_in(e, eng_blob_path(e, it, 0), d->fd, ret, off, size - off < len ? size - off : len);
+		}
+	}
+	close(d->fd);
+	r->rax = ret;
+}
+
 /* Fill a mapping replay made anonymous with the recorded file's bytes:
  * copied in, or, for a big private one (sc, the mmap), the mapping made
  * the file's copy's. */
@@ -191,16 +258,7 @@ void eng_fill_map(struct engine *e, const struct trace_syscall *sc, uint64_t add
 	if (sc && (sc->args[3] & MAP_SHARED_VALIDATE) == MAP_PRIVATE && n >= MAP_BY_FILE &&
 	    !(off & 4095) && map_from_file(e, sc, fd, off, (n + 4095) & ~4095ull) == 0)
 		n = 0;
-	static uint8_t buf[1 << 16];
-	for (uint64_t done = 0; done < n;) {
-		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
-		ssize_t k = pread(fd, buf, want, off + done);
-		if (k <= 0)
-			die(EXIT_TRACE, "%s: short read", path);
-		if (pt_write(&e->p, addr + done, buf, k) < 0)
-			eng_diverge(e, "cannot fill the mapping at 0x%llx", (unsigned long long)addr);
-		done += k;
-	}
+	copy_in(e, path, fd, addr, off, n);
 	close(fd);
 	eng_note_map(e, addr, len, it);
 }

@@ -236,6 +236,8 @@ struct call {
 	struct user_regs_struct r, r0;
 	uint64_t a[6];
 	int same;		/* an mmap made as an mprotect (eng_map_same) */
+	int direct;		/* an mmap made on the file's copy (eng_map_direct) */
+	struct map_direct d;
 };
 
 /* The points of sys_finish() at which it asks the quirk function of an
@@ -548,6 +550,11 @@ static int mmap_args(struct engine *e, struct call *c)
 		pt_setregs(&e->p, &c->r);
 		return 0;
 	}
+	if (!(sc->args[3] & MAP_ANONYMOUS) && eng_find_item(&e->cur, IT_FILE, IF_MAP, &fi) &&
+	    eng_map_direct(e, sc, &fi, &c->r, &c->d)) {
+		c->direct = 1;
+		return 0;
+	}
 	if (!(sc->args[3] & MAP_ANONYMOUS)) {
 		/* A private copy of the file's bytes from the trace (a shared
 		 * mapping is emulated, above; traces from before IT_EMUFILE
@@ -620,6 +627,10 @@ static void perform(struct engine *e, struct call *c)
 	if (ends_unseen(e, c))
 		return;		/* left at its seccomp stop: the kernel makes it on resume */
 	eng_run_call(e, &c->r);
+	struct trace_item it;
+	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
+	if (c->direct)
+		eng_map_direct_end(e, sc, &it, &c->r, &c->d);
 	if (c->same) {	/* the mprotect it was made as */
 		if (c->r.rax)	/* refused (PROT_EXEC on a noexec mount): made, then filled */
 			eng_map_anon(e, sc, sc->args[1]);
@@ -638,12 +649,10 @@ static void perform(struct engine *e, struct call *c)
 				e->tasks[i].p.nobuf = 0;
 	}
 	eng_apply_mem(e, &e->cur);	/* file pages a madvise or mremap refilled */
-	struct trace_item it;
-	int mapped = c->cls == C_MMAP && eng_find_item(&e->cur, IT_FILE, IF_MAP, &it);
 	if (c->cls == C_MMAP) {
 		c->r0.rax = c->r.rax;
 		pt_setregs(&e->p, &c->r0);
-		if (mapped && c->same)
+		if (mapped && (c->same || c->direct))
 			eng_note_map(e, sc->ret, sc->args[1], &it);
 		else if (mapped)
 			eng_fill_map(e, sc, sc->ret, sc->args[1], &it);
