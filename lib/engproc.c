@@ -105,10 +105,12 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r)
 }
 
 /* Mappings of a file's bytes from this size on are mapped from replay's
- * copy by three injected calls (each a few stops) instead of copied in
- * (a page fault and a write to /proc/PID/mem a page): a make -j2 of 13
- * files replayed 7 to 10% faster with 64 KiB than with 256 KiB here,
- * and no faster with 16 KiB. */
+ * copy by injected calls (each two stops) instead of copied in (a page
+ * fault and a write to /proc/PID/mem a page): a make -j2 of 13 files
+ * replayed 7 to 10% faster with 64 KiB than with 256 KiB here, and no
+ * faster with 16 KiB. One within the file's pages is made so by the
+ * program's own call (eng_map_direct), one past them over an anonymous
+ * mapping (map_from_file). */
 #define MAP_BY_FILE (64 << 10)
 
 /* Open replay's descriptor fd in the program (registers r, stopped at a
