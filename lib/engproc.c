@@ -113,21 +113,33 @@ void eng_run_call(struct engine *e, struct user_regs_struct *r)
  * mapping (map_from_file). */
 #define MAP_BY_FILE (64 << 10)
 
-/* Open replay's descriptor fd in the program (registers r, stopped at a
- * syscall's exit, whose syscall instruction is at at), with flags: the
- * path to it goes below the red zone, where a signal frame would go (a
- * thread's stack may be small), and the bytes there come back after.
- * Returns -1 when the path could not be placed, else 0 with *pfd the
- * program's descriptor or openat's -errno. */
-static int open_in_program(struct engine *e, const struct user_regs_struct *r, uint64_t at, int fd,
-			   int flags, uint64_t *pfd)
+/* Put the path of replay's descriptor fd (/proc/PID/fd/N) in the program
+ * whose stack pointer is rsp: below the red zone, where a signal frame
+ * would go (a thread's stack may be small), at *sp, its *plen bytes; the
+ * bytes it covers are kept in save for the caller to write back.
+ * Returns 0, or -1 when it could not be placed. */
+static int put_fd_path(struct engine *e, uint64_t rsp, int fd, uint64_t *sp, size_t *plen,
+		       uint8_t save[64])
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", getpid(), fd);
-	size_t plen = strlen(path) + 1;
-	uint64_t sp = (r->rsp - 128 - plen) & ~15ull;
+	*plen = strlen(path) + 1;
+	*sp = (rsp - 128 - *plen) & ~15ull;
+	return pt_read(&e->p, *sp, save, *plen) == (ssize_t)*plen && pt_write(&e->p, *sp, path, *plen) == 0
+		       ? 0 : -1;
+}
+
+/* Open replay's descriptor fd in the program (registers r, stopped at a
+ * syscall's exit, whose syscall instruction is at at), with flags, its
+ * path placed by put_fd_path. Returns -1 when the path could not be
+ * placed, else 0 with *pfd the program's descriptor or openat's -errno. */
+static int open_in_program(struct engine *e, const struct user_regs_struct *r, uint64_t at, int fd,
+			   int flags, uint64_t *pfd)
+{
+	uint64_t sp;
+	size_t plen;
 	uint8_t save[64];
-	if (pt_read(&e->p, sp, save, plen) != (ssize_t)plen || pt_write(&e->p, sp, path, plen) < 0)
+	if (put_fd_path(e, r->rsp, fd, &sp, &plen, save) < 0)
 		return -1;
 	uint64_t oa[6] = { (uint64_t)(int64_t)AT_FDCWD, sp, flags | O_CLOEXEC };
 	*pfd = -EIO;
@@ -199,11 +211,7 @@ int eng_map_direct(struct engine *e, const struct trace_syscall *sc, const struc
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0)
 		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
-	char in[64];
-	snprintf(in, sizeof in, "/proc/%d/fd/%d", getpid(), d->fd);
-	d->plen = strlen(in) + 1;
-	d->sp = (r->rsp - 128 - d->plen) & ~15ull;
-	if (pt_read(&e->p, d->sp, d->save, d->plen) != (ssize_t)d->plen || pt_write(&e->p, d->sp, in, d->plen) < 0) {
+	if (put_fd_path(e, r->rsp, d->fd, &d->sp, &d->plen, d->save) < 0) {
 		close(d->fd);
 		return 0;
 	}

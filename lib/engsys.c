@@ -608,15 +608,8 @@ static void perform_exec(struct engine *e, struct call *c)
  * of its process runs meanwhile with the kernel's state of before it. */
 static int ends_unseen(struct engine *e, const struct call *c)
 {
-	const struct eng_task *t = cur_task(e);
-	if (!e->lazy || e->debug || e->traced || (e->limit && e->cur.event >= e->limit) ||
-	    c->sc->ret != 0 ||
-	    !cap_sure_sigaction(&e->p, c->sc->nr, c->a))
-		return 0;
-	for (int i = 0; i < e->ntasks; i++)
-		if (i != e->ti && e->tasks[i].rtgid == t->rtgid && e->tasks[i].state != ET_GONE)
-			return 0;
-	return 1;
+	return e->lazy && !e->debug && !e->traced && !(e->limit && e->cur.event >= e->limit) &&
+	       c->sc->ret == 0 && cap_sure_sigaction(&e->p, c->sc->nr, c->a) && !siblings(e);
 }
 
 /* Perform call c: run it, check the result, give back the registers the
