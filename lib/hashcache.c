@@ -15,22 +15,38 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HC_VERSION 1
+#define HC_VERSION 2
 
 /* An entry per file (device and inode), holding the hash with the
- * size and times it was taken at: one taken again replaces it. */
+ * size, times and link count it was taken at: one taken again replaces
+ * it. */
 static void key_of(const struct stat *st, uint64_t key[2])
 {
 	uint64_t id[3] = { st->st_dev, st->st_ino, HC_VERSION };
 	code_hash128(HASH_INIT, id, sizeof id, key);
 }
 
-#define HC_WORDS 6
+#define HC_WORDS 7
+enum { HC_SIZE, HC_MTIME, HC_MTIME_NS, HC_CTIME, HC_CTIME_NS, HC_NLINK, HC_HASH };
 static void entry_of(const struct stat *st, uint64_t hash, uint64_t v[HC_WORDS])
 {
 	uint64_t e[HC_WORDS] = { st->st_size, st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
-				 st->st_ctim.tv_sec, st->st_ctim.tv_nsec, hash };
+				 st->st_ctim.tv_sec, st->st_ctim.tv_nsec, st->st_nlink, hash };
 	memcpy(v, e, sizeof e);
+}
+
+/* Whether entry v still names the bytes of the file now as want: the
+ * same size and modification time, and the same change time unless the
+ * link count moved, which moves the change time alone. rec's hard link
+ * into a trace's files/ makes one, and so does removing that trace:
+ * taken as a write, each recording after an `rm -rf` of the last trace
+ * would read and hash cc1 (33 MB) again. A write in place that keeps
+ * the size and sets the modification time back, with the link count
+ * moving too, goes unseen. */
+static int same_bytes(const uint64_t v[HC_WORDS], const uint64_t want[HC_WORDS])
+{
+	return !memcmp(v, want, HC_CTIME * sizeof *v) &&
+	       (!memcmp(v + HC_CTIME, want + HC_CTIME, 2 * sizeof *v) || v[HC_NLINK] != want[HC_NLINK]);
 }
 
 static void put(const struct stat *st, uint64_t hash)
@@ -99,10 +115,12 @@ int hash_file_known(const char *path, uint64_t *hash, uint64_t *size)
 			if (same)
 				memcpy(v, b, sizeof v);
 			code_cache_unmap(b, len);
-			entry_of(&st, v[HC_WORDS - 1], want);
-			if (same && !memcmp(v, want, sizeof v)) {
+			entry_of(&st, v[HC_HASH], want);
+			if (same && same_bytes(v, want)) {
 				close(fd);
-				*hash = v[HC_WORDS - 1];
+				*hash = v[HC_HASH];
+				if (memcmp(v, want, sizeof v))
+					put(&st, *hash);	/* at the new change time */
 				*size = st.st_size;
 				return 0;
 			}

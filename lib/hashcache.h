@@ -10,7 +10,9 @@
 /* As hash_file(). A regular file of HASH_CACHE_MIN bytes or more is
  * looked up by what names its bytes: device, inode, size, modification
  * and change times (the kernel moves both times at every write; setting
- * the modification time back moves the change time). A hash is kept only
+ * the modification time back moves the change time), the change time
+ * unless the link count moved (a trace's hard link made or removed),
+ * which moves it too. A hash is kept only
  * when those did not move while it was taken, the file is not in memory
  * (tmpfs, memfd), and its modification time is older than the kernel
  * leaves a page dirty (42 s by default): a write through a shared mapping

@@ -30,6 +30,21 @@ test_expect_success 'a settled file: its hash is kept (across rec.s link), repla
 	ls "$XDG_CACHE_HOME/rewind" >after &&
 	test_cmp_bytes before after
 '
+# Removing the trace drops the file's link count, which moves its change
+# time alone: the next recording takes the kept hash and does not read
+# the file (rec's reads and its program's, reaped, count in the shell's
+# rchar: under 3 MB, the file's size, only without a hash taken again).
+test_expect_success 'its trace removed (a link fewer, a new change time): not read again' '
+	rec_replay_cmp "$T/mmap-data" "$scratch/data" &&
+	rm -rf "$trace" &&
+	sh -c "timeout -k 5 $REWIND_TIMEOUT $REWIND_BIN/rec -o $scratch/again -- $T/mmap-data \
+		$scratch/data >$scratch/rec.out 2>$scratch/rec.err.raw; echo \$? >$scratch/rec.status
+		grep ^rchar /proc/\$\$/io" >io &&
+	cat io &&
+	test "$(awk "{ print \$2 }" io)" -lt 3000000 &&
+	strip_rec_line rec.err.raw >rec.err &&
+	replay_cmp "$scratch/again"
+'
 # (The libraries of 64 KiB or more, libc, get entries of their own.)
 # (Its modification time an hour ahead, so that it stays fresh however
 # long the test takes.)
