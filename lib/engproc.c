@@ -425,11 +425,13 @@ static int shm_detach(struct engine *e, uint64_t addr, struct user_regs_struct *
 		    m.perm[3] != 's' || (ino && (m.ino != ino || m.hi - addr > size)))
 			continue;
 		if (!ino) {
-			char path[96];
+			/* The copy is replay's own memfd: its size from
+			 * there (map_files/ is for CAP_SYS_ADMIN only). */
 			struct stat st;
-			snprintf(path, sizeof path, "/proc/%d/map_files/%llx-%llx", e->p.pid,
-				 (unsigned long long)m.lo, (unsigned long long)m.hi);
-			if (stat(path, &st) < 0)
+			int k = 0;
+			while (k < e->fs.n && (fstat(e->fs.f[k].fd, &st) < 0 || st.st_ino != m.ino))
+				k++;
+			if (k == e->fs.n)
 				continue;
 			ino = m.ino;
 			size = (st.st_size + 4095) & ~4095ull;

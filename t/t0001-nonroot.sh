@@ -5,7 +5,7 @@
 # traces in a directory nobody owns and system files nobody may not
 # hard-link (fs.protected_hardlinks).
 . "$(dirname "$0")/test-lib.sh"
-require_tprog demo dbg lines
+require_tprog demo dbg lines shmat
 
 [ "$(id -u)" = 0 ] || skip_all "not root: the whole suite runs as an ordinary user already"
 id nobody >/dev/null 2>&1 || skip_all "no user nobody"
@@ -72,6 +72,12 @@ test_expect_success 'nobody records into REWIND_DIR; replay, replay -M and tdump
 '
 test_expect_success 'a shell pipeline, as nobody' '
 	nb_rec_replay sh sh -c "ls / | sort | head -3; date +%N"
+'
+# (Replay found a segment's copy through /proc/PID/map_files, which is
+# root's only: shmdt diverged.)
+test_expect_success 'SysV shared memory attached and detached, as nobody' '
+	nb_rec_replay shm "$T/shmat" &&
+	grep -q "^a fault after shmdt" shm.rec.out
 '
 test_expect_success PYTHON 'python3, as nobody' '
 	nb_rec_replay py /usr/bin/python3 -c "import random, time; print(random.random(), time.time())"
