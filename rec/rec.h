@@ -43,7 +43,7 @@ struct recorder {
 	int count;		/* counting progress (count.h) */
 	int tsc_way;		/* how rdtsc is made to stop (enum tsc_way) */
 	/* Files already in files/, by identity, with their hash. */
-	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; } fcache[256];
+	struct { dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint64_t hash; int by_path; } fcache[256];
 	int nfcache;
 	/* The terminal rec found its process group in the foreground of,
 	 * which it hands to the program's group (as a shell would to a

@@ -184,13 +184,51 @@ static int copy_file(const char *src, const char *dst)
 	return rc;
 }
 
+/* Whether path reaches the file of st (not deleted, not replaced, not
+ * only within another mount namespace). */
+static int reaches(const char *path, const struct stat *st)
+{
+	struct stat ps;
+	return st->st_nlink > 0 && stat(path, &ps) == 0 && ps.st_dev == st->st_dev &&
+	       ps.st_ino == st->st_ino;
+}
+
+/* The bytes of the file of st (open at src, reached from path), named
+ * hash, into files/ unless there already: hard-linked from path, or
+ * copied when copy is set or path does not reach it. 1 when files/ holds
+ * them, 0 when the link failed (another filesystem, EPERM): the file is
+ * recorded by path, size and hash only, and tpack copies it in later. */
+static int keep_bytes(struct recorder *r, const char *src, const struct stat *st, const char *path,
+		      uint64_t hash, int copy)
+{
+	char blob[4200];
+	struct stat bs;
+	snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
+	if (lstat(blob, &bs) == 0)
+		return 1;
+	copy |= !reaches(path, st);
+	if (!copy && link(path, blob) == 0) {
+		if (lstat(blob, &bs) < 0 || bs.st_ino != st->st_ino || bs.st_dev != st->st_dev) {
+			unlink(blob);	/* path was replaced meanwhile */
+			copy = 1;
+		} else {
+			hash_known_linked(blob, st, hash);
+		}
+	}
+	if (copy && copy_file(src, blob) < 0) {
+		int e = errno;
+		unlink(blob);	/* a partial copy would be a damaged one */
+		die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(e));
+	}
+	return copy || lstat(blob, &bs) == 0;
+}
+
 /* Put the file open at src (a /proc path that reaches it even if deleted)
- * into files/ as cheaply as the file allows, and add an IT_FILE item for
- * it. A file reachable by its path is hardlinked into files/, or, when
- * that fails (another filesystem, EPERM), recorded by path, size and
- * hash only: tpack copies those in later. A file the program can write
- * to, or that its path no longer reaches (deleted, replaced), is copied
- * now: its bytes will not be found again. */
+ * into files/ as cheaply as the file allows (keep_bytes), and add an
+ * IT_FILE item for it. A file the program can write to is copied now:
+ * its bytes will not be found again. A file kept by path only and met
+ * again by a path that does not reach it (an exec inside a mount
+ * namespace of a file executed before from outside) is copied then. */
 void store_file(struct recorder *r, const char *src, const struct stat *known, const char *path,
 		int flags, uint64_t off, int writable)
 {
@@ -209,36 +247,19 @@ void store_file(struct recorder *r, const char *src, const struct stat *known, c
 			break;
 	if (i < r->nfcache) {
 		hash = r->fcache[i].hash;
+		if (r->fcache[i].by_path && !reaches(path, &st))
+			r->fcache[i].by_path = !keep_bytes(r, src, &st, path, hash, 1);
 	} else {
 		if (hash_file_known(src, &hash, &size) < 0)
 			die(EXIT_TRACE, "%s: %s", path, strerror(errno));
-		char blob[4200];
-		snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
-		struct stat bs, ps;
-		int reachable = st.st_nlink > 0 && stat(path, &ps) == 0 && ps.st_dev == st.st_dev &&
-				ps.st_ino == st.st_ino;
-		if (lstat(blob, &bs) < 0) {
-			int copy = writable || !reachable;
-			if (!copy && link(path, blob) == 0) {
-				if (lstat(blob, &bs) < 0 || bs.st_ino != st.st_ino || bs.st_dev != st.st_dev) {
-					unlink(blob);	/* path was replaced meanwhile */
-					copy = 1;
-				} else {
-					hash_known_linked(blob, &st, hash);
-				}
-			}
-			if (copy && copy_file(src, blob) < 0) {
-				int e = errno;
-				unlink(blob);	/* a partial copy would be a damaged one */
-				die(EXIT_TRACE, "%s: copying %s: %s", blob, path, strerror(e));
-			}
-		}
+		int kept = keep_bytes(r, src, &st, path, hash, writable);
 		if (r->nfcache < 256) {
 			r->fcache[r->nfcache].dev = st.st_dev;
 			r->fcache[r->nfcache].ino = st.st_ino;
 			r->fcache[r->nfcache].size = st.st_size;
 			r->fcache[r->nfcache].mtime = st.st_mtim;
 			r->fcache[r->nfcache].hash = hash;
+			r->fcache[r->nfcache].by_path = !kept;
 			r->nfcache++;
 		}
 	}

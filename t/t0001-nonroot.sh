@@ -79,6 +79,18 @@ test_expect_success 'SysV shared memory attached and detached, as nobody' '
 	nb_rec_replay shm "$T/shmat" &&
 	grep -q "^a fault after shmdt" shm.rec.out
 '
+# demo is root's, so nobody cannot hard-link it: it is kept by path. Run
+# again through a bind mount inside a user and mount namespace, its path
+# there names another file outside (mnt/demo, a script): rec copies it
+# then (it had kept the first path for both, and replay ran the script).
+nb unshare -Urm true 2>/dev/null && test_set_prereq USERNS
+test_expect_success USERNS 'kept by path, then run from a mount namespace where that path names another file' '
+	mkdir "$nr/mnt" && printf "#!/bin/sh\necho wrong file\n" >"$nr/mnt/demo" &&
+	chmod 755 "$nr/mnt/demo" && chown -R nobody "$nr/mnt" &&
+	nb_rec_replay ns sh -c "$T/demo >/dev/null; exec unshare -Urm sh -c \"mount --bind $T $nr/mnt && exec $nr/mnt/demo\"" &&
+	! grep -q "wrong file" ns.rec.out ns.rep.out &&
+	test -s ns.rec.out
+'
 test_expect_success PYTHON 'python3, as nobody' '
 	nb_rec_replay py /usr/bin/python3 -c "import random, time; print(random.random(), time.time())"
 '
