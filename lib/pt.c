@@ -20,6 +20,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <elf.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -212,6 +213,20 @@ pid_t pt_group_holder(void)
 	return h;
 }
 
+/* The tracer holds a descriptor for each thread it traces (/proc/TID/mem):
+ * a program of 1,500 threads outgrows the soft limit of 1,024 that an
+ * ordinary user mostly starts with (rr's thread_stress, as nobody:
+ * "Too many open files" in replay). Raised to the hard limit in the
+ * tracer only, after the fork: the program starts with what it was given. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);	/* a failure leaves the old limit */
+	}
+}
+
 void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *const envp[],
 	      const char *dir, int (*before_exec)(void))
 {
@@ -254,6 +269,7 @@ void pt_spawn(struct pt_proc *p, const char *path, char *const argv[], char *con
 		die(127, "%s: %s", path, strerror(errno));
 	}
 	seccomp_release(ctx);
+	raise_fd_limit();
 	setpgid(pid, pt_spawn_pgid ? pt_spawn_pgid : pid);
 	free(prog.filter);
 	p->pid = pid;

@@ -1,8 +1,10 @@
 /* manythreads.c: starts THREADS threads (default 64) and CHILDREN child
  * processes (default 8); each writes four lines with a random token and
  * ends; main waits for them all and prints "done". Its many thread and
- * process ends must not force tseek checkpoints (t9022). Usage:
- * manythreads [THREADS [CHILDREN]] */
+ * process ends must not force tseek checkpoints (t9022). With TOGETHER
+ * 1, every thread lives until all are made (a barrier): as many threads
+ * at once as THREADS (t1200). Usage:
+ * manythreads [THREADS [CHILDREN [TOGETHER]]] */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +26,13 @@ static void lines(const char *who, int i)
 	}
 }
 
+static pthread_barrier_t all;
+static int together;
+
 static void *work(void *arg)
 {
+	if (together)
+		pthread_barrier_wait(&all);
 	lines("thread", (int)(long)arg);
 	return NULL;
 }
@@ -34,6 +41,9 @@ int main(int argc, char **argv)
 {
 	int nt = argc > 1 ? atoi(argv[1]) : 64, nc = argc > 2 ? atoi(argv[2]) : 8;
 	pthread_t *t = calloc(nt > 0 ? nt : 1, sizeof *t);
+	together = argc > 3 && atoi(argv[3]) && nt > 0;
+	if (together)
+		pthread_barrier_init(&all, NULL, nt + 1);
 	for (int i = 0; i < nc; i++) {
 		pid_t c = fork();
 		if (c == 0) {
@@ -46,6 +56,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nt; i++)
 		if (pthread_create(&t[i], NULL, work, (void *)(long)i))
 			return 1;
+	if (together)
+		pthread_barrier_wait(&all);
 	for (int i = 0; i < nt; i++)
 		pthread_join(t[i], NULL);
 	printf("done\n");
