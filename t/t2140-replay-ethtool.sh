@@ -12,6 +12,7 @@ test_expect_success 'ethtool commands on lo record and replay' '
 	rec_replay_cmp "$T/ethtool" &&
 	grep -q "^link: ok " rec.out &&
 	grep -q "^names: ok [1-9][0-9]* [a-z]" rec.out &&
-	grep -q "^features: ok [1-9]" rec.out
+	grep -q "^features: ok [1-9]" rec.out &&
+	grep -q "^rx rings: " rec.out
 '
 test_done

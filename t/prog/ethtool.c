@@ -62,6 +62,9 @@ int main(void)
 	} gf = { { .cmd = ETHTOOL_GFEATURES, .size = 8 }, { { 0 } } };
 	r = et(&gf);
 	printf("features: %s %u %#x %#x\n", r, gf.h.size, gf.b[0].active, gf.b[0].available);
+	struct ethtool_rxnfc rx = { .cmd = ETHTOOL_GRXRINGS, .data = 99 };
+	r = et(&rx);
+	printf("rx rings: %s %llu\n", r, (unsigned long long)rx.data);
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
 	r = et(&di);
 	printf("driver: %s\n", r);
