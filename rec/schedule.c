@@ -83,16 +83,20 @@ void on_alarm(int sig)
  * blocked, and ended) or is new, and has run its own code WOKE_GRAN less
  * than r. Natively it would run at once, on another CPU or by the
  * kernel's wakeup preemption; here r gives way at its next syscall, and
- * a counted r at its next tick. Threads only: a process woken (make, a
- * pipe's reader) waits for the timeslice as before, since an uncounted
- * process's preemption takes its memory. */
+ * a counted r at its next tick. A woken thread of another process only
+ * when r is counted (its preemption a point): for an uncounted r (make's
+ * compiler, a pipe's writer) it waits for the timeslice as before, since
+ * such a preemption takes r's memory. (rr's checkpoint_dying_threads: a
+ * child woken while its counted parent spins 15 ms and exits was killed
+ * unrun at the parent's end 1 run in 3.) */
 static int woke_waits(const struct task *r)
 {
 	uint64_t vrun = r->vrun;
 	int now_read = r->state != T_RUN;
 	for (int i = 0; i < R.ntasks; i++) {
 		const struct task *c = R.tasks[i];
-		if (c == r || !c->woke || c->tgid != r->tgid || c->state != T_READY || c->pstop)
+		if (c == r || !c->woke || c->state != T_READY || c->pstop ||
+		    (c->tgid != r->tgid && !count_counted(r->tgid)))
 			continue;
 		if (!now_read) {	/* the clock, once, and only with a woken thread waiting */
 			vrun += clock_ns(CLOCK_MONOTONIC) - r->run_t0;
@@ -282,12 +286,34 @@ static int counts_from(struct task *t)
 	       !count_counted(t->tgid) && (clone_flags(t) & CLONE_THREAD) && !(clone_flags(t) & CLONE_VFORK);
 }
 
+/* t's sched_yield ended with no other thread ready: a thread woken just
+ * before (by a futex wake) may have ended its call without rec seeing it
+ * yet. Its end is taken first, so that the yield gives way to it as the
+ * kernel's would. */
+static void take_woken(struct task *t)
+{
+	int st;
+	pid_t pid, tid = t->p.pid;
+	while (!others_ready() && (pid = woken_stop(&st))) {
+		cur = find_task(pid);
+		if (!cur)
+			cur = add_task(pid, pid);	/* a new thread's first stop */
+		handle(st);
+		if (!find_task(tid))
+			return;
+	}
+	cur = t;
+}
+
 /* cur just entered a syscall: most end at once, and then cur goes on
  * with its timeslice; one that blocks lets another thread run. So does
  * sched_yield, and the end of the timeslice. A call that sends data to
  * stdout or stderr lets none run until it ends, however long it blocks
  * (a full pipe, a stopped terminal): replay prints the data at the
- * call's end, so the data must reach the file in the order of the ends. */
+ * call's end, so the data must reach the file in the order of the ends.
+ * Nor does a sched_yield, which never blocks: on a loaded machine its
+ * end can come after the tries, and then it gave way to nobody (rr's
+ * sched_yield test, two threads taking turns, failed 1 run in 4). */
 void await_quick_return(void)
 {
 	pid_t tid = cur->p.pid;
@@ -300,7 +326,7 @@ void await_quick_return(void)
 	 * or a join would find it cleared or not by timing. (The first
 	 * thread's end is not reported while others live.) */
 	int hold = t->out || (nr == SYS_exit && tid != t->tgid) || futex_word_write(nr, t->a) ||
-		   maps_write(nr, t->a) || counts_from(t);
+		   maps_write(nr, t->a) || counts_from(t) || nr == SYS_sched_yield;
 	int tries = R.clone_gives_way && (nr == SYS_clone || nr == SYS_clone3) ? 0 : 40;
 	for (int i = 0; (hold || i < tries) && t->state == T_KERNEL; i++) {
 		int st;
@@ -323,6 +349,11 @@ void await_quick_return(void)
 	}
 	if (t->state != T_READY || t->pstop)
 		return;
+	if (nr == SYS_sched_yield && !others_ready()) {
+		take_woken(t);
+		if (!find_task(tid) || t->state != T_READY || t->pstop)
+			return;
+	}
 	if (others_ready() && (nr == SYS_sched_yield || R.run_ticks >= R.slice_ticks || woke_waits(t) ||
 			       (R.chaos && rnd() % 2))) {
 		R.gave_way = tid;
