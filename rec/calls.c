@@ -26,6 +26,7 @@
 #include "trapact.h"
 #include "tsc.h"
 #include "util.h"
+#include "vsyscall.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -285,13 +286,6 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	static char why[160];
 	uint16_t insn = 0;
 	uint64_t a[6];
-	if ((r->rip & ~0xfffull) == 0xffffffffff600000ull) {
-		/* The kernel emulates the call and returns to the caller
-		 * with no syscall-exit stop: rec would never see its end. */
-		snprintf(why, sizeof why, "a call through the legacy vsyscall page (%s at 0x%llx)",
-			 sys_row(nr)->name, (unsigned long long)r->rip);
-		return why;
-	}
 	/* A syscall instruction in 64-bit code leaves its return address in
 	 * rcx and the flags in r11, as the kernel shows them: no need to read
 	 * it (int $0x80 and sysenter leave the program's own there, which
@@ -336,6 +330,27 @@ void syscall_at_entry(const struct user_regs_struct *r)
 	syscall_entry();
 }
 
+/* cur, at the entry stop r of a call through the vsyscall page, its
+ * record staged: rec makes the call (vsyscall.h), records it whole with
+ * what it wrote, and the kernel skips it; cur runs on from its caller. */
+static void vsyscall_whole(struct user_regs_struct *r)
+{
+	struct vsys_out out[2];
+	int64_t ret = vsyscall_make(&cur->p, cur->nr, cur->a, out);
+	memcpy(cur->stage.buf + 56, &ret, 8);
+	begin(TR_SYSCALL, 0);
+	tw_put(&R.w, cur->stage.buf, cur->stage.len);
+	for (int i = 0; i < 2; i++)
+		if (out[i].len)
+			item_mem(NULL, out[i].addr, out[i].b, out[i].len);
+	tw_end(&R.w);
+	r->orig_rax = -1;
+	r->rax = ret;
+	pt_setregs(&cur->p, r);
+	R.run_tid = cur->p.pid;	/* it runs on: no other may */
+	pt_resume(&cur->p, RESUME_CONT, 0);
+}
+
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void)
@@ -350,7 +365,7 @@ void syscall_entry(void)
 	if (e->class == C_UNSUP)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
 			       "cannot record yet; the trace %s ends before it", e->name, nr, R.dir);
-	const char *why = refusal(nr, &regs);
+	const char *why = vsyscall_at(regs.rip) ? NULL : refusal(nr, &regs);
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
 			       "the trace %s ends before it", why, R.dir);
@@ -383,6 +398,10 @@ void syscall_entry(void)
 		tw_item(s, IT_COUNT, 0, &count, 8, NULL, 0);
 	if (nr == SYS_kill || nr == SYS_tkill || nr == SYS_tgkill || nr == SYS_pidfd_send_signal)
 		kill_robust_marks(nr, cur->a, s);
+	if (vsyscall_at(regs.rip)) {
+		vsyscall_whole(&regs);
+		return;
+	}
 	cur->at_exit = 0;
 	cur->held_blocked = 0;
 	cur->entry_regs = regs;
