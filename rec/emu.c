@@ -165,7 +165,7 @@ int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t
 		drain();
 		return 0;
 	}
-	int fd = a[0], whole = 0;
+	int fd = a[0], whole = 0, range = 0;
 	int64_t off = -1, len = ret;
 	switch (nr) {
 	case SYS_pwrite64:
@@ -178,10 +178,14 @@ int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t
 		fd = nr == SYS_ftruncate ? (int)a[0] : -2;
 		len = 0;
 		break;
-	case SYS_fallocate:	/* only a hole punched or zeroed changes bytes */
-		whole = (a[1] & ~(uint64_t)FALLOC_FL_KEEP_SIZE) != 0;
-		len = 0;
+	case SYS_fallocate: {	/* only a hole punched or zeroed changes bytes */
+		uint64_t mode = a[1] & ~(uint64_t)FALLOC_FL_KEEP_SIZE;
+		range = mode == FALLOC_FL_PUNCH_HOLE || mode == FALLOC_FL_ZERO_RANGE;
+		whole = mode && !range;	/* collapsed, inserted: bytes move */
+		off = range ? (int64_t)a[2] : -1;
+		len = range ? (int64_t)a[3] : 0;
 		break;
+	}
 	case SYS_copy_file_range:
 	case SYS_splice:
 	case SYS_sendfile:
@@ -222,6 +226,11 @@ int emu_patch(struct trace_writer *w, struct pt_proc *p, long nr, const uint64_t
 	if (whole) {
 		off = 0;
 		len = st.st_size;
+	} else if (range) {	/* the range within the file, zeros now */
+		if (off > st.st_size)
+			off = st.st_size;
+		if (len > st.st_size - off)
+			len = st.st_size - off;
 	} else if (len == 0) {
 		off = 0;	/* the size alone changed */
 	} else {
