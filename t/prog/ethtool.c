@@ -1,4 +1,5 @@
-/* ethtool.c: SIOCETHTOOL on the loopback interface, whose output lies
+/* ethtool.c: SIOCETHTOOL on the loopback interface (and GRXRINGS on every
+ * interface), whose output lies
  * behind the struct ifreq's ifr_data, sized by the command there (rec
  * refused it as an ioctl whose outputs it did not know). Prints what
  * each command answered, and a token. */
@@ -16,13 +17,18 @@
 
 static int fd;
 
-static const char *et(void *data)
+static const char *et_on(const char *ifname, void *data)
 {
 	struct ifreq ir;
 	memset(&ir, 0, sizeof ir);
-	strcpy(ir.ifr_name, "lo");
+	snprintf(ir.ifr_name, sizeof ir.ifr_name, "%s", ifname);
 	ir.ifr_data = data;
 	return ioctl(fd, SIOCETHTOOL, &ir) == 0 ? "ok" : strerror(errno);
+}
+
+static const char *et(void *data)
+{
+	return et_on("lo", data);
 }
 
 int main(void)
@@ -62,9 +68,16 @@ int main(void)
 	} gf = { { .cmd = ETHTOOL_GFEATURES, .size = 8 }, { { 0 } } };
 	r = et(&gf);
 	printf("features: %s %u %#x %#x\n", r, gf.h.size, gf.b[0].active, gf.b[0].available);
-	struct ethtool_rxnfc rx = { .cmd = ETHTOOL_GRXRINGS, .data = 99 };
-	r = et(&rx);
-	printf("rx rings: %s %llu\n", r, (unsigned long long)rx.data);
+	/* Receive rings: lo has none to tell, a network card's driver mostly
+	 * does (virtio_net: its queues). Every interface is asked. */
+	struct if_nameindex *ni = if_nameindex();
+	for (struct if_nameindex *i = ni; i && i->if_index; i++) {
+		struct ethtool_rxnfc rx = { .cmd = ETHTOOL_GRXRINGS, .data = 99 };
+		r = et_on(i->if_name, &rx);
+		printf("rx rings %s: %s %llu\n", i->if_name, r, (unsigned long long)rx.data);
+	}
+	if (ni)
+		if_freenameindex(ni);
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
 	r = et(&di);
 	printf("driver: %s\n", r);
