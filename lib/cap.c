@@ -478,11 +478,12 @@ static int64_t ethtool_out_size(struct pt_proc *p, uint64_t data)
 		return h[1] & 0x20000000 ? 192 : 16;
 	case 0x2d: case 0x2e: case 0x2f:
 		return 192;	/* GRXRINGS, GRXCLSRLCNT, GRXCLSRULE */
-	case 0x30:		/* GRXCLSRLALL: and rule_cnt locations at 188 */
+	case 0x30: {		/* GRXCLSRLALL: and rule_cnt locations at 188 */
 		if (pt_read(p, data + 184, &h[2], 4) != 4)
 			return 192;
-		return 188 + 4 * (int64_t)(h[2] < 65536 ? h[2] : 65536) > 192 ?
-			       188 + 4 * (int64_t)(h[2] < 65536 ? h[2] : 65536) : 192;
+		int64_t n = 188 + 4 * (int64_t)(h[2] < 65536 ? h[2] : 65536);
+		return n > 192 ? n : 192;
+	}
 	case 0x4c:		/* GLINKSETTINGS: 3 masks of nwords (a negative
 				   nwords answers the size handshake) */
 		return 48 + ((int8_t)(h[2] >> 24) > 0 ? 12 * (int8_t)(h[2] >> 24) : 0);

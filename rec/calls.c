@@ -286,6 +286,16 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 	static char why[160];
 	uint16_t insn = 0;
 	uint64_t a[6];
+	if (vsyscall_at(r->rip)) {
+		/* The kernel emulates the call and returns to the caller
+		 * with no syscall-exit stop: rec makes the page's calls
+		 * itself (vsyscall.h), and would never see another's end. */
+		if (vsyscall_has(nr))
+			return NULL;
+		snprintf(why, sizeof why, "a call through the legacy vsyscall page (%s at 0x%llx)",
+			 sys_row(nr)->name, (unsigned long long)r->rip);
+		return why;
+	}
 	/* A syscall instruction in 64-bit code leaves its return address in
 	 * rcx and the flags in r11, as the kernel shows them: no need to read
 	 * it (int $0x80 and sysenter leave the program's own there, which
@@ -330,25 +340,28 @@ void syscall_at_entry(const struct user_regs_struct *r)
 	syscall_entry();
 }
 
-/* cur, at the entry stop r of a call through the vsyscall page, its
- * record staged: rec makes the call (vsyscall.h), records it whole with
- * what it wrote, and the kernel skips it; cur runs on from its caller. */
-static void vsyscall_whole(struct user_regs_struct *r)
+/* cur's staged record, whole at its entry (its result sure there): it
+ * goes into the trace, and cur runs on with no stop at the call's end. */
+static void whole_at_entry(void)
 {
-	struct vsys_out out[2];
-	int64_t ret = vsyscall_make(&cur->p, cur->nr, cur->a, out);
-	memcpy(cur->stage.buf + 56, &ret, 8);
 	begin(TR_SYSCALL, 0);
 	tw_put(&R.w, cur->stage.buf, cur->stage.len);
-	for (int i = 0; i < 2; i++)
-		if (out[i].len)
-			item_mem(NULL, out[i].addr, out[i].b, out[i].len);
 	tw_end(&R.w);
+	R.run_tid = cur->p.pid;	/* it runs on: no other may */
+	pt_resume(&cur->p, RESUME_CONT, 0);
+}
+
+/* cur, at the entry stop r of a call through the vsyscall page, its
+ * record staged: rec makes the call (vsyscall.h), stages what it wrote,
+ * and the kernel skips it; cur runs on from its caller. */
+static void vsyscall_whole(struct user_regs_struct *r)
+{
+	int64_t ret = vsyscall_make(&cur->p, cur->nr, cur->a, item_mem, &cur->stage);
+	memcpy(cur->stage.buf + 56, &ret, 8);
 	r->orig_rax = -1;
 	r->rax = ret;
 	pt_setregs(&cur->p, r);
-	R.run_tid = cur->p.pid;	/* it runs on: no other may */
-	pt_resume(&cur->p, RESUME_CONT, 0);
+	whole_at_entry();
 }
 
 /* cur's run of user code ends there. Stage the record, and let the
@@ -365,7 +378,7 @@ void syscall_entry(void)
 	if (e->class == C_UNSUP)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "
 			       "cannot record yet; the trace %s ends before it", e->name, nr, R.dir);
-	const char *why = vsyscall_at(regs.rip) ? NULL : refusal(nr, &regs);
+	const char *why = refusal(nr, &regs);
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s, which rewind cannot record yet; "
 			       "the trace %s ends before it", why, R.dir);
@@ -439,11 +452,7 @@ void syscall_entry(void)
 	 * nothing looks at the thread before its next event. */
 	if (!parked && !killed && !cur->nstash && !cur->injected && !cur->tracer && !cur->psys &&
 	    !R.chaos && cap_sure_sigaction(&cur->p, nr, cur->a)) {
-		begin(TR_SYSCALL, 0);
-		tw_put(&R.w, s->buf, s->len);
-		tw_end(&R.w);
-		R.run_tid = cur->p.pid;	/* it runs on: no other may */
-		pt_resume(&cur->p, RESUME_CONT, 0);
+		whole_at_entry();
 		return;
 	}
 	/* Raise one held signal now: it is delivered when this call ends

@@ -49,8 +49,7 @@ void item_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len)
 
 void item_mem(void *ctx, uint64_t addr, const void *data, size_t len)
 {
-	(void)ctx;
-	tw_item(&R.w, IT_MEM, 0, &addr, 8, data, len);
+	tw_item(ctx ? ctx : &R.w, IT_MEM, 0, &addr, 8, data, len);
 }
 
 /* Write the entries of syscalls still in the kernel that began before

@@ -17,7 +17,8 @@ void __attribute__((noreturn, format(printf, 2, 3))) stop_recording(int status,
 /* A cap_inputs callback: an IT_ARG item into the writer ctx. */
 void item_arg(void *ctx, int arg, uint64_t full, const void *data, size_t len);
 
-/* A cap_outputs callback: an IT_MEM item of the record being built. */
+/* A cap_outputs callback: an IT_MEM item into the writer ctx, or (NULL)
+ * of the record being built. */
 void item_mem(void *ctx, uint64_t addr, const void *data, size_t len);
 
 /* Start a record of the current task, after the entries of syscalls

@@ -206,7 +206,8 @@ static int keep_bytes(struct recorder *r, const char *src, const struct stat *st
 	snprintf(blob, sizeof blob, "%s/files/%016llx", r->dir, (unsigned long long)hash);
 	if (lstat(blob, &bs) == 0)
 		return 1;
-	copy |= !reaches(path, st);
+	if (!copy)
+		copy = !reaches(path, st);
 	if (!copy && link(path, blob) == 0) {
 		if (lstat(blob, &bs) < 0 || bs.st_ino != st->st_ino || bs.st_dev != st->st_dev) {
 			unlink(blob);	/* path was replaced meanwhile */

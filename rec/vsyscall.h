@@ -3,6 +3,7 @@
 #ifndef REWIND_REC_VSYSCALL_H
 #define REWIND_REC_VSYSCALL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pt.h"
@@ -10,19 +11,16 @@
 /* Whether an entry stop at rip is a call through the vsyscall page. */
 int vsyscall_at(uint64_t rip);
 
-/* An output of such a call: len bytes written at addr. */
-struct vsys_out {
-	uint64_t addr;
-	size_t len;
-	uint8_t b[16];
-};
+/* Whether call nr is one the page has (one vsyscall_make makes). */
+int vsyscall_has(long nr);
 
-/* Make call nr (arguments a) of the vsyscall page for thread p, stopped
- * at its entry: the kernel emulates those and returns to the caller with
- * no syscall-exit stop, so rec makes the call itself (the caller runs on
- * rec's CPU, so getcpu answers alike) and writes its outputs, out[0] and
- * out[1] (len 0: none), for the caller to skip it. Returns the result,
- * or 1 for a call the page has not (the kernel stops none such here). */
-int64_t vsyscall_make(struct pt_proc *p, long nr, const uint64_t a[6], struct vsys_out out[2]);
+/* Make call nr (arguments a), one the page has, for thread p, stopped at
+ * its entry: the kernel emulates those and returns to the caller with no
+ * syscall-exit stop, so rec makes the call itself (the caller runs on
+ * rec's CPU, so getcpu answers alike) and writes its outputs, each also
+ * given to out(ctx, addr, bytes, len), for the caller to skip it.
+ * Returns the result. */
+int64_t vsyscall_make(struct pt_proc *p, long nr, const uint64_t a[6],
+		      void (*out)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
 
 #endif
