@@ -22,13 +22,12 @@ rec_chaos () {
 test_expect_success 'lostupd prints something else each native run' '
 	differs_natively "$T/lostupd"
 '
-# chaos_shows: the recording just made has 3 points or more and lost
-# additions (below), or is not counted.
-chaos_shows () {
-	! counted ||
-	{ test "$(run_tool tdump "$trace" | grep -c " preempt at .*(point: ")" -ge 3 &&
-	  grep -Eq "^lost [1-9][0-9]* of 6000000, token [0-9a-f]{8}$" rec.out; }
-}
+# points: the preemptions of $trace that are points. race_shows: the
+# recording just made lost additions. chaos_shows: it has 3 points or
+# more and lost additions (the tests below), or is not counted.
+points () { run_tool tdump "$trace" | grep -c " preempt at .*(point: "; }
+race_shows () { grep -Eq "^lost [1-9][0-9]* of 6000000, token [0-9a-f]{8}$" rec.out; }
+chaos_shows () { ! counted || { test "$(points)" -ge 3 && race_shows; }; }
 # The switches are random: a recording where one thread ran most of its
 # loop alone (its sibling started late on a loaded machine) shows few.
 # Up to three recordings are made for one that shows them.
@@ -47,8 +46,7 @@ test_expect_success 'counted --chaos: replay prints the same bytes' '
 # counted edge, so each a point: 3 at the least.
 test_expect_success 'counted --chaos: switches inside the loops, each a point' '
 	if counted; then
-		run_tool tdump "$trace" >dump &&
-		n=$(grep -c " preempt at .*(point: " dump) &&
+		n=$(points) &&
 		echo "$n points" &&
 		test "$n" -ge 3
 	fi
@@ -58,7 +56,7 @@ test_expect_success 'counted --chaos: switches inside the loops, each a point' '
 # them inside the window, some additions are lost.
 test_expect_success 'counted --chaos: the race shows' '
 	if counted; then
-		grep -Eq "^lost [1-9][0-9]* of 6000000, token [0-9a-f]{8}$" rec.out
+		race_shows
 	fi
 '
 test_expect_success 'a second replay is identical' '
