@@ -56,6 +56,17 @@ static int from_program(const siginfo_t *si)
 	return pid == getpid();
 }
 
+/* Signal sig sent to the program's group (or its first process, if the
+ * group is gone); 0 before the program has started. Async-signal-safe. */
+static int pass_on(int sig)
+{
+	if (R.pgid <= 0 || R.root <= 0)
+		return 0;
+	if (kill(-R.pgid, sig) < 0)
+		kill(R.root, sig);
+	return 1;
+}
+
 /* SIGINT or SIGQUIT sent to rec (or to its process group, as by a
  * script): passed on to the program's group, which it would have reached
  * without rec. A terminal's ^C reaches the program's group directly. One
@@ -64,18 +75,25 @@ static int from_program(const siginfo_t *si)
 static void on_intr(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (from_program(si))
-		return;
-	if (R.root > 0 && kill(-R.pgid, sig) < 0)
-		kill(R.root, sig);
+	if (!from_program(si))
+		pass_on(sig);
 }
 
-/* SIGTERM or SIGHUP: keep what was recorded, then go as told; unless the
- * program sent it (see on_intr). */
+/* SIGTERM or SIGHUP (timeout(1), kill, a shell that hangs up): passed
+ * on to the program's group, which would have got it without rec, and
+ * the recording goes on to the program's end. If the program has not
+ * ended within TERM_GRACE_TICKS, or another comes a second or more
+ * later, rec keeps what was recorded and ends the program (timeout(1)
+ * sends two at once: to rec, then to its own group). One the program
+ * sent goes no further (see on_intr). */
 static void on_term(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (!from_program(si))
+	if (from_program(si))
+		return;
+	if (!R.term_passed && pass_on(sig))
+		R.term_passed = sig;
+	else if (!R.term_passed || R.term_grace >= 1000000 / TICK_US)
 		R.term_sig = sig;
 }
 
@@ -134,7 +152,7 @@ static const char *find_prog(const char *prog)
 }
 
 /* rec's own signals: SIGINT and SIGQUIT passed on, SIGTERM and SIGHUP
- * ending the recording, SIGALRM the schedule's tick. */
+ * passed on and then ending the recording, SIGALRM the schedule's tick. */
 static void own_signals(void)
 {
 	/* What rec was started with ignored and blocked stays so for the

@@ -67,7 +67,12 @@ struct recorder {
 	pid_t gave_way;
 	int ticks_to_flush;
 	volatile sig_atomic_t flush_due, term_sig;
-	/* Ticks since SIGTERM while rec was too busy to take it (hashing
+	/* The SIGTERM or SIGHUP rec passed on to the program's group (0:
+	 * none yet), and the ticks since: after TERM_GRACE_TICKS without
+	 * the program's end (or at a second one) it is term_sig. */
+	volatile sig_atomic_t term_passed;
+	volatile int term_grace;
+	/* Ticks since term_sig while rec was too busy to take it (hashing
 	 * or copying a huge file): after TERM_TICKS it leaves at once. */
 	volatile int term_ticks;
 

@@ -23,6 +23,9 @@
 /* Ticks without a syscall after which a thread that holds a signal it
  * does not block is stopped to take it (R.want_ticks). */
 #define HELD_TICKS 20
+/* Ticks after a SIGTERM passed on to the program (R.term_passed) after
+ * which rec ends the recording, as rr gives its tracees 5 s. */
+#define TERM_GRACE_TICKS (5000000 / TICK_US)
 /* Ticks after SIGTERM after which rec leaves at once, the trace ending
  * at its last flush, the program killed (PTRACE_O_EXITKILL). */
 #define TERM_TICKS (1000000 / TICK_US)
@@ -58,6 +61,8 @@ void on_alarm(int sig)
 {
 	(void)sig;
 	int n = ticks_passed();
+	if (R.term_passed && !R.term_sig && (R.term_grace += n) >= TERM_GRACE_TICKS)
+		R.term_sig = R.term_passed;
 	if (R.term_sig && (R.term_ticks += n) >= TERM_TICKS) {
 		term_msg[22] = '0' + R.term_sig / 10 % 10;
 		term_msg[23] = '0' + R.term_sig % 10;
