@@ -359,6 +359,7 @@ static const struct cmd_out fcntls[] = {
 
 static int fcntl_out_size(uint64_t cmd)
 {
+	cmd = (uint32_t)cmd;	/* the kernel's cmd is an unsigned int */
 	for (size_t i = 0; i < sizeof fcntls / sizeof *fcntls; i++)
 		if (fcntls[i].cmd == cmd)
 			return fcntls[i].out;
@@ -388,6 +389,7 @@ static int ipc_out_size(int which, uint64_t cmd)
 		{ { 2, 120 }, { 3, 32 }, { 11, 120 }, { 12, 32 }, { 13, 120 } },
 		{ { 2, 112 }, { 3, 72 }, { 13, 112 }, { 14, 48 }, { 15, 112 } },
 	};
+	cmd = (uint32_t)cmd;	/* an int to the kernel */
 	if (which == 0 && (cmd & ~0x100ull) == 13)
 		return SPECIAL;	/* GETALL */
 	for (int i = 0; i < 5; i++)
@@ -552,7 +554,7 @@ static void out_keyctl(struct pt_proc *p, const uint64_t a[6], int64_t ret,
 {
 	uint64_t buf = 0, cap = 0;
 	uint32_t len = 0;
-	switch (a[0]) {
+	switch ((uint32_t)a[0]) {	/* keyctl's option is an int */
 	case 6: case 11: case 17: case 23:	/* DESCRIBE, READ, GET_SECURITY, DH_COMPUTE */
 		buf = a[2], cap = a[3];
 		break;
@@ -613,8 +615,8 @@ const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint
 			 pt_read(p, data, &cmd, 4) == 4)
 			snprintf(why, sizeof why, "ioctl SIOCETHTOOL command %#x", cmd);
 		else if (k == A_FCNTL && fcntl_out_size(v) == REFUSE)
-			snprintf(why, sizeof why, "fcntl command %llu", (unsigned long long)v);
-		else if (k == A_PRCTL && v == 35 && (a[1] == 13 || a[1] == 14))
+			snprintf(why, sizeof why, "fcntl command %u", (unsigned)v);
+		else if (k == A_PRCTL && (uint32_t)v == 35 && (a[1] == 13 || a[1] == 14))
 			snprintf(why, sizeof why, "prctl PR_SET_MM %s (a descriptor of the executable)",
 				 a[1] == 13 ? "PR_SET_MM_EXE_FILE" : "PR_SET_MM_MAP");
 		else if (k == A_QUOTACTL && quotactl_out_size(v) == REFUSE)
@@ -628,7 +630,7 @@ const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint
 
 const char *cap_refusal(const struct sys_entry *e, const uint64_t a[6])
 {
-	if (!strcmp(e->name, "seccomp") && a[0] == 1 && (a[1] & 8))
+	if (!strcmp(e->name, "seccomp") && (uint32_t)a[0] == 1 && (a[1] & 8))
 		return "a seccomp filter with a user notification listener";
 	return NULL;
 }
@@ -640,6 +642,18 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 	 * remaining time); saving bytes the kernel did not write is harmless,
 	 * since replay writes back the very same bytes. */
 	int ok = ret >= 0, soft = ok || ret == -EINTR || cap_is_restart(ret);
+	/* getsockopt may write optlen, and some of optval, and fail after
+	 * (NETLINK_LIST_MEMBERSHIPS writes the length it needs, then EFAULT
+	 * for an optval it could not fill; SO_PEERSEC and SO_PEERGROUPS the
+	 * length before ERANGE): both are saved whatever its result. */
+	if (e == sys_row(SYS_getsockopt))
+		soft = 1;
+	/* The attr of sched_setattr and perf_event_open gets the size the
+	 * kernel knows when the program's is one it does not (E2BIG). */
+	if (ret == -E2BIG && e == sys_row(SYS_sched_setattr))
+		out(p, a[1], 4, fn, ctx);
+	else if (ret == -E2BIG && e == sys_row(SYS_perf_event_open) && a[0])
+		out(p, a[0] + 4, 4, fn, ctx);
 	for (int i = 0; i < e->nargs; i++) {
 		uint32_t c = e->arg[i];
 		uint64_t v = a[i];
@@ -720,6 +734,7 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 			break;
 		}
 		case A_PRCTL:
+			v = (uint32_t)v;	/* the option is an int to the kernel */
 			for (size_t k = 0; ok && k < sizeof prctls / sizeof *prctls; k++)
 				if (prctls[k].cmd == v)
 					out(p, a[1], prctls[k].out, fn, ctx);

@@ -726,7 +726,11 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc)
 	if (put_back) {	/* the flags as the program wrote them, in both copies */
 		struct pt_proc cp = { .pid = child, .memfd = -1 };
 		pt_write(&e->p, sc->args[0], &flags, 8);
-		pt_write(&cp, sc->args[0], &flags, 8);
+		if (!(flags & CLONE_VM)) {
+			pt_reopen_mem(&cp);
+			pt_write(&cp, sc->args[0], &flags, 8);
+			close(cp.memfd);
+		}
 	}
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;

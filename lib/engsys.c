@@ -258,8 +258,9 @@ static int q_prctl(struct engine *e, struct call *c, int phase)
 {
 	const uint64_t *a = c->sc->args;
 	(void)e;
-	if (phase == QP_CLASS && ((a[0] == PR_SET_SECCOMP && a[1] == 2) || a[0] == 59 ||
-				  (a[0] == PR_SET_MM && a[1] >= 1 && a[1] <= 12)))
+	uint32_t op = (uint32_t)a[0];	/* an int to the kernel */
+	if (phase == QP_CLASS && ((op == PR_SET_SECCOMP && a[1] == 2) || op == 59 ||
+				  (op == PR_SET_MM && a[1] >= 1 && a[1] <= 12)))
 		c->cls = C_EXEC;
 	return 0;
 }

@@ -600,7 +600,7 @@ void buf_after(struct pt_proc *p, uint32_t key, long nr, const uint64_t a[6], in
 	case SYS_seccomp:
 	case SYS_prctl:
 		/* The program's own filter would see the untraced calls. */
-		if (nr == SYS_prctl && a[0] != PR_SET_SECCOMP)
+		if (nr == SYS_prctl && (uint32_t)a[0] != PR_SET_SECCOMP)
 			return;
 		h.mode = 0;
 		break;

@@ -157,6 +157,21 @@ static int others_clear(void)
 
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
+/* t's clone3 struct gets back the flags the program wrote (t->clone3_put),
+ * in its child's copy too: once the kernel has read it, before either
+ * runs its own code again. */
+static void clone3_put_back(struct task *t)
+{
+	uint64_t f = t->clone3_put;
+	struct task *c = t->child ? find_task(t->child) : NULL;
+	if (!f)
+		return;
+	t->clone3_put = 0;
+	pt_write(&t->p, t->a[0], &f, 8);
+	if (c && !(f & CLONE_VM))
+		pt_write(&c->p, t->a[0], &f, 8);
+}
+
 void syscall_exit(void)
 {
 	struct user_regs_struct regs;
@@ -181,6 +196,7 @@ void syscall_exit(void)
 			       "record yet; the trace %s ends before it", e->name, why, R.dir);
 	if (nr == SYS_prctl || nr == SYS_seccomp || nr == SYS_arch_prctl)
 		ret = own_settings(&regs);
+	clone3_put_back(cur);	/* a clone3 that made no child */
 	if ((clone_flags(cur) & CLONE_VFORK) && e->class == C_CLONE)
 		vfork_child_exec();
 	/* A whole call goes where it began; an end goes after every call
@@ -313,7 +329,8 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 			 out_kind(a[0]) == 1 ? "stdout" : "stderr");
 		return why;
 	}
-	if (nr == SYS_process_vm_writev && !in_tree(a[0])) {
+	/* No process has an id of 0 or less: ESRCH, and nothing written. */
+	if (nr == SYS_process_vm_writev && (pid_t)a[0] > 0 && !in_tree(a[0])) {
 		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
 			 "recording)", (int)a[0]);
 		return why;
@@ -424,13 +441,19 @@ void syscall_entry(void)
 		/* A child that escapes rec would run unrecorded and every
 		 * syscall of it would fail (the filter's RET_TRACE with no
 		 * tracer); traced like any other, it is recorded. Replay
-		 * strips the flag the same way. */
-		if (nr != SYS_clone)
+		 * strips the flag the same way: clone3's in its struct, put
+		 * back at the call's end in both copies of it. */
+		uint64_t f = clone_flags(cur), g = f & ~(uint64_t)CLONE_UNTRACED;
+		if (nr == SYS_clone3 && pt_write(&cur->p, cur->a[0], &g, 8) == 0) {
+			cur->clone3_put = f;
+		} else if (nr == SYS_clone) {
+			regs.rdi = g;
+			pt_setregs(&cur->p, &regs);
+		} else {
 			stop_recording(EXIT_TRACE, "the program called %s with CLONE_UNTRACED, which "
 				       "rewind cannot record yet; the trace %s ends before it",
 				       e->name, R.dir);
-		regs.rdi &= ~(uint64_t)CLONE_UNTRACED;
-		pt_setregs(&cur->p, &regs);
+		}
 	}
 	trapact_entry(nr, cur->a);
 	int parked = ptemu_call(&regs) == 2;
@@ -478,5 +501,6 @@ void syscall_entry(void)
 		int st;
 		wait_any(cur->p.pid, &st, 0);
 		handle_other(st);
+		clone3_put_back(cur);	/* before the child runs */
 	}
 }

@@ -36,7 +36,10 @@ int64_t own_settings(struct user_regs_struct *r)
 {
 	uint64_t *a = cur->a;
 	int64_t ret = r->rax;
-	if (cur->nr == SYS_prctl && a[0] == PR_SET_TSC && r->rsi != a[1]) {
+	/* prctl's option, arch_prctl's and seccomp's op are ints to the
+	 * kernel: what the program has in the high bits does not count. */
+	uint32_t op = (uint32_t)a[0];
+	if (cur->nr == SYS_prctl && op == PR_SET_TSC && r->rsi != a[1]) {
 		r->rsi = a[1];	/* as the program passed it */
 		pt_setregs(&cur->p, r);
 	}
@@ -45,25 +48,25 @@ int64_t own_settings(struct user_regs_struct *r)
 	/* CPUID faults for rec alone, where it does: the program, which
 	 * cannot set that (own_entry), sees that it does not. */
 	if (cur->nr == SYS_arch_prctl) {
-		if (a[0] == ARCH_GET_CPUID && (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE))) {
+		if (op == ARCH_GET_CPUID && (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE))) {
 			r->rax = 1;
 			pt_setregs(&cur->p, r);
 		}
 		return r->rax;
 	}
-	if (cur->nr == SYS_seccomp ? a[0] == SECCOMP_SET_MODE_FILTER :
-	    a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+	if (cur->nr == SYS_seccomp ? op == SECCOMP_SET_MODE_FILTER :
+	    op == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
 		cur->own.seccomp = SECCOMP_MODE_FILTER;
 	/* With TSYNC the filter is every thread's of the process (it
 	 * returned 0: none was left out). */
-	if (cur->nr == SYS_seccomp && a[0] == SECCOMP_SET_MODE_FILTER &&
+	if (cur->nr == SYS_seccomp && op == SECCOMP_SET_MODE_FILTER &&
 	    (a[1] & SECCOMP_FILTER_FLAG_TSYNC) && ret == 0)
 		for (int i = 0; i < R.ntasks; i++)
 			if (R.tasks[i]->tgid == cur->tgid)
 				R.tasks[i]->own.seccomp = SECCOMP_MODE_FILTER;
 	if (cur->nr == SYS_seccomp)
 		return ret;
-	switch (a[0]) {
+	switch (op) {
 	case PR_GET_TSC: {
 		int32_t mode = cur->own.tsc ? cur->own.tsc : PR_TSC_ENABLE;
 		pt_write(&cur->p, a[1], &mode, 4);
@@ -116,11 +119,11 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 		syscall(SYS_tkill, cur->p.pid, SIGKILL);
 		return 1;
 	}
-	if (nr == SYS_seccomp ? a[0] != SECCOMP_SET_MODE_STRICT :
-	    nr != SYS_prctl || a[0] != PR_SET_SECCOMP || a[1] != SECCOMP_MODE_STRICT)
+	if (nr == SYS_seccomp ? (uint32_t)a[0] != SECCOMP_SET_MODE_STRICT :
+	    nr != SYS_prctl || (uint32_t)a[0] != PR_SET_SECCOMP || a[1] != SECCOMP_MODE_STRICT)
 		return 0;
 	/* A thread with a filter of its own cannot enter it (EINVAL). */
-	r->rax = cur->own.seccomp || (nr == SYS_seccomp && (a[1] || a[2])) ? -EINVAL : 0;
+	r->rax = cur->own.seccomp || (nr == SYS_seccomp && ((uint32_t)a[1] || a[2])) ? -EINVAL : 0;
 	r->orig_rax = -1;
 	pt_setregs(&cur->p, r);
 	if (!r->rax) {
@@ -136,13 +139,13 @@ void own_entry(long nr, struct user_regs_struct *r)
 	 * the CPU whose table is kept: a program that sets it itself would
 	 * either end it, so that CPUID ran unrecorded, or want its faults,
 	 * which rec does not keep apart from its own yet. */
-	if (nr == SYS_arch_prctl && r->rdi == ARCH_SET_CPUID &&
+	if (nr == SYS_arch_prctl && (uint32_t)r->rdi == ARCH_SET_CPUID &&
 	    (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE)))
 		stop_recording(EXIT_TRACE, "the program set CPUID faulting itself (arch_prctl "
 			       "ARCH_SET_CPUID), which rec uses to record CPUID; the trace %s ends "
 			       "before it (%s records it without)", R.dir,
 			       R.tsc_way & TSC_CPUID ? "REWIND_NO_CPUID_FAULT=1" : "REWIND_NO_COUNT=1");
-	if (nr == SYS_prctl && r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
+	if (nr == SYS_prctl && (uint32_t)r->rdi == PR_SET_TSC && (r->rsi == PR_TSC_ENABLE ||
 	    r->rsi == PR_TSC_SIGSEGV)) {
 		/* rdtsc keeps trapping; the program's own mode is kept
 		 * here, and its PR_TSC_SIGSEGV honoured by do_rdtsc(). */
@@ -150,7 +153,7 @@ void own_entry(long nr, struct user_regs_struct *r)
 		r->rsi = PR_TSC_SIGSEGV;
 		pt_setregs(&cur->p, r);
 	}
-	if (nr == SYS_prctl && r->rdi == PR_SET_DUMPABLE && r->rsi == DUMP_DISABLE &&
+	if (nr == SYS_prctl && (uint32_t)r->rdi == PR_SET_DUMPABLE && r->rsi == DUMP_DISABLE &&
 	    geteuid() != 0) {
 		/* Non-dumpable, the program would close its /proc files to
 		 * an ordinary user's rec: it stays dumpable, and is told it

@@ -140,6 +140,17 @@ static int emulated(uint64_t req)
 	return 0;
 }
 
+/* Whether an x86-64 kernel has request req (rec emulates some of them);
+ * for any other it answers EIO. */
+static int kernel_knows(uint64_t req)
+{
+	return req <= PTRACE_SETFPREGS || req == PTRACE_ATTACH || req == PTRACE_DETACH ||
+	       req == 21 /* PTRACE_OLDSETOPTIONS */ || req == PTRACE_SYSCALL ||
+	       (req >= 25 && req <= 26) /* PTRACE_GET_THREAD_AREA, SET_ */ ||
+	       (req >= 30 && req <= 33) /* ARCH_PRCTL, SYSEMU(_SINGLESTEP), SINGLEBLOCK */ ||
+	       (req >= 0x4200 && req <= 0x4212);
+}
+
 static void __attribute__((noreturn)) ptrace_refuse(uint64_t req, const char *why)
 {
 	const char *n = ptrace_name(req);
@@ -460,9 +471,10 @@ static void pass_on(struct task *t, int sig, int step)
 static int64_t ptrace_emu(const uint64_t a[6])
 {
 	uint64_t req = a[0], addr = a[2], data = a[3];
-	struct task *t = (int64_t)a[1] > 0 && a[1] <= INT32_MAX ? find_task(a[1]) : NULL;
+	pid_t pid = (pid_t)a[1];	/* a pid_t to the kernel: the high bits do not count */
+	struct task *t = pid > 0 ? find_task(pid) : NULL;
 	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
-		if (!t && ((int32_t)a[1] <= 0 || (kill(a[1], 0) < 0 && errno == ESRCH)))
+		if (!t && (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH)))
 			return -ESRCH;	/* no such process (0 or less: none) */
 		if (!t)
 			ptrace_refuse(req, " of a process outside the recorded tree");
@@ -471,7 +483,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
 		settle(t, 0);
-		if (find_task(a[1]) != t)
+		if (find_task(pid) != t)
 			return -ESRCH;
 		count_traced(&t->p, t->tgid);	/* its tracer sees its own code */
 		t->tracer = cur;
@@ -518,10 +530,16 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		want_calls(cur, 0);
 		return 0;
 	}
-	if (req == 31 || req == 32)	/* PTRACE_SYSEMU, PTRACE_SYSEMU_SINGLESTEP */
-		ptrace_refuse(req, " (a tracer that makes its tracee's calls itself)");
-	if (!emulated(req))
-		ptrace_refuse(req, "");
+	if (!emulated(req)) {
+		/* The kernel looks at the request only once the pid names a
+		 * tracee of the caller stopped for it; else ESRCH. */
+		if (!t || t->tracer != cur || !t->pstop || t->plisten)
+			return -ESRCH;
+		if (!kernel_knows(req))
+			return -EIO;
+		ptrace_refuse(req, req == 31 || req == 32 /* PTRACE_SYSEMU(_SINGLESTEP) */ ?
+			      " (a tracer that makes its tracee's calls itself)" : "");
+	}
 	if (!t || t->tracer != cur)
 		return -ESRCH;
 	if (t->plisten && req != PTRACE_INTERRUPT && req != PTRACE_KILL)
@@ -540,7 +558,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		if (stopping)
 			syscall(SYS_tkill, t->p.pid, SIGSTOP);
 		settle(t, stopping);
-		if (find_task(a[1]) != t)
+		if (find_task(pid) != t)
 			return -ESRCH;
 		if (t->plisten) {
 			/* Still in its group-stop: it traps with its signal. */

@@ -66,6 +66,9 @@ struct task {
 	int nemu_out;
 	pid_t exec_tid;		/* its id before its execve made it the leader */
 	pid_t child;		/* the thread its clone-like call made, as rec sees it */
+	uint64_t clone3_put;	/* a clone3's flags as the program wrote them,
+				   which its struct has without CLONE_UNTRACED
+				   until the call's end (0: none) */
 	struct task *parent;	/* the thread that made it (its real parent) */
 	int psig, pflags;	/* stopped for its tracer at the delivery of psig */
 	siginfo_t psi;
