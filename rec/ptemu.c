@@ -215,6 +215,31 @@ static void tracee_regs(struct task *t, struct user_regs_struct *r)
 	}
 }
 
+/* PTRACE_PEEKSIGINFO of t (its struct at addr, the siginfos to data), as
+ * the kernel checks its arguments; the queue is t's own in the kernel,
+ * read by rec, its tracer, where t waits. Refused where rec holds some of
+ * t's signals (they are pending natively) or t is blocked in a call. */
+static int64_t peek_siginfo(struct task *t, uint64_t addr, uint64_t data)
+{
+	struct __ptrace_peeksiginfo_args arg;
+	if (pt_read(&cur->p, addr, &arg, sizeof arg) != sizeof arg)
+		return -EFAULT;
+	if ((arg.flags & ~PTRACE_PEEKSIGINFO_SHARED) || arg.nr < 0)
+		return -EINVAL;
+	if (!arg.nr)
+		return 0;
+	if (t->nstash || t->state == T_KERNEL)
+		ptrace_refuse(PTRACE_PEEKSIGINFO, t->nstash ? " of a thread whose signals rec holds"
+							   : " of a thread blocked in a call");
+	if (arg.nr > 4096)
+		arg.nr = 4096;	/* more than any queue a program gets */
+	siginfo_t *q = xmalloc(arg.nr * sizeof *q);
+	long n = ptrace(PTRACE_PEEKSIGINFO, t->p.pid, &arg, q);
+	int64_t ret = n < 0 ? -errno : n > 0 && emu_put(data, q, n * sizeof *q) < 0 ? -EFAULT : n;
+	free(q);
+	return ret;
+}
+
 /* PTRACE_GET_SYSCALL_INFO of t (size bytes to data), as the kernel fills
  * it: entry and exit only at the syscall stops of PTRACE_O_TRACESYSGOOD
  * (the siginfo's code SIGTRAP | 0x80), none elsewhere. */
@@ -254,7 +279,9 @@ static int64_t ptrace_getregset(struct task *t, uint64_t type, uint64_t iovp)
 		return -EFAULT;
 	static uint8_t buf[65536];
 	size_t len = iov[1] < sizeof buf ? iov[1] : sizeof buf;
-	if (type == NT_PRSTATUS) {
+	if ((uint32_t)type == NT_PRSTATUS) {	/* the type is an unsigned int */
+		if (iov[1] % 8)
+			return -EINVAL;	/* not whole registers, as the kernel says */
 		struct user_regs_struct r;
 		tracee_regs(t, &r);
 		len = len < sizeof r ? len : sizeof r;
@@ -413,6 +440,8 @@ static int64_t set_prstatus(struct task *t, uint64_t data)
 	changeable(t, PTRACE_SETREGSET);
 	if (pt_read(&cur->p, data, iov, sizeof iov) != sizeof iov)
 		return -EFAULT;
+	if (iov[1] % 8)
+		return -EINVAL;	/* not whole registers, as the kernel says */
 	size_t len = iov[1] < sizeof r ? iov[1] : sizeof r;
 	pt_getregs(&t->p, &r);
 	old = r;
@@ -614,6 +643,8 @@ static int64_t ptrace_emu(const uint64_t a[6])
 		return emu_put(data, &t->pmsg, 8);
 	case 0x420e:	/* PTRACE_GET_SYSCALL_INFO */
 		return syscall_info(t, addr, data);
+	case PTRACE_PEEKSIGINFO:
+		return peek_siginfo(t, addr, data);
 	case PTRACE_GETSIGINFO:
 		if (t->pgroup && !t->seized)
 			return -EINVAL;	/* a group-stop has none (seized: a trap's) */
@@ -727,7 +758,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	}
 	case PTRACE_SETFPREGS:
 	case PTRACE_SETREGSET:
-		if (req == PTRACE_SETREGSET && addr == NT_PRSTATUS)
+		if (req == PTRACE_SETREGSET && (uint32_t)addr == NT_PRSTATUS)
 			return set_prstatus(t, data);
 		return set_fpstate(t, req, addr, data);
 	case PTRACE_POKETEXT:
