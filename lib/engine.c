@@ -49,10 +49,10 @@ static int replay_task_exit(struct engine *e, int final)
 	if (t->doomed == 2) {	/* reaped at its end, or at its sibling's execve */
 		t->doomed = 0;
 		t->state = ET_GONE;
-		if (t->status != want)
+		if (!eng_same_end(want, t->status))
 			eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want,
 				t->status);
-		e->status = t->status;
+		e->status = want;
 		return ENG_EVENT;
 	}
 	if (!final && t->state != ET_GONE && eng_sibling_execs(e, t)) {
@@ -88,9 +88,9 @@ static int replay_task_exit(struct engine *e, int final)
 			e->p = me;
 			break;
 		}
-	e->status = st;
-	if (st != want)
+	if (!eng_same_end(want, st))
 		eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
+	e->status = want;
 	if (final)
 		e->done = 1;
 	return final ? ENG_EXIT : ENG_EVENT;

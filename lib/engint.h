@@ -49,6 +49,11 @@ extern struct eng_moved eng_moved;
  * how the replay parted from the recording (fmt: what was expected and
  * what came). */
 void eng_diverge(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Whether a thread's end (wait status got) is the recorded one (want):
+ * a death by the same signal is, with a core dumped or not (whether the
+ * kernel writes one depends on limits and files replay does not make
+ * again: an RLIMIT_CORE the program raised is answered, not set). */
+int eng_same_end(int want, int got);
 /* The name of syscall nr (syscall_NR when the table lacks it). The
  * result may be static. */
 const char *eng_sysname(long nr);

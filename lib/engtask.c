@@ -24,6 +24,11 @@
 #define SS_AUTODISARM (1u << 31)
 #endif
 
+int eng_same_end(int want, int got)
+{
+	return want == got || (WIFSIGNALED(want) && WIFSIGNALED(got) && (want ^ got) == 0x80);
+}
+
 void eng_diverge(struct engine *e, const char *fmt, ...)
 {
 	char msg[1024];
