@@ -303,6 +303,11 @@ static int works(enum probe_feature f)
 	return known[f] > 0;
 }
 
+int probe_works(enum probe_feature f)
+{
+	return f >= 0 && f < PROBE_N && works(f);
+}
+
 int probe_has(enum probe_feature f)
 {
 	if (f < 0 || f >= PROBE_N || switched_off(f))

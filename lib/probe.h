@@ -28,6 +28,9 @@ enum probe_feature {
  * REWIND_NO_CPUID_FAULT, REWIND_NO_SUD, REWIND_NO_SECCOMP_TRAP,
  * REWIND_NO_UFFD_WP. */
 int probe_has(enum probe_feature f);
+/* Whether the machine has feature f, switched off by its variable or not
+ * (what the kernel answers the program). */
+int probe_works(enum probe_feature f);
 
 /* Print one line per feature: its name, present / missing / switched
  * off, and what rewind does about it. */

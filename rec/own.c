@@ -3,6 +3,7 @@
 #include "bufdrain.h"
 #include "events.h"
 #include "own.h"
+#include "probe.h"
 #include "rec.h"
 #include "sys.h"
 #include "tsc.h"
@@ -138,9 +139,11 @@ void own_entry(long nr, struct user_regs_struct *r)
 	/* CPUID faults for rec (lib/tsc.h), or may, in a thread that leaves
 	 * the CPU whose table is kept: a program that sets it itself would
 	 * either end it, so that CPUID ran unrecorded, or want its faults,
-	 * which rec does not keep apart from its own yet. */
+	 * which rec does not keep apart from its own yet. A machine without
+	 * CPUID faulting answers ENODEV, whatever rec does: that call goes
+	 * to the kernel. */
 	if (nr == SYS_arch_prctl && (uint32_t)r->rdi == ARCH_SET_CPUID &&
-	    (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE)))
+	    (R.tsc_way & (TSC_CPUID | TSC_CPUID_TABLE)) && probe_works(PROBE_CPUID_FAULT))
 		stop_recording(EXIT_TRACE, "the program set CPUID faulting itself (arch_prctl "
 			       "ARCH_SET_CPUID), which rec uses to record CPUID; the trace %s ends "
 			       "before it (%s records it without)", R.dir,
