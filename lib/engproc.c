@@ -707,7 +707,10 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc)
 		r.rdi &= ~strip;
 		pt_setregs(&e->p, &r);
 	}
-	uint64_t f3 = flags & ~(strip | 0x80);	/* 0x80: CLONE_NEWTIME, clone3 only */
+	/* clone3 only: CLONE_NEWTIME (0x80), and CLONE_INTO_CGROUP, whose
+	 * cgroup descriptor replay answered the open of (the child's
+	 * cgroup is the trace's to say, as its cgroup.procs read). */
+	uint64_t f3 = flags & ~(strip | 0x80 | 0x200000000ull);
 	int put_back = sc->nr == SYS_clone3 && f3 != flags && pt_write(&e->p, sc->args[0], &f3, 8) == 0;
 	e->how = RESUME_SYSCALL;
 	pt_resume(&e->p, RESUME_SYSCALL, 0);

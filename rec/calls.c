@@ -329,8 +329,10 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 			 out_kind(a[0]) == 1 ? "stdout" : "stderr");
 		return why;
 	}
-	/* No process has an id of 0 or less: ESRCH, and nothing written. */
-	if (nr == SYS_process_vm_writev && (pid_t)a[0] > 0 && !in_tree(a[0])) {
+	/* No process has an id of 0 or less, or one that is not there:
+	 * ESRCH, and nothing written. */
+	if (nr == SYS_process_vm_writev && (pid_t)a[0] > 0 && !in_tree(a[0]) &&
+	    !(kill((pid_t)a[0], 0) < 0 && errno == ESRCH)) {
 		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
 			 "recording)", (int)a[0]);
 		return why;

@@ -8,7 +8,8 @@
 # with CLONE_UNTRACED (refused before): rec and replay strip the flag
 # from its struct while the kernel reads it, and put it back in both the
 # parent's copy and the child's before either runs; a ptrace request
-# the kernel does not know and process_vm_writev to pid -1, both ESRCH,
+# the kernel does not know and process_vm_writev to pid -1 or to
+# pid_max (no process: LTP's process_vm01), all ESRCH,
 # and PTRACE_ATTACH of itself through a pid with junk in its high bits,
 # EPERM (refused before).
 . "$(dirname "$0")/test-lib.sh"
@@ -28,7 +29,8 @@ test_expect_success 'each answer replays byte for byte' '
 	grep -q "^clone3 child status 7 flags as written$" rec.out &&
 	grep -q "^ptrace -1 ESRCH$" rec.out &&
 	grep -q "^ptrace attach self -1 EPERM$" rec.out &&
-	grep -q "^process_vm_writev -1 ESRCH$" rec.out
+	grep -q "^process_vm_writev -1 ESRCH$" rec.out &&
+	grep -q "^process_vm_writev pid_max -1 ESRCH$" rec.out
 '
 test_expect_success 'the trace holds the length getsockopt wrote before it failed' '
 	tdump "$trace" >dump &&

@@ -113,5 +113,15 @@ int main(void)
 	errno = 0;
 	r = syscall(SYS_process_vm_writev, -1, &local, 1, &remote, 1, 0);
 	printf("process_vm_writev %ld %s\n", r, errno == ESRCH ? "ESRCH" : "other");
+	/* pid_max names no process either (ids stay below it). */
+	long pid_max = 0;
+	FILE *pm = fopen("/proc/sys/kernel/pid_max", "r");
+	if (!pm || fscanf(pm, "%ld", &pid_max) != 1)
+		pid_max = 4194304;
+	if (pm)
+		fclose(pm);
+	errno = 0;
+	r = syscall(SYS_process_vm_writev, pid_max, &local, 1, &remote, 1, 0);
+	printf("process_vm_writev pid_max %ld %s\n", r, errno == ESRCH ? "ESRCH" : "other");
 	return 0;
 }
