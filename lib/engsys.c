@@ -568,6 +568,17 @@ static int mmap_args(struct engine *e, struct call *c)
 		a[4] = -1;
 		a[5] = 0;
 	}
+	if (a[3] & MAP_HUGETLB) {
+		/* Replay has no huge pages reserved (the program's, or its
+		 * harness's, write to nr_hugepages was answered): ordinary
+		 * pages at the recorded address, as many as the kernel gave
+		 * (the length rounded up to the huge page size; LTP's
+		 * futex_wake04). */
+		unsigned shift = (a[3] >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
+		uint64_t huge = shift ? 1ull << shift : 2ull << 20;
+		a[1] = (a[1] + huge - 1) & ~(huge - 1);
+		a[3] &= ~((uint64_t)MAP_HUGETLB | (uint64_t)MAP_HUGE_MASK << MAP_HUGE_SHIFT);
+	}
 	a[0] = sc->ret;
 	if (!(a[3] & MAP_FIXED))
 		a[3] |= MAP_FIXED_NOREPLACE;
