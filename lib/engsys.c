@@ -370,6 +370,20 @@ static int q_tidaddr(struct engine *e, struct call *c, int phase)
 	return 1;
 }
 
+/* Whether nothing is mapped in [lo, lo + len) of the current thread. */
+static int range_free(struct engine *e, uint64_t lo, uint64_t len)
+{
+	FILE *f = maps_open(e->p.pid);
+	struct maps_line m;
+	int free = f != NULL;
+	while (free && maps_next(f, &m))
+		if (m.lo < lo + len && m.hi > lo)
+			free = 0;
+	if (f)
+		fclose(f);
+	return free;
+}
+
 /* Q_MREMAP: a growing mremap of a range that was one mapping in the
  * recording may be several in replay: a file's private neighbours map
  * replay's copy through a new open each, which the kernel does not merge.
@@ -391,6 +405,18 @@ static int q_mremap(struct engine *e, struct call *c, int phase)
 		}
 	if (f)
 		fclose(f);
+	if (n == 1 && lo[0] == a[0] && hi[0] == a[0] + a[1] && dst != a[0] &&
+	    (int64_t)dst > 0 && !(a[3] & MREMAP_FIXED) && range_free(e, dst, a[2])) {
+		/* Moved where the kernel found room in the recording; replay's
+		 * copy of a file may be placed otherwise (a memfd's mappings
+		 * are aligned to huge pages; LTP's mremap01): the same place,
+		 * where it is free here too. */
+		c->a[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
+		c->a[4] = dst;
+		pt_set_args(&c->r, c->a);
+		pt_setregs(&e->p, &c->r);
+		return 0;
+	}
 	if (n < 2 || lo[0] != a[0] || hi[n - 1] != a[0] + a[1])
 		return 0;	/* one mapping, or a hole: the kernel says */
 	uint64_t at = c->r.rip - 2, grow = a[2] - a[1];
