@@ -93,6 +93,13 @@ static int replay_task_exit(struct engine *e, int final)
 	e->status = want;
 	if (final)
 		e->done = 1;
+	else if (e->p.memfd >= 0) {
+		/* Its /proc/TID/mem goes with it: a program that makes and
+		 * ends 80,000 threads one after another (LTP's keyctl02)
+		 * ran replay out of descriptors. */
+		close(e->p.memfd);
+		e->p.memfd = t->p.memfd = -1;
+	}
 	return final ? ENG_EXIT : ENG_EVENT;
 }
 
