@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -246,6 +247,9 @@ int main(int argc, char **argv)
 	own_signals();
 	struct task *root = add_task(0, 0);
 	trapact_start(root, R.sig_ign);
+	/* The no_new_privs the program has without rec (rec sets it for its
+	 * filter, and shows the program its own). */
+	root->own.nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
 	/* The filter lets calls at the library's syscall instruction
 	 * through even without the library: dirty.c injects some there. */
 	pt_untraced_ip = BUF_UNTRACED_IP;

@@ -134,8 +134,37 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 	return 0;
 }
 
+/* Whether the seccomp filter cur asks for (prctl PR_SET_SECCOMP or
+ * seccomp SECCOMP_SET_MODE_FILTER, arguments a) is one the kernel would
+ * refuse with EACCES without rewind: no no_new_privs of the program's own
+ * (rec sets it in every tracee, for its filter) and no CAP_SYS_ADMIN.
+ * Only once the kernel's earlier checks would pass (the flags, a readable
+ * struct sock_fprog, its length): those it makes itself. */
+static int filter_eacces(long nr, const uint64_t a[6])
+{
+	struct { uint16_t len; uint64_t filter; } fprog;
+	uint64_t at, caps = 0;
+	if (nr == SYS_seccomp && (uint32_t)a[0] == SECCOMP_SET_MODE_FILTER && !((uint32_t)a[1] & ~0x3fu))
+		at = a[2];
+	else if (nr == SYS_prctl && (uint32_t)a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+		at = a[2];
+	else
+		return 0;
+	if (cur->own.nnp || pt_read(&cur->p, at, &fprog, 16) != 16 || !fprog.len || fprog.len > 4096)
+		return 0;
+	return pt_status_hex(cur->p.pid, "CapEff:", &caps) == 0 && !(caps >> 21 & 1);
+}
+
 void own_entry(long nr, struct user_regs_struct *r)
 {
+	uint64_t a[6];
+	pt_args(r, a);
+	if (filter_eacces(nr, a)) {
+		r->rax = -EACCES;
+		r->orig_rax = -1;
+		pt_setregs(&cur->p, r);
+		return;
+	}
 	/* CPUID faults for rec (lib/tsc.h), or may, in a thread that leaves
 	 * the CPU whose table is kept: a program that sets it itself would
 	 * either end it, so that CPUID ran unrecorded, or want its faults,

@@ -22,9 +22,10 @@ int seccomp_strict(long nr, struct user_regs_struct *r);
 
 /* cur enters call nr (registers r): a prctl that sets the rdtsc mode or
  * makes the process non-dumpable is kept here for the program (shown back
- * by own_settings), rewind's own setting staying, r changed to match. An
- * arch_prctl(ARCH_SET_CPUID) while CPUID faults for rec stops the
- * recording, which cannot keep it yet. */
+ * by own_settings), rewind's own setting staying, r changed to match. A
+ * seccomp filter the kernel would refuse without rewind's no_new_privs is
+ * answered EACCES. An arch_prctl(ARCH_SET_CPUID) while CPUID faults for
+ * rec stops the recording, which cannot keep it yet. */
 void own_entry(long nr, struct user_regs_struct *r);
 
 #endif
