@@ -140,6 +140,33 @@ static int emulated(uint64_t req)
 	return 0;
 }
 
+/* The ids of a Uid: or Gid: line of /proc/PID/status (real, effective,
+ * saved); 0 when it cannot be read. */
+static int status_ids(pid_t pid, const char *field, unsigned id[3])
+{
+	char line[256];
+	const char *s = pt_status(pid, field, line, sizeof line);
+	return s && sscanf(s, "%u %u %u", &id[0], &id[1], &id[2]) == 3;
+}
+
+/* Whether thread caller may attach to thread target, by the kernel's
+ * first rule (ptrace_may_access): the caller's real uid and gid are the
+ * target's real, effective and saved ones, or it has CAP_SYS_PTRACE.
+ * The kernel's other rules (dumpable, Yama) only refuse more; those are
+ * left to the program's tracees in the recorded tree, which rec traces. */
+static int may_attach(pid_t caller, pid_t target)
+{
+	unsigned cu[3], cg[3], tu[3], tg[3];
+	uint64_t caps = 0;
+	if (pt_status_hex(caller, "CapEff:", &caps) == 0 && (caps >> 19 & 1))
+		return 1;	/* CAP_SYS_PTRACE */
+	if (!status_ids(caller, "Uid:", cu) || !status_ids(caller, "Gid:", cg) ||
+	    !status_ids(target, "Uid:", tu) || !status_ids(target, "Gid:", tg))
+		return 1;	/* unknown: as before */
+	return cu[0] == tu[0] && cu[0] == tu[1] && cu[0] == tu[2] && cg[0] == tg[0] &&
+	       cg[0] == tg[1] && cg[0] == tg[2];
+}
+
 /* Whether an x86-64 kernel has request req (rec emulates some of them);
  * for any other it answers EIO. */
 static int kernel_knows(uint64_t req)
@@ -507,7 +534,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 			return -ESRCH;	/* no such process (0 or less: none) */
 		if (!t)
 			ptrace_refuse(req, " of a process outside the recorded tree");
-		if (t->tgid == cur->tgid || t->tracer)
+		if (t->tgid == cur->tgid || t->tracer || !may_attach(cur->p.pid, t->p.pid))
 			return -EPERM;
 		if (req == PTRACE_SEIZE && (data & ~OPTS))
 			ptrace_refuse(req, " with options other than " OPTS_NAMES);
