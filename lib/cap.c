@@ -315,6 +315,10 @@ static const struct cmd_out old_ioctls[] = {
 	/* Encoded _IOR of an unsigned int, yet the kernel writes a whole
 	 * struct ifreq: TUNGETIFF */
 	{ 0x800454d2, 40 },
+	/* Encoded _IOW, yet the kernel writes (fscrypt's first ioctls):
+	 * FS_IOC_GET_ENCRYPTION_PWSALT (16 bytes of salt),
+	 * FS_IOC_GET_ENCRYPTION_POLICY (a struct fscrypt_policy_v1) */
+	{ 0x40106614, 16 }, { 0x400c6615, 12 },
 };
 static const uint8_t old_types[] = { 0x00, 0x03, 0x12, 0x22, 0x4b, 0x4c, 0x53, 0x54, 0x56,
 				     0x89, 0x8b };
