@@ -7,7 +7,7 @@
 # kernel's (LTP's futex_wake04 diverged: ENOMEM). Root: it reserves one
 # huge page for the recording and gives it back.
 . "$(dirname "$0")/test-lib.sh"
-require_tprog hugemap
+require_tprog hugetlbmap
 
 nr=/proc/sys/vm/nr_hugepages
 if [ -w $nr ] && old=$(cat $nr) && echo $((old + 1)) >$nr 2>/dev/null; then
@@ -17,7 +17,7 @@ fi
 
 test_expect_success HUGE 'recorded with a huge page reserved, replayed with none' '
 	echo $((old + 1)) >$nr &&
-	rec_prog "$T/hugemap"
+	rec_prog "$T/hugetlbmap"
 	echo "$old" >$nr
 	check_status rec.status 0 &&
 	cat rec.out &&

@@ -2,7 +2,7 @@
 # t6000-kill-rec.sh: after kill -9 of rec mid-run the trace holds what was
 # flushed (rec flushes at least once a second): tdump reads it, and replay
 # re-emits the flushed output, then says the trace ends early (exit 125).
-# SIGTERM goes on to the program (t6016 has the rest).
+# SIGTERM goes on to the program (t6021 has the rest).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog slow
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t6016-rec-term-passed.sh: SIGTERM or SIGHUP sent to rec (kill, a
+# t6021-rec-term-passed.sh: SIGTERM or SIGHUP sent to rec (kill, a
 # shell's hang-up, timeout(1)) goes on to the program's group, as it
 # would reach the program without rec; the program's handler runs and
 # the trace is whole. A program that ignores it is ended after rec's
