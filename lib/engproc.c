@@ -726,15 +726,6 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc)
 		;
 	if (!WIFSTOPPED(cst))
 		eng_diverge(e, "the new thread %lu did not start", child);
-	if (put_back) {	/* the flags as the program wrote them, in both copies */
-		struct pt_proc cp = { .pid = child, .memfd = -1 };
-		pt_write(&e->p, sc->args[0], &flags, 8);
-		if (!(flags & CLONE_VM)) {
-			pt_reopen_mem(&cp);
-			pt_write(&cp, sc->args[0], &flags, 8);
-			close(cp.memfd);
-		}
-	}
 	struct eng_task *me = cur_task(e);
 	uint32_t rtid = sc->ret, rtgid = flags & CLONE_THREAD ? me->rtgid : rtid;
 	uint32_t seen = sc->ret, self = sc->ret;
@@ -759,6 +750,11 @@ void eng_clone_start(struct engine *e, const struct trace_syscall *sc)
 	}
 	memcpy(e->tasks[ci].exe, cur_task(e)->exe, sizeof e->tasks[ci].exe);
 	pt_reopen_mem(&e->tasks[ci].p);
+	if (put_back) {	/* the flags as the program wrote them, in both copies */
+		pt_write(&e->p, sc->args[0], &flags, 8);
+		if (!(flags & CLONE_VM))
+			pt_write(&e->tasks[ci].p, sc->args[0], &flags, 8);
+	}
 	/* The kernel wrote this run's thread id where the program asked;
 	 * the program saw the recorded one. */
 	if (flags & CLONE_PARENT_SETTID)

@@ -548,6 +548,17 @@ void pt_wait_zombie(pid_t tid)
 	}
 }
 
+int pt_cap_eff(pid_t pid, int cap)
+{
+	uint64_t caps;
+	return pt_status_hex(pid, "CapEff:", &caps) < 0 ? -1 : (int)(caps >> cap & 1);
+}
+
+int pt_no_process(pid_t pid)
+{
+	return pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH);
+}
+
 int pt_status_hex(pid_t pid, const char *field, uint64_t *v)
 {
 	char line[256];

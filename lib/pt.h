@@ -177,6 +177,12 @@ long long pt_fdinfo(pid_t pid, uint64_t fd, const char *field, int base);
 /* A hex field of /proc/PID/status ("SigCgt:") in *v: 0, or -1 when
  * unreadable. */
 int pt_status_hex(pid_t pid, const char *field, uint64_t *v);
+/* Whether thread pid has capability cap in its effective set (its
+ * status's CapEff): 1, 0, or -1 when that cannot be read. */
+int pt_cap_eff(pid_t pid, int cap);
+/* Whether pid names no process, as the kernel finds none (ESRCH): 0 or
+ * less, or one that is not there. */
+int pt_no_process(pid_t pid);
 /* Whether thread pid is being killed (SIGKILL pending, exiting, a zombie
  * or gone): its memory may then fail to read or write, and its end is
  * the next stop its tracer sees. */

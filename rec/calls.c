@@ -155,23 +155,23 @@ static int others_clear(void)
 	return 1;
 }
 
-/* The end of the syscall cur is in: its result and outputs, as the rest
- * of its record (nothing came between) or as a TR_SYSRET. */
 /* t's clone3 struct gets back the flags the program wrote (t->clone3_put),
  * in its child's copy too: once the kernel has read it, before either
  * runs its own code again. */
 static void clone3_put_back(struct task *t)
 {
 	uint64_t f = t->clone3_put;
-	struct task *c = t->child ? find_task(t->child) : NULL;
 	if (!f)
 		return;
+	struct task *c = t->child ? find_task(t->child) : NULL;
 	t->clone3_put = 0;
 	pt_write(&t->p, t->a[0], &f, 8);
 	if (c && !(f & CLONE_VM))
 		pt_write(&c->p, t->a[0], &f, 8);
 }
 
+/* The end of the syscall cur is in: its result and outputs, as the rest
+ * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void)
 {
 	struct user_regs_struct regs;
@@ -329,10 +329,8 @@ static const char *refusal(long nr, const struct user_regs_struct *r)
 			 out_kind(a[0]) == 1 ? "stdout" : "stderr");
 		return why;
 	}
-	/* No process has an id of 0 or less, or one that is not there:
-	 * ESRCH, and nothing written. */
-	if (nr == SYS_process_vm_writev && (pid_t)a[0] > 0 && !in_tree(a[0]) &&
-	    !(kill((pid_t)a[0], 0) < 0 && errno == ESRCH)) {
+	/* To no process: ESRCH, and nothing written. */
+	if (nr == SYS_process_vm_writev && !in_tree(a[0]) && !pt_no_process((pid_t)a[0])) {
 		snprintf(why, sizeof why, "process_vm_writev into process %d (outside the "
 			 "recording)", (int)a[0]);
 		return why;

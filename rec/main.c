@@ -94,7 +94,7 @@ static void on_term(int sig, siginfo_t *si, void *uc)
 		return;
 	if (!R.term_passed && pass_on(sig))
 		R.term_passed = sig;
-	else if (!R.term_passed || R.term_grace >= 1000000 / TICK_US)
+	else if (!R.term_passed || R.term_grace >= TERM_AGAIN_TICKS)
 		R.term_sig = sig;
 }
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -143,7 +144,7 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 static int filter_eacces(long nr, const uint64_t a[6])
 {
 	struct { uint16_t len; uint64_t filter; } fprog;
-	uint64_t at, caps = 0;
+	uint64_t at;
 	if (nr == SYS_seccomp && (uint32_t)a[0] == SECCOMP_SET_MODE_FILTER && !((uint32_t)a[1] & ~0x3fu))
 		at = a[2];
 	else if (nr == SYS_prctl && (uint32_t)a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
@@ -152,7 +153,7 @@ static int filter_eacces(long nr, const uint64_t a[6])
 		return 0;
 	if (cur->own.nnp || pt_read(&cur->p, at, &fprog, 16) != 16 || !fprog.len || fprog.len > 4096)
 		return 0;
-	return pt_status_hex(cur->p.pid, "CapEff:", &caps) == 0 && !(caps >> 21 & 1);
+	return pt_cap_eff(cur->p.pid, CAP_SYS_ADMIN) == 0;
 }
 
 void own_entry(long nr, struct user_regs_struct *r)

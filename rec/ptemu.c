@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <elf.h>
+#include <linux/capability.h>
 #include <stddef.h>
 #include <errno.h>
 #include <sched.h>
@@ -157,9 +158,8 @@ static int status_ids(pid_t pid, const char *field, unsigned id[3])
 static int may_attach(pid_t caller, pid_t target)
 {
 	unsigned cu[3], cg[3], tu[3], tg[3];
-	uint64_t caps = 0;
-	if (pt_status_hex(caller, "CapEff:", &caps) == 0 && (caps >> 19 & 1))
-		return 1;	/* CAP_SYS_PTRACE */
+	if (pt_cap_eff(caller, CAP_SYS_PTRACE) == 1)
+		return 1;
 	if (!status_ids(caller, "Uid:", cu) || !status_ids(caller, "Gid:", cg) ||
 	    !status_ids(target, "Uid:", tu) || !status_ids(target, "Gid:", tg))
 		return 1;	/* unknown: as before */
@@ -530,7 +530,7 @@ static int64_t ptrace_emu(const uint64_t a[6])
 	pid_t pid = (pid_t)a[1];	/* a pid_t to the kernel: the high bits do not count */
 	struct task *t = pid > 0 ? find_task(pid) : NULL;
 	if (req == PTRACE_ATTACH || req == PTRACE_SEIZE) {
-		if (!t && (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH)))
+		if (!t && pt_no_process(pid))
 			return -ESRCH;	/* no such process (0 or less: none) */
 		if (!t)
 			ptrace_refuse(req, " of a process outside the recorded tree");

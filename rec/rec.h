@@ -14,6 +14,12 @@
 /* Timeslices are counted in ticks of the interval timer. */
 #define TICK_US 5000
 #define SLICE_TICKS 4
+/* Ticks after a SIGTERM passed on to the program (R.term_passed) after
+ * which rec ends the recording, as rr gives its tracees 5 s; and after
+ * which another such signal ends it at once (timeout(1) sends two at
+ * once, which are one). */
+#define TERM_GRACE_TICKS (5000000 / TICK_US)
+#define TERM_AGAIN_TICKS (1000000 / TICK_US)
 /* A woken thread runs before a thread of its process that ran longer
  * than it by WOKE_GRAN or more (ns of their own code); on waking it is
  * placed at most WOKE_CREDIT behind the others. (At 1 ms, java's main

@@ -23,9 +23,6 @@
 /* Ticks without a syscall after which a thread that holds a signal it
  * does not block is stopped to take it (R.want_ticks). */
 #define HELD_TICKS 20
-/* Ticks after a SIGTERM passed on to the program (R.term_passed) after
- * which rec ends the recording, as rr gives its tracees 5 s. */
-#define TERM_GRACE_TICKS (5000000 / TICK_US)
 /* Ticks after SIGTERM after which rec leaves at once, the trace ending
  * at its last flush, the program killed (PTRACE_O_EXITKILL). */
 #define TERM_TICKS (1000000 / TICK_US)
