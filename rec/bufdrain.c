@@ -227,6 +227,15 @@ int buf_busy(struct pt_proc *p)
 	       (h.busy || (h.lib_sp && pt_getregs_alive(p, &r) == 0 && r.rsp < h.lib_sp));
 }
 
+uint64_t buf_lib_sp(struct pt_proc *p)
+{
+	uint64_t sp = 0;
+	struct iovec l = { &sp, 8 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, lib_sp)), 8 };
+	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != 8)
+		return 0;	/* no library in this process */
+	return sp;
+}
+
 int buf_swap_lib_sp(struct pt_proc *p, uint64_t *sp)
 {
 	uint64_t now = 0, at = BUF_HDR + offsetof(struct buf_hdr, lib_sp);

@@ -45,6 +45,9 @@ int buf_busy(struct pt_proc *p);
  * Returns -1 when the process has no library (nothing exchanged). */
 int buf_swap_lib_sp(struct pt_proc *p, uint64_t *sp);
 
+/* The lib_sp in the header of p's process (bufabi.h); 0 when none. */
+uint64_t buf_lib_sp(struct pt_proc *p);
+
 /* Ask that p's next buffered call be traced (a signal is held for it). */
 void buf_want_traced(struct pt_proc *p);
 

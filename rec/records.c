@@ -1,6 +1,7 @@
 /* records.c: the records of a signal delivered (TR_SIGNAL) and of a
  * thread's whole state or its point (TR_PREEMPT), written for sig.c and
  * ptemu.c. */
+#include "bufdrain.h"
 #include "count.h"
 #include "dirty.h"
 #include "events.h"
@@ -75,6 +76,17 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 		else if (ptrace(PTRACE_GETREGS, t->p.pid, 0, &r) == 0)
 			sps[n++] = r.rsp + (t->at_exit && !memcmp(&r, &t->exit_regs, sizeof r) ?
 					    POS_RED_ZONE : 0);
+		else
+			continue;
+		/* Another thread inside a call into the buffering library
+		 * (below its lib_sp, bufabi.h): the library's frames there,
+		 * the registers it left in a signal frame above them and
+		 * the red zone it left under one, differ between rec and
+		 * replay. It is stopped, so they tell no arrival from
+		 * another: left out, as dead. */
+		uint64_t lsp = t == cur ? 0 : t->lib_holds ? buf_lib_sp(&t->p) : t->lib_sp;
+		if (lsp && lsp + POS_RED_ZONE > sps[n - 1])
+			sps[n - 1] = lsp + POS_RED_ZONE;	/* dead up to lsp itself */
 	}
 	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
 	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);

@@ -27,22 +27,10 @@ for line in sys.stdin:
     last[r.get(\"tid\")] = \"w\" if r.get(\"name\") == \"write\" and r.get(\"buffered\") else \"\"
 sys.exit(1)"
 }
-# rec_chaos SEED: records bufpoint with --chaos=SEED: a thread is switched
-# after a random 1 to 2^20 of its counted edges, so main (2,000,000 edges a
-# chunk) is preempted in every chunk, after its write; leaves rec.out,
-# rec.err (without rec's own lines) and rec.status for replay_cmp.
-rec_chaos () {
-	trace=$scratch/chaos.$1
-	run_tool rec -o "$trace" --chaos="$1" "$T/bufpoint" >rec.out 2>rec.err.raw </dev/null
-	echo $? >rec.status
-	awk 'NR <= 2 && /^rec: (recording to |chaos seed [0-9]+$)/ { next } { print }' \
-		rec.err.raw >rec.err
-	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $trace"
-}
 test_expect_success PYTHON 'points right after a logged write: replay prints the same bytes' '
 	n=0 &&
 	for seed in 1 2 3; do
-		rec_chaos $seed && expect_status "$(cat rec.status)" 0 &&
+		rec_chaos $seed "$T/bufpoint" && expect_status "$(cat rec.status)" 0 &&
 		replay_cmp || return 1
 		point_after_write && n=$((n + 1))
 	done

@@ -247,6 +247,21 @@ rec_replay_cmp () {
 	replay_cmp "$trace"
 }
 
+# rec_chaos SEED PROG ARGS...: records PROG with --chaos=SEED (threads
+# switched after a random 1 to 2^20 of their counted edges, and at call
+# ends) into $scratch/chaos.SEED, as $trace; leaves rec.out, rec.err
+# (without rec's own lines) and rec.status for replay_cmp.
+rec_chaos () {
+	local seed=$1
+	shift
+	trace=$scratch/chaos.$seed
+	run_tool rec -o "$trace" --chaos="$seed" "$@" >rec.out 2>rec.err.raw </dev/null
+	echo $? >rec.status
+	awk 'NR <= 2 && /^rec: (recording to |chaos seed [0-9]+$)/ { next } { print }' \
+		rec.err.raw >rec.err
+	REPLAY_CMD="cd $scratch && $REWIND_BIN/replay $trace"
+}
+
 # differs_natively PROG ARGS...: runs PROG without rec until two runs
 # outputs differ (at most four runs), so a matching replay proves the
 # trace and not a lucky re-execution. Several runs, because a program
