@@ -3,6 +3,7 @@
  * and the ones it did not answer are replayed the usual way. */
 #include "bufplay.h"
 #include "bufabi.h"
+#include "engint.h"
 #include "sys.h"
 #include "util.h"
 
@@ -152,10 +153,18 @@ void bufplay_raw(struct engine *e)
 	 * written again. */
 	if (!raw && e->p.raw_zero)
 		return;
-	if (pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4) == 0)
-		e->p.raw_zero = !raw;
-	else if (errno == EIO)
-		e->p.nobuf = 1;
+	if (pt_write(&e->p, BUF_HDR + offsetof(struct buf_hdr, raw_next), &raw, 4) < 0) {
+		if (errno == EIO)
+			e->p.nobuf = 1;
+		return;
+	}
+	/* The header is the process's: what its other threads knew of it
+	 * holds no more (a 1 written for one of them, left there, made
+	 * another's next call skip libc's wrapper, which rec's ran). */
+	for (int i = 0; i < e->ntasks; i++)
+		if (e->tasks[i].rtgid == cur_task(e)->rtgid)
+			e->tasks[i].p.raw_zero = !raw;
+	e->p.raw_zero = !raw;
 }
 
 void bufplay_sync(struct engine *e)

@@ -41,21 +41,9 @@ test_expect_success PYTHON 'points while a handler runs on the library: replay p
 	echo "$n of 3 with such a point" &&
 	{ ! grep -q "^0 .* start .*counted=[1-9]" <(tdump "$trace") || test $n -ge 1; }
 '
-if command -v gdb >/dev/null 2>&1; then
-	test_expect_success 'gdbstub runs the last trace to its end and back to its start' '
-		cat >run.gdb <<-END &&
-		set pagination off
-		target remote | $REWIND_BIN/gdbstub $trace
-		continue
-		reverse-continue
-		END
-		gdb_run "$T/libsig" run.gdb &&
-		test "$(grep -c "^No more reverse-execution history" gdb.out)" = 2 &&
-		! grep -i divergence gdb.out
-	'
-else
-	test_skip 'gdbstub runs the last trace to its end and back to its start' 'no gdb'
-fi
+test_expect_success GDB 'gdbstub runs the last trace to its end and back to its start' '
+	gdb_end_and_back "$T/libsig"
+'
 test_expect_success 'and without --chaos' '
 	rec_replay_cmp "$T/libsig"
 '

@@ -80,6 +80,7 @@ test_have_prereq () {
 grep -qw rdrand /proc/cpuinfo 2>/dev/null && test_set_prereq RDRAND
 [ -x /usr/bin/python3 ] && test_set_prereq PYTHON
 command -v bash >/dev/null 2>&1 && test_set_prereq BASH
+command -v gdb >/dev/null 2>&1 && test_set_prereq GDB
 
 say_comment () {
 	sed 's/^/# /'
@@ -551,6 +552,20 @@ gdb_cmp () {
 	grep -q "^No more reverse-execution history" gdb.out &&
 	! grep -i divergence gdb.out &&
 	! grep -vxF -f gdb.out rec.out
+}
+
+# gdb_end_and_back PROG: gdbstub runs $trace to its end and back to its
+# start, with no divergence on either way.
+gdb_end_and_back () {
+	cat >run.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	continue
+	reverse-continue
+	END
+	gdb_run "$1" run.gdb &&
+	test "$(grep -c "^No more reverse-execution history" gdb.out)" = 2 &&
+	! grep -i divergence gdb.out
 }
 
 # gdb_section NAME [FILE]: the lines of FILE (gdb.out) after a script's
