@@ -4,6 +4,7 @@
  * calls. Any mismatch is a divergence: we stop and say so. */
 #include "engint.h"
 #include "bufplay.h"
+#include "cap.h"
 #include "count.h"
 #include "pos.h"
 #include "sys.h"
@@ -357,6 +358,19 @@ static void replay_preempt(struct engine *e)
 	free(b);
 	struct user_regs_struct r;
 	memcpy(&r, regs.p, sizeof r);
+	/* Stopped at the end of a call that a signal the program never saw
+	 * (rec's own SIGSTOP) interrupted: when rec let it go on, the
+	 * kernel restarted the call, as it does where no handler runs (the
+	 * call's number again, or restart_syscall, and back to the syscall
+	 * instruction). Replay stops the thread where the kernel does not
+	 * do that: it is done here. With a signal delivered next, the
+	 * kernel does it as the signal's handling says. */
+	if ((int64_t)r.orig_rax >= 0 && cap_is_restart((int64_t)r.rax) &&
+	    !eng_next_signal_of(e, cur_task(e)->rtid)) {
+		r.rax = (int64_t)r.rax == -516 /* ERESTART_RESTARTBLOCK */ ? SYS_restart_syscall : r.orig_rax;
+		r.rip -= 2;
+		r.orig_rax = -1;
+	}
 	/* A state taken right after a call (a tracer in the program
 	 * poked its tracee there) is set where replay answered that call,
 	 * at its entry: the kernel must not run it again. */

@@ -383,6 +383,28 @@ static void vsyscall_whole(struct user_regs_struct *r)
 
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
+/* REWIND_STOP_IN_CALL=NAME, for tests: the race of a timeslice's end
+ * with the entry of a call that blocks, made each time a thread enters
+ * call NAME. rec's SIGSTOP, sent as it sat at the entry's stop,
+ * interrupts the call once it is in (a sleep ends early, to be
+ * restarted), and then preempts it where the call ended. */
+static long stop_nr = -1;
+
+void stop_in_call_setup(void)
+{
+	const char *s = getenv("REWIND_STOP_IN_CALL");
+	if (s && *s && (stop_nr = sys_number(s)) < 0)
+		die(EXIT_USAGE, "REWIND_STOP_IN_CALL: no system call named %s", s);
+}
+
+static void stop_in_call(long nr)
+{
+	if (nr != stop_nr || stop_nr < 0)
+		return;
+	cur->stop_due = 1;
+	syscall(SYS_tkill, cur->p.pid, SIGSTOP);
+}
+
 void syscall_entry(void)
 {
 	if (ptemu_entry_stop())
@@ -493,6 +515,7 @@ void syscall_entry(void)
 		cur->pwait = 1;
 		return;
 	}
+	stop_in_call(nr);
 	pt_resume(&cur->p, RESUME_SYSCALL, 0);
 	if (e->class == C_CLONE) {
 		/* The new thread exists at once: take its id now, so that

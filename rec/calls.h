@@ -22,6 +22,11 @@ void check_moved(struct task *t);
 /* cur's run of user code ends there. Stage the record, and let the
  * kernel run the call while another thread runs. */
 void syscall_entry(void);
+
+/* Read REWIND_STOP_IN_CALL (a knob for tests, rec(1)): before the
+ * program starts; a name that is no system call ends rec, exit 2. */
+void stop_in_call_setup(void);
+
 /* cur, resumed to stop at each call's entry (p.entries), is at one
  * (registers r): a call the filter lets through (pt_untraced_call) is
  * taken there as at a seccomp stop, its record marked TRF_ATENTRY;

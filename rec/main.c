@@ -233,6 +233,7 @@ int main(int argc, char **argv)
 	trace_level_env(&level);	/* a bad REWIND_TRACE_LEVEL ends rec here */
 	R.count = count_choose(-1, 0, NULL);
 	R.clone_gives_way = env_flag("REWIND_CLONE_GIVES_WAY");
+	stop_in_call_setup();	/* a bad REWIND_STOP_IN_CALL too */
 	tsc_want_cpuid(R.count || env_flag("REWIND_CPUID_FAULT"));
 	pin_choose(-1);
 	R.tsc_way = tsc_choose(-1);	/* the cpu file (make_dir) follows it */

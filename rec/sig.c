@@ -271,7 +271,9 @@ int do_signal(int sig)
 		 * pass over each SIGSTOP and hung). A thread that did not
 		 * run at all since is stopped there as well, for its time
 		 * is up all the same. */
-		if (!R.want_ticks || R.seg_ticks < R.want_ticks || buf_busy(&cur->p)) {
+		int due = cur->stop_due;	/* REWIND_STOP_IN_CALL's (calls.c): its time is up */
+		cur->stop_due = 0;
+		if (!due && (!R.want_ticks || R.seg_ticks < R.want_ticks || buf_busy(&cur->p))) {
 			/* Sent for an earlier timeslice: it goes on. */
 			pt_resume(&cur->p, RESUME_CONT, 0);
 			return 1;

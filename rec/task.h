@@ -39,6 +39,7 @@ struct task {
 	siginfo_t stash[64];	/* async signals held for a syscall boundary */
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
+	int stop_due;		/* REWIND_STOP_IN_CALL's SIGSTOP is on its way */
 	int held_blocked;	/* it blocks every held signal: no preemption
 				   for them until its next syscall */
 	uint64_t advance;	/* preempted, it runs on to its next counted
