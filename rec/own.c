@@ -135,33 +135,39 @@ int seccomp_strict(long nr, struct user_regs_struct *r)
 	return 0;
 }
 
-/* Whether the seccomp filter cur asks for (prctl PR_SET_SECCOMP or
- * seccomp SECCOMP_SET_MODE_FILTER, arguments a) is one the kernel would
- * refuse with EACCES without rewind: no no_new_privs of the program's own
- * (rec sets it in every tracee, for its filter) and no CAP_SYS_ADMIN.
- * Only once the kernel's earlier checks would pass (the flags, a readable
- * struct sock_fprog, its length): those it makes itself. */
-static int filter_eacces(long nr, const uint64_t a[6])
+/* What the kernel answers without rewind to a call of cur (arguments a)
+ * that needs no_new_privs of the program's own (rec sets it in every
+ * tracee, for its filter) or CAP_SYS_ADMIN, where it has neither: a
+ * seccomp filter (prctl PR_SET_SECCOMP or seccomp SECCOMP_SET_MODE_FILTER)
+ * EACCES, landlock_restrict_self EPERM. Only once the kernel's earlier
+ * checks would pass (the flags, a readable struct sock_fprog and its
+ * length; Landlock on, no flags), which it makes itself; else 0. */
+static int privs_refused(long nr, const uint64_t a[6])
 {
 	struct { uint16_t len; uint64_t filter; } fprog;
-	uint64_t at;
-	if (nr == SYS_seccomp && (uint32_t)a[0] == SECCOMP_SET_MODE_FILTER && !((uint32_t)a[1] & ~0x3fu))
-		at = a[2];
-	else if (nr == SYS_prctl && (uint32_t)a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
-		at = a[2];
-	else
+	int err = EACCES;
+	if (nr == SYS_seccomp && (uint32_t)a[0] == SECCOMP_SET_MODE_FILTER && !((uint32_t)a[1] & ~0x3fu)) {
+		if (pt_read(&cur->p, a[2], &fprog, 16) != 16 || !fprog.len || fprog.len > 4096)
+			return 0;
+	} else if (nr == SYS_prctl && (uint32_t)a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER) {
+		if (pt_read(&cur->p, a[2], &fprog, 16) != 16 || !fprog.len || fprog.len > 4096)
+			return 0;
+	} else if (nr == SYS_landlock_restrict_self && !(uint32_t)a[1] &&
+		   syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* _VERSION */) > 0) {
+		err = EPERM;
+	} else {
 		return 0;
-	if (cur->own.nnp || pt_read(&cur->p, at, &fprog, 16) != 16 || !fprog.len || fprog.len > 4096)
-		return 0;
-	return pt_cap_eff(cur->p.pid, CAP_SYS_ADMIN) == 0;
+	}
+	return !cur->own.nnp && pt_cap_eff(cur->p.pid, CAP_SYS_ADMIN) == 0 ? err : 0;
 }
 
 void own_entry(long nr, struct user_regs_struct *r)
 {
 	uint64_t a[6];
 	pt_args(r, a);
-	if (filter_eacces(nr, a)) {
-		r->rax = -EACCES;
+	int refused = privs_refused(nr, a);
+	if (refused) {
+		r->rax = -refused;
 		r->orig_rax = -1;
 		pt_setregs(&cur->p, r);
 		return;

@@ -1,10 +1,12 @@
 /* filteracc.c: without CAP_SYS_ADMIN (dropped from the effective set)
  * and without no_new_privs, installing a seccomp filter fails with
- * EACCES; with no_new_privs it succeeds (a filter that allows all).
- * Prints each answer after a random marker. */
+ * EACCES and landlock_restrict_self with EPERM; with no_new_privs both
+ * succeed (a filter that allows all, a ruleset that only handles making
+ * FIFOs). Prints each answer after a random marker. */
 #include <errno.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/landlock.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,8 +37,18 @@ int main(void)
 	errno = 0;
 	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 	printf("seccomp() without no_new_privs: %ld %s\n", r, r ? strerrorname_np(errno) : "");
+	struct landlock_ruleset_attr attr = { .handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_FIFO };
+	long fd = syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+	errno = 0;
+	r = fd < 0 ? -2 : syscall(SYS_landlock_restrict_self, fd, 0);
+	if (fd < 0)
+		printf("landlock: none here\n");
+	else
+		printf("landlock without no_new_privs: %ld %s\n", r, r ? strerrorname_np(errno) : "");
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	printf("filter with no_new_privs: %ld\n", r);
+	if (fd >= 0)
+		printf("landlock with no_new_privs: %ld\n", syscall(SYS_landlock_restrict_self, fd, 0));
 	return 0;
 }
