@@ -11,6 +11,7 @@
 #include "emu.h"
 #include "events.h"
 #include "exec.h"
+#include "ignwait.h"
 #include "mapped.h"
 #include "memfile.h"
 #include "own.h"
@@ -290,6 +291,7 @@ void syscall_exit(void)
 	/* The signals pending at the exit are read where it goes on from
 	 * it (exit_pend_now): while it stays stopped they only grow. */
 	cur->exit_pend[0] = cur->exit_pend[1] = 0;
+	ignwait_exit();
 	ptrace(PTRACE_GETSIGMASK, cur->p.pid, sizeof cur->mask, &cur->mask);
 	ptemu_exit_stop(nr, ret, tid);
 }
@@ -478,6 +480,7 @@ void syscall_entry(void)
 		}
 	}
 	trapact_entry(nr, cur->a);
+	ignwait_entry(nr, cur->a);
 	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */

@@ -40,6 +40,8 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	int stop_due;		/* REWIND_STOP_IN_CALL's SIGSTOP is on its way */
+	int ign_held;		/* ignored signals blocked across its call, */
+	uint64_t ign_mask;	/* its own mask kept here (ignwait.h) */
 	int held_blocked;	/* it blocks every held signal: no preemption
 				   for them until its next syscall */
 	uint64_t advance;	/* preempted, it runs on to its next counted
