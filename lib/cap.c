@@ -653,11 +653,20 @@ void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[
 	if (e == sys_row(SYS_getsockopt))
 		soft = 1;
 	/* The attr of sched_setattr and perf_event_open gets the size the
-	 * kernel knows when the program's is one it does not (E2BIG). */
+	 * kernel knows when the program's is one it does not (E2BIG); the
+	 * LSM calls' *size the size they would need. */
 	if (ret == -E2BIG && e == sys_row(SYS_sched_setattr))
 		out(p, a[1], 4, fn, ctx);
 	else if (ret == -E2BIG && e == sys_row(SYS_perf_event_open) && a[0])
 		out(p, a[0] + 4, 4, fn, ctx);
+	else if (ret == -E2BIG && (e == sys_row(459) || e == sys_row(461)))	/* lsm_get_self_attr, lsm_list_modules */
+		out(p, a[e == sys_row(461) ? 1 : 2], 4, fn, ctx);
+	uint32_t len;
+	if (ok && e == sys_row(459) && a[1] && pt_read(p, a[2], &len, 4) == 4)
+		out(p, a[1], len, fn, ctx);	/* lsm_get_self_attr's contexts: *size bytes */
+	uint64_t xa[2];	/* getxattrat's struct xattr_args: value, size and flags */
+	if (ok && e == sys_row(464) && a[4] && a[5] >= 16 && pt_read(p, a[4], xa, 16) == 16 && xa[0])
+		out(p, xa[0], (uint64_t)ret < (uint32_t)xa[1] ? (uint64_t)ret : (uint32_t)xa[1], fn, ctx);
 	for (int i = 0; i < e->nargs; i++) {
 		uint32_t c = e->arg[i];
 		uint64_t v = a[i];

@@ -528,13 +528,13 @@ SYS(456, futex_requeue,   C_EMU,    0,          R_INT, PTR, HEX, INT, INT)
  * write a blob of a size they write, get ENOSYS. */
 SYS(457, statmount,       C_EMU,    0,          R_INT, PTR, OSIZE(2), UINT, HEX)
 SYS(458, listmount,       C_EMU,    0,          R_INT, PTR, OARR(8), UINT, HEX)
-SYS(459, lsm_get_self_attr, C_NOSYS, 0,          R_INT, UINT, PTR, PTR, HEX)
+SYS(459, lsm_get_self_attr, C_EMU, 0,            R_INT, UINT, PTR, OUT(4), HEX)	/* ctx: cap.c */
 SYS(460, lsm_set_self_attr, C_EMU,  0,          R_INT, UINT, PTR, UINT, HEX)
-SYS(461, lsm_list_modules, C_NOSYS, 0,          R_INT, PTR, PTR, HEX)
+SYS(461, lsm_list_modules, C_EMU, 0,             R_INT, OARR(8), OUT(4), HEX)
 SYS(462, mseal,           C_EXEC,   0,          R_INT, HEX, UINT, HEX)
 SYS(463, setxattrat,      C_EMU,    0,          R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)
 /* getxattrat's value buffer is inside its struct xattr_args: ENOSYS. */
-SYS(464, getxattrat,      C_NOSYS,  0,          R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)
+SYS(464, getxattrat,      C_EMU,    0,          R_INT, FD, STR, ATFLAGS, STR, PTR, UINT)	/* value: cap.c */
 SYS(465, listxattrat,     C_EMU,    0,          R_INT, FD, STR, ATFLAGS, OBUF(4), UINT)
 SYS(466, removexattrat,   C_EMU,    0,          R_INT, FD, STR, ATFLAGS, STR)
 SYS(467, open_tree_attr,  C_EMU,    0,          R_FD,  FD, STR, HEX, PTR, UINT)
