@@ -50,6 +50,14 @@ void pin_anywhere(void)
 		sched_setaffinity(0, sizeof before, &before);
 }
 
+void pin_before(struct pt_proc *p, long nr, const uint64_t a[6])
+{
+	uint32_t policy;
+	if (nr == SYS_sched_setattr && cpu >= 0 && a[1] && pt_read(p, a[1] + 4, &policy, 4) == 4 &&
+	    policy == 6 /* SCHED_DEADLINE */)
+		sched_setaffinity((pid_t)a[0] ? (pid_t)a[0] : p->pid, sizeof before, &before);
+}
+
 void pin_after(struct pt_proc *p, long nr, const uint64_t a[6], int64_t ret)
 {
 	static int own;		/* the program set an affinity */

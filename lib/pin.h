@@ -28,6 +28,12 @@ void pin_self(void);
 /* The calling thread (a helper made after the pin) runs on any of the
  * CPUs allowed before it. */
 void pin_anywhere(void);
+/* Thread p is about to make call nr (arguments a): a sched_setattr to
+ * SCHED_DEADLINE, which the kernel lets only a thread that may run on
+ * every CPU of its domain make (EPERM), is made by the thread it names
+ * with the CPUs of before the pin, which it keeps (as a deadline thread
+ * must): off the pin, as after an affinity of the program's own. */
+void pin_before(struct pt_proc *p, long nr, const uint64_t a[6]);
 /* Thread p's call nr (arguments a) returned ret, its outputs not saved
  * yet: a sched_getaffinity that shows the pin's CPU alone shows the CPUs
  * of before the pin instead, as the program would have seen them without

@@ -481,6 +481,7 @@ void syscall_entry(void)
 	}
 	trapact_entry(nr, cur->a);
 	ignwait_entry(nr, cur->a);
+	pin_before(&cur->p, nr, cur->a);
 	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */
