@@ -482,6 +482,14 @@ void syscall_entry(void)
 	trapact_entry(nr, cur->a);
 	ignwait_entry(nr, cur->a);
 	pin_before(&cur->p, nr, cur->a);
+	if (nr == SYS_umount2) {	/* rec's hold on a file there would make it EBUSY */
+		pid_t pids[256];
+		int n = 0;
+		for (int i = 0; i < R.ntasks && n < 256; i++)
+			if (R.tasks[i]->p.pid == R.tasks[i]->tgid)
+				pids[n++] = R.tasks[i]->tgid;
+		emu_forget_unmapped(pids, n);
+	}
 	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */

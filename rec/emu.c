@@ -2,6 +2,7 @@
  * mapped shared (or past their end), and the changes the program's calls
  * and outside processes make to them, as IT_FPATCH items (see emu.h). */
 #include "emu.h"
+#include "maps.h"
 #include "sys.h"
 #include "util.h"
 
@@ -49,6 +50,28 @@ static struct emu *find(dev_t dev, ino_t ino)
 int emu_is(dev_t dev, ino_t ino)
 {
 	return find(dev, ino) != NULL;
+}
+
+void emu_forget_unmapped(const pid_t *pids, int n)
+{
+	struct maps_line m;
+	for (int i = 0; i < nemu; i++) {
+		int mapped = 0;
+		for (int k = 0; k < n && !mapped; k++) {
+			FILE *f = maps_open(pids[k]);
+			while (f && !mapped && maps_next(f, &m))
+				mapped = m.ino == emu[i].ino && m.dev == emu[i].dev;
+			if (f)
+				fclose(f);
+		}
+		if (mapped)
+			continue;
+		if (emu[i].wd >= 0)
+			inotify_rm_watch(ino_fd, emu[i].wd);
+		if (emu[i].fd >= 0)
+			close(emu[i].fd);
+		emu[i--] = emu[--nemu];
+	}
 }
 
 int emu_map(struct pt_proc *p, const uint64_t a[6], const struct stat *st, int writable)

@@ -36,6 +36,13 @@ int emu_changes(long nr);
  * none, -1 (why set) when a changed file cannot be read. */
 int emu_outside(struct trace_writer *w, int busy, char *why, size_t len);
 
+/* Forget the emulated files that none of the processes pids (n of them)
+ * maps any more, closing rec's descriptor of each: before an umount,
+ * which it would make fail (EBUSY). One mapped again later is emulated
+ * again, from its bytes then (replay loads its copy again, no process
+ * mapping it). */
+void emu_forget_unmapped(const pid_t *pids, int n);
+
 /* Whether the file dev, ino is emulated (mapped so that its changes are
  * recorded as IT_FPATCH): writes to it must be traced calls. */
 int emu_is(dev_t dev, ino_t ino);
