@@ -383,8 +383,6 @@ static void vsyscall_whole(struct user_regs_struct *r)
 	whole_at_entry();
 }
 
-/* cur's run of user code ends there. Stage the record, and let the
- * kernel run the call while another thread runs. */
 /* REWIND_STOP_IN_CALL=NAME, for tests: the race of a timeslice's end
  * with the entry of a call that blocks, made each time a thread enters
  * call NAME. rec's SIGSTOP, sent as it sat at the entry's stop,
@@ -407,6 +405,25 @@ static void stop_in_call(long nr)
 	syscall(SYS_tkill, cur->p.pid, SIGSTOP);
 }
 
+/* cur enters umount2: rec's own descriptor of a file there that the
+ * program mapped shared would make it fail (EBUSY), unless no process
+ * maps the file any more (emu.h). */
+static void before_umount(void)
+{
+	pid_t pids[256];
+	int n = 0;
+	for (int i = 0; i < R.ntasks && n < 256; i++) {
+		int k = 0;
+		while (k < n && find_task(pids[k])->tgid != R.tasks[i]->tgid)
+			k++;
+		if (k == n)
+			pids[n++] = R.tasks[i]->p.pid;	/* one thread a process: its maps */
+	}
+	emu_forget_unmapped(pids, n);
+}
+
+/* cur's run of user code ends there. Stage the record, and let the
+ * kernel run the call while another thread runs. */
 void syscall_entry(void)
 {
 	if (ptemu_entry_stop())
@@ -482,14 +499,8 @@ void syscall_entry(void)
 	trapact_entry(nr, cur->a);
 	ignwait_entry(nr, cur->a);
 	pin_before(&cur->p, nr, cur->a);
-	if (nr == SYS_umount2) {	/* rec's hold on a file there would make it EBUSY */
-		pid_t pids[256];
-		int n = 0;
-		for (int i = 0; i < R.ntasks && n < 256; i++)
-			if (R.tasks[i]->p.pid == R.tasks[i]->tgid)
-				pids[n++] = R.tasks[i]->tgid;
-		emu_forget_unmapped(pids, n);
-	}
+	if (nr == SYS_umount2)
+		before_umount();
 	int parked = ptemu_call(&regs) == 2;
 	if (e->class == C_EXIT || killed) {
 		cur->out = 0;	/* a write before it is over */
