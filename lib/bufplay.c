@@ -28,11 +28,14 @@ static int fits(const struct engine *e, const struct trace_rec *r, uint32_t tid)
 	    (e->limit && r->event >= e->limit))
 		return 0;
 	const struct sys_entry *s = sys_lookup(get16(r->p));
-	/* One that failed with EFAULT names memory the library cannot read
-	 * to compare its inputs (a PROT_NONE page): it goes traced, where
-	 * the engine reads them through ptrace. */
-	if ((int64_t)get64(r->p + 56) == -EFAULT)
-		return 0;
+	/* One that failed with inputs may name bytes the program cannot
+	 * read (a PROT_NONE page, EFAULT), which the library would fault
+	 * on comparing them: it goes traced, where the engine reads them
+	 * through ptrace. */
+	if ((int64_t)get64(r->p + 56) < 0)
+		for (uint32_t off = 64; off + 8 <= r->size; off += 8 + get32(r->p + off + 4))
+			if (get16(r->p + off) == IT_ARG)
+				return 0;
 	/* rt_sigaction that only asks changes nothing replay must do. */
 	return s && (s->class == C_EMU || (get16(r->p) == SYS_rt_sigaction && get64(r->p + 16) == 0));
 }
