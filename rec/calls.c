@@ -432,6 +432,8 @@ void syscall_entry(void)
 	if (pt_getregs_alive(&cur->p, &regs) < 0)
 		return;		/* killed from outside since handle() looked */
 	long nr = (int32_t)regs.orig_rax;	/* all the kernel reads of it */
+	if (regs.rsp >= cur->sig_top)
+		cur->sig_top = 0;	/* back where the handled signal came, or above */
 	const struct sys_entry *e = sys_row(nr);
 	if (e->class == C_UNSUP)
 		stop_recording(EXIT_TRACE, "the program made syscall %s (%ld), which rewind "

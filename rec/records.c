@@ -50,6 +50,9 @@ static struct pos_shadow last;		/* each block as last recorded */
 static struct pos_gone gone;		/* the threads' stack pointers (pos.h) */
 
 #define MAXDEAD 64
+/* How far below the stack pointer it came at a handler's frame may lie,
+ * on the same stack. */
+#define SIG_SPAN (1ull << 20)
 
 /* The dead stacks of cur's process (pos_dead_stacks) into dead: below
  * its threads' stack pointers (one inside a call: at its entry), and
@@ -87,6 +90,11 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 		uint64_t lsp = t == cur ? 0 : t->lib_holds ? buf_lib_sp(&t->p) : t->lib_sp;
 		if (lsp && lsp + POS_RED_ZONE > sps[n - 1])
 			sps[n - 1] = lsp + POS_RED_ZONE;	/* dead up to lsp itself */
+		/* So are a signal's frame and its handler's on its stack (not
+		 * an alternate one, far away): the frame holds bytes the
+		 * kernel did not write (sig_resume). */
+		if (t != cur && t->sig_top > sps[n - 1] && t->sig_top - sps[n - 1] < SIG_SPAN)
+			sps[n - 1] = t->sig_top + POS_RED_ZONE;
 	}
 	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
 	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);

@@ -6,6 +6,7 @@
 #include "count.h"
 #include "rec.h"
 #include "schedule.h"
+#include "sig.h"
 #include "stop.h"
 #include "task.h"
 #include "util.h"
@@ -151,7 +152,7 @@ static void run_user(struct task *t)
 	advance_chaos(t);
 	if (woke_waits(t))
 		buf_poke(t->p.pid);	/* before it runs: see set_want() */
-	pt_resume(&t->p, RESUME_CONT, sig);
+	sig_resume(t, sig);
 	for (int i = 0; i < R.ntasks; i++)
 		if (R.tasks[i]->clone_held) {
 			R.tasks[i]->clone_held = 0;

@@ -153,6 +153,14 @@ static int ours(const siginfo_t *si)
 		(si->si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid));
 }
 
+void sig_resume(struct task *t, int sig)
+{
+	struct user_regs_struct r;
+	if (sig && !t->sig_top && pt_getregs_alive(&t->p, &r) == 0)
+		t->sig_top = r.rsp;
+	pt_resume(&t->p, RESUME_CONT, sig);
+}
+
 /* cur was stopped between syscalls (sig.h): its state is recorded
  * there, which replay makes again, then what it held is delivered. */
 int sig_preempt(struct user_regs_struct *regs)
@@ -231,7 +239,7 @@ int sig_preempt(struct user_regs_struct *regs)
 		int sig = cur->sig;
 		cur->sig_in = cur->sig = 0;
 		R.run_tid = cur->p.pid;
-		pt_resume(&cur->p, RESUME_CONT, sig);
+		sig_resume(cur, sig);
 		return 1;
 	}
 	cur->sig_in = 0;
@@ -362,6 +370,6 @@ int do_signal(int sig)
 	record_signal(sig, flags, &si);
 	if (!flags && init_dies(sig))
 		return -killed_status(sig);
-	pt_resume(&cur->p, RESUME_CONT, sig);
+	sig_resume(cur, sig);
 	return 1;
 }

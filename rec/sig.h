@@ -16,4 +16,13 @@ int do_signal(int sig);
  * counted edge first (advance.h), 0 if it stopped running. */
 int sig_preempt(struct user_regs_struct *regs);
 
+/* Resume thread t (stopped between syscalls, or at a signal's delivery)
+ * with signal sig (0: none). With one, the stack pointer it is at is
+ * noted (t->sig_top), unless a handler runs already: the kernel writes
+ * the signal's frame below it, some of it (the FP/vector state's parts
+ * in their initial state, alignment) left as the stack held it, which
+ * differs between rec and replay. */
+struct task;
+void sig_resume(struct task *t, int sig);
+
 #endif

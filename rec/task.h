@@ -40,6 +40,9 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	int stop_due;		/* REWIND_STOP_IN_CALL's SIGSTOP is on its way */
+	uint64_t sig_top;	/* while a handler it was sent may run: the
+				   stack pointer it was interrupted at (0:
+				   none); the frame and handler lie below */
 	int ign_held;		/* ignored signals blocked across its call, */
 	uint64_t ign_mask;	/* its own mask kept here (ignwait.h) */
 	int held_blocked;	/* it blocks every held signal: no preemption
