@@ -133,8 +133,11 @@ static int continued(void)
  * PTRACE_KILL or kill). */
 static const char *stuck_on(const struct task *t, char *buf, size_t len)
 {
-	int stopped = t->pstop && t->tracer && t->state != T_KERNEL && t->state != T_NEW &&
-		      !(t->plisten && t->pgroup);
+	/* One its tracer holds stopped may still be inside a call it was
+	 * blocked in when its tracer attached (ptemu.c lets it stay there,
+	 * as if the attach's SIGSTOP had stopped it): when the call ends it
+	 * stays stopped, and its tracer sees nothing either way. */
+	int stopped = t->pstop && t->tracer && t->state != T_NEW && !(t->plisten && t->pgroup);
 	if ((!t->pwait && !stopped) || pt_dying(t->p.pid))
 		return NULL;
 	if (t->pwait)

@@ -2,7 +2,10 @@
 # t1181-rec-hang.sh: rec's hang detector ends a program that waits for
 # what only rewind could end, in one line (REWIND_NO_HANG_CHECK=1: waits),
 # and leaves alone programs that wait for time or outside input, or for
-# the end of a tracee they killed.
+# the end of a tracee they killed. A tracee blocked in a call when its
+# tracer attached stays inside, stopped for its tracer: it counts as
+# stuck (REWIND_CLONE_GIVES_WAY=1 lets the child reach its sleep first;
+# rec waited for its 1,000 s sleep to end).
 . "$(dirname "$0")/test-lib.sh"
 require_tprog pthang
 require_tprog ptkillbig
@@ -26,6 +29,15 @@ test_expect_success 'the trace up to there replays' '
 	run_tool replay "$trace" >rp.out 2>rp.err
 	not_signalled $? &&
 	grep -qx "first wait 1: 0x137f" rp.out
+'
+test_expect_success 'a tracee already asleep in a call when attached: told at once too, and replays' '
+	REWIND_CLONE_GIVES_WAY=1 rec_prog "$T/pthang" &&
+	check_status rec.status 125 &&
+	grep -qx "first wait 1: 0x137f" rec.out &&
+	grep -q "^rec: every thread of the program waits for what only rewind could end" rec.err &&
+	run_tool replay "$trace" >rp2.out 2>rp2.err
+	not_signalled $? &&
+	grep -qx "first wait 1: 0x137f" rp2.out
 '
 test_expect_success 'REWIND_NO_HANG_CHECK=1: rec waits' '
 	REWIND_NO_HANG_CHECK=1 timeout 3 rec -o "$scratch/nocheck" "$T/pthang" >nc.out 2>nc.err
