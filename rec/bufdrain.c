@@ -227,23 +227,27 @@ int buf_busy(struct pt_proc *p)
 	       (h.busy || (h.lib_sp && pt_getregs_alive(p, &r) == 0 && r.rsp < h.lib_sp));
 }
 
+/* The lib_sp in the header of p's process into *sp: 0, or -1 when the
+ * process has no library. */
+static int read_lib_sp(struct pt_proc *p, uint64_t *sp)
+{
+	struct iovec l = { sp, 8 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, lib_sp)), 8 };
+	return buf_on && process_vm_readv(p->pid, &l, 1, &r, 1, 0) == 8 ? 0 : -1;
+}
+
 uint64_t buf_lib_sp(struct pt_proc *p)
 {
 	uint64_t sp = 0;
-	struct iovec l = { &sp, 8 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, lib_sp)), 8 };
-	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != 8)
-		return 0;	/* no library in this process */
-	return sp;
+	return read_lib_sp(p, &sp) == 0 ? sp : 0;
 }
 
 int buf_swap_lib_sp(struct pt_proc *p, uint64_t *sp)
 {
-	uint64_t now = 0, at = BUF_HDR + offsetof(struct buf_hdr, lib_sp);
-	struct iovec l = { &now, 8 }, r = { (void *)at, 8 };
-	if (!buf_on || process_vm_readv(p->pid, &l, 1, &r, 1, 0) != 8)
+	uint64_t now = 0;
+	if (read_lib_sp(p, &now) < 0)
 		return -1;	/* no library in this process */
 	if (now != *sp) {
-		l.iov_base = sp;
+		struct iovec l = { sp, 8 }, r = { (void *)(BUF_HDR + offsetof(struct buf_hdr, lib_sp)), 8 };
 		process_vm_writev(p->pid, &l, 1, &r, 1, 0);
 	}
 	*sp = now;
