@@ -138,7 +138,7 @@ int tl_checkpoint(struct timeline *t)
 	if (got < 0) {
 		snprintf(t->msg, sizeof t->msg, "%s", tl_at_end(t) ? "no checkpoint at the end of history: the program is exiting; go back first"
 			 : t->e.pending_sig || t->e.raised ? "cannot make a checkpoint here (a signal is being delivered); step first"
-			 : "cannot make a checkpoint here (a thread is where no copy can be made: a clone, vfork or execve under way, or on its way out); step or continue first");
+			 : "cannot make a checkpoint here (a thread is where no copy can be made: a vfork or execve under way, or on its way out); step or continue first");
 		t->nextid--;
 		return -1;
 	}

@@ -820,7 +820,7 @@ int eng_regs(struct engine *e, struct user_regs_struct *r)
 int eng_task_regs(struct engine *e, const struct eng_task *k, struct user_regs_struct *r)
 {
 	int cur = k == &e->tasks[e->ti];
-	if (k->state == ET_KERNEL && (cur ? e->stop : k->stop) != PS_SYSEXIT) {
+	if (k->state == ET_KERNEL && (cur ? e->stop : k->stop) == PS_OTHER) {
 		*r = k->kregs;
 		return 0;
 	}

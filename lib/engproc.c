@@ -790,7 +790,7 @@ void eng_clone_finish(struct engine *e, const struct trace_syscall *sc,
 			 struct user_regs_struct *r)
 {
 	int st;
-	if (e->stop != PS_SYSEXIT) {	/* a vfork parent: waited for here */
+	if (e->stop == PS_OTHER) {	/* a vfork parent: waited for here */
 		int k = eng_wait_stop(e, &st);
 		if (k != PS_SYSEXIT)
 			eng_diverge(e, "expected the end of %s, got %s", eng_sysname(sc->nr), eng_describe_stop(e, k, st));

@@ -93,9 +93,12 @@ static const char *not_copyable(struct engine *e, const struct eng_task *k)
 		return "a thread ended by another's execve";
 	if (find_task(e, k->rtgid) < 0)
 		return "a process whose first thread has ended while others run";
-	if (k->state == ET_KERNEL)
-		return "a clone, fork or vfork under way";
-	if (k->state != ET_INCALL && k->state != ET_STOPPED)
+	/* A clone-like call's parent at its syscall-exit stop, the recorded
+	 * result in rax, is copied as it is; a vfork parent resumed into the
+	 * kernel has no registers to copy. */
+	if (k->state == ET_KERNEL && k->stop == PS_OTHER)
+		return "a vfork under way";
+	if (k->state != ET_INCALL && k->state != ET_STOPPED && k->state != ET_KERNEL)
 		return "a thread on its way out";
 	const struct sys_entry *c = k->entrylen >= 4 ? sys_lookup((int32_t)get32(k->entry)) : NULL;
 	if (k->state == ET_INCALL && c && c->class == C_EXECVE)

@@ -3,7 +3,8 @@
 # program has threads (each thread made again in a fork of the process):
 # with one everywhere (REWIND_MARK_EVERY tiny), reverse-continue,
 # reverse-stepi, stepi and monitor restart in threads.c show exactly what
-# they show with none after the start, hit by hit, thread by thread.
+# they show with none after the start, hit by hit, thread by thread; and
+# one is made while a thread is inside its clone, its end still to come.
 . "$(dirname "$0")/test-lib.sh"
 require_tprog threads
 require_gdb
@@ -102,5 +103,45 @@ test_expect_success 'monitor restart returns to the checkpoint: the hits after i
 	head -n 2 fwd2.every >want &&
 	tail -n 2 restart.every >got &&
 	test_cmp_bytes want got
+'
+# REWIND_CLONE_GIVES_WAY=1 holds a thread that makes a thread at its
+# clone until the new one runs: at the new one's first hit, the maker is
+# in clone3, its result not yet given. It is copied as it is (CI once
+# recorded this order by chance, and the checkpoint was refused).
+test_expect_success 'record threads with each new thread running before its clone ends' '
+	REWIND_CLONE_GIVES_WAY=1 rec_replay_cmp "$T/threads" &&
+	cp rec.out gw.out
+'
+test_expect_success 'a checkpoint with a thread in clone3; restart runs the same hits, then to the end' '
+	cat >gw.gdb <<-END &&
+	set pagination off
+	target remote | $REWIND_BIN/gdbstub $trace
+	break threads.c:$wline
+	continue
+	echo @@ at\n
+	info threads
+	monitor checkpoint
+	echo @@ fwd\n
+	$(loop 4 continue)
+	echo @@ restart\n
+	monitor restart 1
+	maint flush register-cache
+	maint flush dcache
+	$(loop 4 continue)
+	echo @@ end\n
+	delete
+	continue
+	END
+	gdb_run "$T/threads" gw.gdb
+	not_signalled $? &&
+	gdb_section at | grep -Eq "^[* ] +[0-9]+ +Thread [0-9]+ +clone3 \(\)" &&
+	gdb_section at | grep -q "^Checkpoint 1 at event [0-9]*$" &&
+	gdb_section restart | grep -q "^Current event: " &&
+	hits fwd gdb.out >a &&
+	hits restart gdb.out >b &&
+	test $(wc -l <a) = 4 &&
+	test_cmp_bytes a b &&
+	grep -q "^No more reverse-execution history" gdb.out &&
+	! grep -vxF -f gdb.out gw.out
 '
 test_done
