@@ -171,6 +171,30 @@ static void clone3_put_back(struct task *t)
 		pt_write(&c->p, t->a[0], &f, 8);
 }
 
+/* REWIND_STOP_IN_CALL=NAME, for tests: the race of a timeslice's end
+ * with the entry of a call that blocks, made each time a thread enters
+ * call NAME. rec's SIGSTOP, sent as it sat at the entry's stop,
+ * interrupts the call once it is in (a sleep ends early, to be
+ * restarted), and then preempts it where the call ended. */
+static long stop_nr = -1;
+
+void stop_in_call_setup(void)
+{
+	const char *s = getenv("REWIND_STOP_IN_CALL");
+	if (s && *s && (stop_nr = sys_number(s)) < 0)
+		die(EXIT_USAGE, "REWIND_STOP_IN_CALL: no system call named %s", s);
+}
+
+static void stop_in_call(long nr)
+{
+	int again = cur->stop_again;	/* the restart of a call it stopped */
+	cur->stop_again = 0;
+	if (nr != stop_nr || stop_nr < 0 || again)
+		return;
+	cur->stop_due = 1;
+	syscall(SYS_tkill, cur->p.pid, SIGSTOP);
+}
+
 /* The end of the syscall cur is in: its result and outputs, as the rest
  * of its record (nothing came between) or as a TR_SYSRET. */
 void syscall_exit(void)
@@ -191,6 +215,12 @@ void syscall_exit(void)
 			pt_setregs(&cur->p, &regs);
 		}
 	}
+	if (ignwait_own_stop(nr, a, ret)) {
+		ret = -514;	/* ERESTARTNOHAND */
+		regs.rax = (uint64_t)ret;
+		pt_setregs(&cur->p, &regs);
+	}
+	cur->stop_again = stop_nr >= 0 && cap_is_restart(ret);
 	const char *why = cap_unknown(&cur->p, e, a, ret);
 	if (why)
 		stop_recording(EXIT_TRACE, "the program made %s (%s), whose outputs rewind cannot "
@@ -381,28 +411,6 @@ static void vsyscall_whole(struct user_regs_struct *r)
 	r->rax = ret;
 	pt_setregs(&cur->p, r);
 	whole_at_entry();
-}
-
-/* REWIND_STOP_IN_CALL=NAME, for tests: the race of a timeslice's end
- * with the entry of a call that blocks, made each time a thread enters
- * call NAME. rec's SIGSTOP, sent as it sat at the entry's stop,
- * interrupts the call once it is in (a sleep ends early, to be
- * restarted), and then preempts it where the call ended. */
-static long stop_nr = -1;
-
-void stop_in_call_setup(void)
-{
-	const char *s = getenv("REWIND_STOP_IN_CALL");
-	if (s && *s && (stop_nr = sys_number(s)) < 0)
-		die(EXIT_USAGE, "REWIND_STOP_IN_CALL: no system call named %s", s);
-}
-
-static void stop_in_call(long nr)
-{
-	if (nr != stop_nr || stop_nr < 0)
-		return;
-	cur->stop_due = 1;
-	syscall(SYS_tkill, cur->p.pid, SIGSTOP);
 }
 
 /* cur enters umount2: rec's own descriptor of a file there that the

@@ -6,6 +6,7 @@
 #include "events.h"
 #include "ptstep.h"
 #include "rec.h"
+#include "sig.h"
 #include "sys_names.h"
 #include "util.h"
 
@@ -20,13 +21,6 @@ static void __attribute__((noreturn)) refuse(const char *why)
 {
 	stop_recording(EXIT_TRACE, "the program made syscall ptrace (101) with PTRACE_SINGLESTEP %s, "
 		       "which rewind cannot record yet; the trace %s ends before it", why, rec_dir());
-}
-
-/* Whether si is rec's own SIGSTOP (a preemption sent before the step). */
-static int ours(const siginfo_t *si)
-{
-	return si->si_signo == SIGSTOP && si->si_code == SI_TKILL &&
-	       (si->si_pid == getpid() || si->si_pid == 0);
 }
 
 int ptstep_fault(const siginfo_t *si)
@@ -82,7 +76,7 @@ int ptstep(struct task *t, int sig, int *stp, siginfo_t *sip)
 		}
 		if (k != PS_SIGNAL || ptrace(PTRACE_GETSIGINFO, tid, 0, &si) < 0)
 			refuse("that stopped other than by a signal");
-		if (ours(&si)) {
+		if (si.si_signo == SIGSTOP && sig_ours(&si)) {	/* a preemption sent before the step */
 			if (R.preempting == tid)
 				R.preempting = 0;
 			buf_want_traced(&t->p);

@@ -144,9 +144,7 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
-/* Whether signal si of cur was sent by rec (tkill). In a pid namespace
- * rec's id shows as 0 (it is outside). */
-static int ours(const siginfo_t *si)
+int sig_ours(const siginfo_t *si)
 {
 	return si->si_code == SI_TKILL &&
 	       (si->si_pid == getpid() ||
@@ -195,7 +193,7 @@ int sig_preempt(struct user_regs_struct *regs)
 	siginfo_t got[8];
 	int ngot = count_step_out(&cur->p, cur->tgid, regs, got, 8);
 	for (int k = 0; k < ngot; k++) {
-		if (got[k].si_signo == SIGSTOP && ours(&got[k])) {
+		if (got[k].si_signo == SIGSTOP && sig_ours(&got[k])) {
 			if (R.preempting == cur->p.pid)
 				R.preempting = 0;
 		} else if (cur->nstash < 64) {
@@ -270,7 +268,7 @@ int do_signal(int sig)
 	int boundary = cur->at_exit && !memcmp(&regs, &cur->exit_regs, sizeof regs);
 	/* rec's own SIGSTOP preempts, unless it raised a held SIGSTOP of
 	 * the program's (the two look alike: cur->injected tells). */
-	if (sig == SIGSTOP && cur->injected != SIGSTOP && ours(&si)) {
+	if (sig == SIGSTOP && cur->injected != SIGSTOP && sig_ours(&si)) {
 		if (R.preempting == cur->p.pid)
 			R.preempting = 0;
 		/* Not where its last call ended, though the registers are

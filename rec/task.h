@@ -40,6 +40,7 @@ struct task {
 	int nstash;
 	int injected;		/* signal number raised at the last entry */
 	int stop_due;		/* REWIND_STOP_IN_CALL's SIGSTOP is on its way */
+	int stop_again;		/* its next call restarts one that it stopped */
 	uint64_t sig_top;	/* while a handler it was sent may run: the
 				   stack pointer it was interrupted at (0:
 				   none); the frame and handler lie below */
