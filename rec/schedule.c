@@ -98,7 +98,7 @@ static int woke_waits(const struct task *r)
 	int now_read = r->state != T_RUN;
 	for (int i = 0; i < R.ntasks; i++) {
 		const struct task *c = R.tasks[i];
-		if (c == r || !c->woke || c->state != T_READY || c->pstop ||
+		if (c == r || !c->woke || !task_runnable(c) ||
 		    (c->tgid != r->tgid && !count_counted(r->tgid)))
 			continue;
 		if (!now_read) {	/* the clock, once, and only with a woken thread waiting */
@@ -185,20 +185,20 @@ void schedule(void)
 {
 	int n = 0;
 	for (int i = 0; i < R.ntasks; i++)
-		n += R.tasks[i]->state == T_READY && !R.tasks[i]->pstop;
+		n += task_runnable(R.tasks[i]);
 	if (!n)
 		return;
 	/* The one ready longest never is the one that gave way, but a
 	 * random pick may be: then it would not have given way at all,
 	 * and the switches that bring out races would come half as often. */
 	pid_t skip = R.chaos && n > 1 && find_task(R.gave_way) &&
-		     find_task(R.gave_way)->state == T_READY && !find_task(R.gave_way)->pstop ? R.gave_way : 0;
+		     task_runnable(find_task(R.gave_way)) ? R.gave_way : 0;
 	R.gave_way = 0;
 	int pick = R.chaos ? (int)(rnd() % (n - !!skip)) : -1;
 	struct task *t = NULL;
 	for (int i = 0; i < R.ntasks; i++) {
 		struct task *c = R.tasks[i];
-		if (c->state == T_READY && !c->pstop && c->p.pid != skip &&
+		if (task_runnable(c) && c->p.pid != skip &&
 		    (pick < 0 ? !t || c->since < t->since : pick-- == 0))
 			t = c;
 	}

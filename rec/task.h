@@ -186,6 +186,14 @@ uint32_t self_id(uint32_t tid, int64_t ret);
 /* Whether pid is a process (or thread) being recorded. */
 int in_tree(uint64_t pid);
 
+/* Whether thread t waits to run and may: ready, not held for its tracer,
+ * and no thread of its process in exit_group. That call kills the
+ * others once the kernel runs it, and its record is its entry: replay
+ * lets none of them run after it (linger, unpinned on a loaded machine:
+ * its new thread made three calls after main's exit_group, and replay
+ * diverged). */
+int task_runnable(const struct task *t);
+
 /* Whether a thread other than the running one waits to run. */
 int others_ready(void);
 

@@ -276,10 +276,21 @@ int in_tree(uint64_t pid)
 }
 
 /* Whether a thread other than the running one waits to run. */
+int task_runnable(const struct task *t)
+{
+	if (t->state != T_READY || t->pstop)
+		return 0;
+	for (int i = 0; i < R.ntasks; i++)
+		if (R.tasks[i]->tgid == t->tgid && R.tasks[i]->state == T_KERNEL &&
+		    R.tasks[i]->nr == SYS_exit_group)
+			return 0;
+	return 1;
+}
+
 int others_ready(void)
 {
 	for (int i = 0; i < R.ntasks; i++)
-		if (R.tasks[i]->state == T_READY && !R.tasks[i]->pstop)
+		if (task_runnable(R.tasks[i]))
 			return 1;
 	return 0;
 }
