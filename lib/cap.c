@@ -191,11 +191,17 @@ size_t cap_sockaddr_len(const uint8_t *sa, size_t n, uint64_t addrlen)
 	return want < m ? want : m;
 }
 
+static int ranges_only;	/* cap_output_ranges: no contents read */
+
 static void out(struct pt_proc *p, uint64_t addr, size_t n,
 		void (*fn)(void *, uint64_t, const void *, size_t), void *ctx)
 {
 	if (!addr || !n)
 		return;
+	if (ranges_only) {
+		fn(ctx, addr, NULL, n);
+		return;
+	}
 	uint8_t *b = scratch(n);
 	ssize_t k = pt_read(p, addr, b, n);
 	if (k > 0)
@@ -600,6 +606,14 @@ static void out_xt_counters(struct pt_proc *p, const uint64_t a[6],
 	if (a[4] >= pat + 8 && pt_read(p, a[3] + at, &n, 4) == 4 && pt_read(p, a[3] + pat, &ptr, 8) == 8 &&
 	    ptr && n)
 		out(p, ptr, 16ull * (n < (1u << 22) ? n : (1u << 22)), fn, ctx);
+}
+
+void cap_output_ranges(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6],
+		       void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx)
+{
+	ranges_only = 1;
+	cap_outputs(p, e, a, INT64_MAX, fn, ctx);
+	ranges_only = 0;
 }
 
 const char *cap_unknown(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret)

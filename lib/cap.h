@@ -30,6 +30,12 @@ size_t cap_sockaddr_len(const uint8_t *sa, size_t n, uint64_t addrlen);
 void cap_outputs(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6], int64_t ret,
 		 void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
 
+/* Calls fn for each stretch of user memory the call may write, whatever
+ * its result, with data NULL (its contents are not read): while it runs,
+ * the kernel may have written them or not. */
+void cap_output_ranges(struct pt_proc *p, const struct sys_entry *e, const uint64_t a[6],
+		       void (*fn)(void *ctx, uint64_t addr, const void *data, size_t len), void *ctx);
+
 /* Why a call of the process p that returned ret wrote what cap_outputs
  * cannot say (an ioctl, fcntl or quotactl request it does not know, an
  * ethtool command), or NULL. */

@@ -2,6 +2,7 @@
  * thread's whole state or its point (TR_PREEMPT), written for sig.c and
  * ptemu.c. */
 #include "bufdrain.h"
+#include "cap.h"
 #include "count.h"
 #include "dirty.h"
 #include "events.h"
@@ -54,9 +55,25 @@ static struct pos_gone gone;		/* the threads' stack pointers (pos.h) */
  * on the same stack. */
 #define SIG_SPAN (1ull << 20)
 
+struct calls_out {
+	uint64_t (*dead)[2];
+	int n;
+};
+
+static void call_out_dead(void *ctx, uint64_t addr, const void *data, size_t len)
+{
+	struct calls_out *c = ctx;
+	(void)data;
+	if (c->n < MAXDEAD) {
+		c->dead[c->n][0] = addr;
+		c->dead[c->n++][1] = addr + len;
+	}
+}
+
 /* The dead stacks of cur's process (pos_dead_stacks) into dead: below
  * its threads' stack pointers (one inside a call: at its entry), and
- * below those of the ones gone since, as the last record noted them. */
+ * below those of the ones gone since, as the last record noted them;
+ * then the outputs of the calls its other threads are inside. */
 static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 {
 	uint64_t sps[MAXDEAD];
@@ -97,7 +114,17 @@ static int dead_of_cur(const struct user_regs_struct *regs, uint64_t (*dead)[2])
 			sps[n - 1] = t->sig_top + POS_RED_ZONE;
 	}
 	n = pos_gone_sps(&gone, cur->tgid, sps, tids, n, MAXDEAD);
-	return pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD);
+	struct calls_out c = { dead, pos_dead_stacks(cur->p.pid, sps, n, dead, MAXDEAD) };
+	/* What another thread's call under way may write: the kernel may
+	 * have written it already, where replay, at the call's entry, has
+	 * not (gdb's pread64 of /proc/PID/mem into its stack, at a point
+	 * of its worker thread, under load: t1195). */
+	for (int i = 0; i < R.ntasks; i++) {
+		struct task *t = R.tasks[i];
+		if (t != cur && t->tgid == cur->tgid && t->state == T_KERNEL)
+			cap_output_ranges(&t->p, sys_row(t->nr), t->a, call_out_dead, &c);
+	}
+	return c.n;
 }
 
 /* Each thread's registers at its last TR_PREEMPT. */
