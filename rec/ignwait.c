@@ -3,7 +3,6 @@
  * that rec's own SIGSTOP interrupted, restarted (see ignwait.h). */
 #include "ignwait.h"
 #include "rec.h"
-#include "sig.h"
 #include "task.h"
 
 #include <errno.h>

@@ -6,8 +6,8 @@
 #include "events.h"
 #include "ptstep.h"
 #include "rec.h"
-#include "sig.h"
 #include "sys_names.h"
+#include "task.h"
 #include "util.h"
 
 #include <errno.h>

@@ -144,13 +144,6 @@ static int do_trapped(const siginfo_t *si, struct user_regs_struct *regs)
 	return 1;
 }
 
-int sig_ours(const siginfo_t *si)
-{
-	return si->si_code == SI_TKILL &&
-	       (si->si_pid == getpid() ||
-		(si->si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid));
-}
-
 void sig_resume(struct task *t, int sig)
 {
 	struct user_regs_struct r;

@@ -25,8 +25,4 @@ int sig_preempt(struct user_regs_struct *regs);
 struct task;
 void sig_resume(struct task *t, int sig);
 
-/* Whether signal si of cur was sent by rec (tkill). In a pid namespace
- * rec's id shows as 0 (it is outside). */
-int sig_ours(const siginfo_t *si);
-
 #endif

@@ -183,6 +183,10 @@ uint64_t clone_flags(struct task *t);
  * the NSpid line of its status, or ret where that cannot be read. */
 uint32_t self_id(uint32_t tid, int64_t ret);
 
+/* Whether signal si of cur was sent by rec (tkill). In a pid namespace
+ * rec's id shows as 0 (it is outside). */
+int sig_ours(const siginfo_t *si);
+
 /* Whether pid is a process (or thread) being recorded. */
 int in_tree(uint64_t pid);
 

@@ -276,6 +276,13 @@ int in_tree(uint64_t pid)
 }
 
 /* Whether a thread other than the running one waits to run. */
+int sig_ours(const siginfo_t *si)
+{
+	return si->si_code == SI_TKILL &&
+	       (si->si_pid == getpid() ||
+		(si->si_pid == 0 && self_id(cur->p.pid, cur->p.pid) != (uint32_t)cur->p.pid));
+}
+
 int task_runnable(const struct task *t)
 {
 	if (t->state != T_READY || t->pstop)
