@@ -1,17 +1,31 @@
-/* callout.c: main fills 32 MiB with getrandom, a call the kernel takes
- * a while over, writing as it goes, three times, while two threads
- * compute and are preempted at points between: rec hashes main's buffer
- * half written where replay, at the call's entry, has not written it.
- * Prints a sum of the random bytes. */
+/* callout.c: main receives 64 KiB of random bytes with MSG_WAITALL from
+ * a socketpair. A thread sends the first half, which the kernel copies
+ * into main's buffer while main stays inside the call for the rest; the
+ * thread spins a while beside a second spinning thread (both preempted
+ * at points meanwhile), then sends the rest. rec hashes main's buffer
+ * half written where replay, at the call's entry, has written nothing.
+ * Prints a sum of the bytes received. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 
-#define SIZE (32u << 20)
+#define HALF (32 << 10)
 
+static int sv[2];
 static volatile int done;
+static uint8_t out[2 * HALF], in[2 * HALF];
+
+static void *sender(void *arg)
+{
+	(void)arg;
+	send(sv[1], out, HALF, 0);
+	for (volatile long i = 0; i < 100000000; i++)
+		;
+	send(sv[1], out + HALF, HALF, 0);
+	return NULL;
+}
 
 static void *spin(void *arg)
 {
@@ -23,25 +37,20 @@ static void *spin(void *arg)
 
 int main(void)
 {
-	uint8_t *buf = malloc(SIZE);
-	static uint64_t n[2];
-	pthread_t t[2];
-	for (int i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, spin, &n[i]);
-	uint64_t sum = 0;
-	for (int k = 0; k < 3; k++) {
-		for (size_t got = 0; got < SIZE;) {
-			ssize_t r = getrandom(buf + got, SIZE - got, 0);
-			if (r < 0)
-				return 1;
-			got += (size_t)r;
-		}
-		for (size_t i = 0; i < SIZE; i += 4096)
-			sum = sum * 31 + buf[i];
-	}
+	static uint64_t n;
+	pthread_t s, t;
+	if (getrandom(out, sizeof out, 0) != sizeof out || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return 1;
+	pthread_create(&t, NULL, spin, &n);
+	pthread_create(&s, NULL, sender, NULL);
+	if (recv(sv[0], in, sizeof in, MSG_WAITALL) != sizeof in)
+		return 1;
 	done = 1;
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	pthread_join(s, NULL);
+	pthread_join(t, NULL);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < sizeof in; i++)
+		sum = sum * 31 + in[i];
 	printf("sum %016llx\n", (unsigned long long)sum);
 	return 0;
 }
