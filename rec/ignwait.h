@@ -1,6 +1,7 @@
 /* ignwait.h: signals the program never sees (those it ignores, and
- * rec's own SIGSTOP) kept from interrupting its waits. The kernel discards a signal whose action is SIG_IGN when it is
- * sent, but queues it for a traced thread, for the tracer to see: there
+ * rec's own SIGSTOP) kept from interrupting its waits. The kernel
+ * discards a signal whose action is SIG_IGN when it is sent, but queues
+ * it for a traced thread, for the tracer to see: there
  * it wakes a blocked call like any other. Most calls then restart, as no
  * handler ran; a few fail with EINTR whatever the action (epoll_wait,
  * sigtimedwait, semop), which the program would never have seen. rec
