@@ -402,7 +402,13 @@ void code_cache_put(const char *what, const uint64_t key[2], uint32_t version, c
 	if (close(fd) < 0)
 		ok = 0;
 	/* Another rec may put the same entry at the same time: both are
-	 * whole, and either one renamed last is right. */
+	 * whole, and either one renamed last is right. The old entry goes
+	 * first: ext4 writes a file renamed over another out to the disk
+	 * at once (auto_da_alloc), 130 us a put against 36 here, twice a
+	 * file a recording (its link into the trace moves its change
+	 * time). A reader in between finds no entry and hashes the file. */
+	if (ok)
+		unlink(path);
 	if (!ok || rename(tmp, path) < 0)
 		unlink(tmp);
 }
