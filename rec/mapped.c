@@ -119,16 +119,51 @@ static int first_of_process(int i)
  * not MAP_ANONYMOUS): the file into the store, or emulated by replay
  * when mapped shared and writable (emu_map). Anything but a regular file
  * (or /dev/zero) stops the recording. */
+/* The loader maps a library with several mmaps of one descriptor in a
+ * row (four for libc): what the first of them found out about the
+ * descriptor (three calls on its /proc link, 8 us) serves the next while
+ * nothing came between. Its record then follows the last one's (event):
+ * a call of the process (a buffered close and open as well, drained at
+ * the mmap's entry), a signal or another thread's stop would have made
+ * a record between them. */
+static struct {
+	pid_t pid;
+	int fd;
+	uint64_t event;	/* R.event after the last one's record */
+	int ok, wr;	/* a regular file; open for writing */
+	struct stat st;
+	char path[4096];
+} last;
+
+/* What file_mapped needs of descriptor fd of cur: in last. */
+static void fd_file(int fd, const char *src)
+{
+	if (last.pid == cur->p.pid && last.fd == fd && R.event == last.event + 1) {
+		last.event = R.event;
+		return;
+	}
+	last.pid = cur->p.pid;
+	last.fd = fd;
+	last.event = R.event;
+	if (stat(src, &last.st) < 0)
+		memset(&last.st, 0, sizeof last.st);
+	last.ok = S_ISREG(last.st.st_mode);
+	if (!last.ok)
+		return;
+	ssize_t n = readlink(src, last.path, sizeof last.path - 1);
+	last.path[n > 0 ? n : 0] = 0;
+	last.wr = fd_writable(src);
+}
+
 void file_mapped(const uint64_t a[6])
 {
 	char src[64];
-	struct stat fst;
 	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
-	if (stat(src, &fst) == 0 && S_ISREG(fst.st_mode)) {
-		char path[4096];
-		ssize_t n = readlink(src, path, sizeof path - 1);
-		path[n > 0 ? n : 0] = 0;
-		int wr = fd_writable(src), fresh = !emu_is(fst.st_dev, fst.st_ino);
+	fd_file((int)a[4], src);
+	struct stat fst = last.st;
+	if (last.ok) {
+		const char *path = last.path;
+		int wr = last.wr, fresh = !emu_is(fst.st_dev, fst.st_ino);
 		if (emu_map(&cur->p, a, &fst, wr)) {
 			/* Any process may have the file open: none
 			 * writes to it without a stop from now on (a vfork
