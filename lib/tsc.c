@@ -494,7 +494,9 @@ void tsc_cpuid_done(struct pt_proc *p, struct user_regs_struct *r, const uint32_
 static void code_in(struct pt_proc *p, struct space *sp, uint64_t lo, uint64_t hi)
 {
 	int shared;
-	if (!code_exec_in(p, lo, hi, &shared))
+	/* The trap stops rdtsc anywhere: no code to read (nor the maps,
+	 * 29 us, at the buffer's mprotect in each process). */
+	if (B->code == no_code || !code_exec_in(p, lo, hi, &shared))
 		return;
 	struct scan sc = { { p, lo, hi, 0, { NULL, NULL }, shared, NULL, 0 }, sp };
 	B->code(&sc);
