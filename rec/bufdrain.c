@@ -454,7 +454,7 @@ static int fd_safe(struct pt_proc *p, int fd, int *w, int *c)
 	/* A write to an emulated file is recorded as a patch of it (emu.c),
 	 * and one to rec's stdout or stderr as output replay prints again
 	 * (even on /dev/null): only traced calls get those. */
-	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind(p->pid, fd) &&
+	*w = !(S_ISREG(st.st_mode) && emu_is(st.st_dev, st.st_ino)) && !outs_kind_st(p->pid, fd, &st) &&
 	     !proc_file(path, &st);
 	return 1;
 }

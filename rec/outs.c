@@ -31,7 +31,10 @@ static int null_dev(const struct stat *st)
  * (kcmp), as when the program inherited or dup'ed it. */
 static int same_open_file(int mine, pid_t pid, uint64_t fd)
 {
-	return syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, mine, fd) == 0;
+	static pid_t self;	/* a syscall each time since glibc 2.25 */
+	if (!self)
+		self = getpid();
+	return syscall(SYS_kcmp, self, pid, KCMP_FILE, mine, fd) == 0;
 }
 
 int outs_kind(pid_t pid, uint64_t fd)
@@ -43,10 +46,15 @@ int outs_kind(pid_t pid, uint64_t fd)
 		return 0;
 	if (stat(path, &st) < 0)
 		return errno == EACCES || errno == EPERM ? -errno : 0;
+	return outs_kind_st(pid, fd, &st);
+}
+
+int outs_kind_st(pid_t pid, uint64_t fd, const struct stat *st)
+{
 	int k = 0;
 	for (int s = 2; s >= 1; s--)
-		if (have_out[s] && out[s].st_dev == st.st_dev && out[s].st_ino == st.st_ino &&
-		    (!k || (int)fd == s) && (!null_dev(&st) || same_open_file(s, pid, fd)))
+		if (have_out[s] && out[s].st_dev == st->st_dev && out[s].st_ino == st->st_ino &&
+		    (!k || (int)fd == s) && (!null_dev(st) || same_open_file(s, pid, fd)))
 			k = s;
 	return k;
 }

@@ -4,6 +4,7 @@
 #define REWIND_REC_OUTS_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Note what rec's stdout and stderr are; call once, before the program
@@ -14,5 +15,8 @@ void outs_init(void);
  * for a device like /dev/null, the same open file), else 0; -EACCES or
  * -EPERM when rec may not look (a non-dumpable process, rec not root). */
 int outs_kind(pid_t pid, uint64_t fd);
+
+/* The same for a descriptor whose /proc link's stat is st already. */
+int outs_kind_st(pid_t pid, uint64_t fd, const struct stat *st);
 
 #endif
