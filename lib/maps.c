@@ -65,8 +65,9 @@ int maps_next(FILE *f, struct maps_line *m)
 	return 0;
 }
 
-/* maps_at by PROCMAP_QUERY: 1 or 0 as it, -1 when the kernel lacks it. */
-static int query_at(pid_t pid, uint64_t addr, struct maps_line *m)
+/* maps_at by PROCMAP_QUERY: 1 or 0 as it, -1 when the kernel lacks it.
+ * The mapping's name too when named is set. */
+static int query_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 {
 	static int lacks = -1;
 	if (lacks < 0)
@@ -79,6 +80,11 @@ static int query_at(pid_t pid, uint64_t addr, struct maps_line *m)
 	if (fd < 0)
 		return -1;
 	struct maps_query q = { .size = sizeof q, .query_addr = addr };
+	m->name[0] = 0;
+	if (named) {
+		q.vma_name_addr = (uintptr_t)m->name;
+		q.vma_name_size = sizeof m->name;
+	}
 	int k = ioctl(fd, MAPS_QUERY, &q), e = errno;
 	close(fd);
 	if (k < 0) {
@@ -96,14 +102,18 @@ static int query_at(pid_t pid, uint64_t addr, struct maps_line *m)
 	snprintf(m->perm, sizeof m->perm, "%c%c%c%c", q.vma_flags & MQ_READ ? 'r' : '-',
 		 q.vma_flags & MQ_WRITE ? 'w' : '-', q.vma_flags & MQ_EXEC ? 'x' : '-',
 		 q.vma_flags & MQ_SHARED ? 's' : 'p');
-	m->name[0] = 0;
 	m->deleted = 0;
+	size_t n = strlen(m->name);
+	if (m->ino && n > 10 && !strcmp(m->name + n - 10, " (deleted)")) {
+		m->name[n - 10] = 0;	/* as maps_next gives it */
+		m->deleted = 1;
+	}
 	return 1;
 }
 
-int maps_at(pid_t pid, uint64_t addr, struct maps_line *m)
+static int find_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 {
-	int k = query_at(pid, addr, m);
+	int k = query_at(pid, addr, m, named);
 	if (k >= 0)
 		return k;
 	FILE *f = maps_open(pid);
@@ -113,7 +123,17 @@ int maps_at(pid_t pid, uint64_t addr, struct maps_line *m)
 	while (!found && maps_next(f, m))
 		found = m->lo <= addr && addr < m->hi;
 	fclose(f);
-	if (found)
+	if (found && !named)
 		m->name[0] = 0;
 	return found;
+}
+
+int maps_at(pid_t pid, uint64_t addr, struct maps_line *m)
+{
+	return find_at(pid, addr, m, 0);
+}
+
+int maps_at_named(pid_t pid, uint64_t addr, struct maps_line *m)
+{
+	return find_at(pid, addr, m, 1);
 }

@@ -31,4 +31,8 @@ int maps_next(FILE *f, struct maps_line *m);
  * REWIND_NO_PROCMAP_QUERY=1) found by reading the maps line by line. */
 int maps_at(pid_t pid, uint64_t addr, struct maps_line *m);
 
+/* maps_at with the mapping's name in m->name as maps_next gives it
+ * (a file's path, "[vdso]", "[stack]"...). */
+int maps_at_named(pid_t pid, uint64_t addr, struct maps_line *m);
+
 #endif

@@ -121,20 +121,14 @@ void record_exec(struct user_regs_struct *regs)
  * outputs, so replay makes them the same. */
 void vdso_show(void)
 {
-	uint64_t lo = 0, hi = 0, slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
+	uint64_t slot = cur->vdso_slot, val[2] = { AT_SYSINFO_EHDR, cur->vdso };
 	cur->vdso_slot = 0;
-	FILE *f = maps_open(cur->p.pid);
 	struct maps_line m;
-	while (f && maps_next(f, &m))
-		if (!strcmp(m.name, "[vdso]")) {
-			lo = m.lo;
-			hi = m.hi;
-			break;
-		}
-	if (f)
-		fclose(f);
-	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
+	if (maps_at_named(cur->p.pid, cur->vdso, &m) != 1 || strcmp(m.name, "[vdso]"))
 		return;		/* unmapped or moved: it stays hidden */
+	uint64_t lo = m.lo, hi = m.hi;
+	if (lo != cur->vdso || hi <= lo || hi - lo > (1 << 20))
+		return;
 	if (vdso_patch(&cur->p, lo, hi - lo, item_mem, NULL) >= 0 &&
 	    pt_write(&cur->p, slot, val, 16) == 0)
 		tw_item(&R.w, IT_MEM, 0, &slot, 8, val, 16);
