@@ -2,6 +2,7 @@
  * built on them: forking a process (eng_fork), making a thread in it, and
  * putting a thread back into its call. Knows nothing of the engine. */
 #include "inject.h"
+#include "maps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ int eng_inject(struct pt_proc *p, const struct user_regs_struct *r, uint64_t at,
 	static const uint8_t insn[2] = { 0x0f, 0x05 };
 	uint8_t save[2];
 	int wrote = 0, ok = 0;
+	maps_drop();	/* the call may change the mappings */
 	if (pt_read(p, at, save, 2) != 2)
 		return -1;
 	if (memcmp(save, insn, 2)) {

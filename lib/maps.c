@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
@@ -24,11 +25,59 @@ struct maps_query {
 #define MQ_EXEC 0x4
 #define MQ_SHARED 0x8
 
+/* The maps of one process, read once and given again (maps_keep). */
+static struct {
+	pid_t pid;
+	char *text;	/* NULL until the next maps_open reads them */
+	size_t len;
+} kept;
+
+void maps_keep(pid_t pid)
+{
+	maps_drop();
+	kept.pid = pid;
+}
+
+void maps_drop(void)
+{
+	free(kept.text);
+	kept.text = NULL;
+	kept.pid = 0;
+}
+
+/* The text of f, whole, into kept (0), or -1. */
+static int keep_text(FILE *f)
+{
+	size_t cap = 0;
+	kept.len = 0;
+	for (;;) {
+		if (kept.len + 4096 > cap)
+			kept.text = xrealloc(kept.text, cap = cap ? 2 * cap : 16384);
+		size_t n = fread(kept.text + kept.len, 1, cap - kept.len, f);
+		kept.len += n;
+		if (n == 0)
+			return ferror(f) || !kept.len ? -1 : 0;
+	}
+}
+
 FILE *maps_open(pid_t pid)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-	return fopen(path, "re");
+	if (pid != kept.pid || !pid)
+		return fopen(path, "re");
+	if (!kept.text) {
+		FILE *f = fopen(path, "re");
+		if (!f)
+			return NULL;
+		int k = keep_text(f);
+		fclose(f);
+		if (k < 0) {
+			maps_drop();
+			return fopen(path, "re");
+		}
+	}
+	return fmemopen(kept.text, kept.len, "r");
 }
 
 int maps_next(FILE *f, struct maps_line *m)

@@ -22,6 +22,13 @@ struct maps_line {
  * then fclose it. */
 FILE *maps_open(pid_t pid);
 
+/* From here on maps_open(pid) gives the maps pid has at its next call
+ * again, without reading them anew, until maps_drop: for a stretch of a
+ * stop (rec's record_exec) in which nothing changes pid's mappings. A
+ * call injected into a tracee (inject.c) drops them. */
+void maps_keep(pid_t pid);
+void maps_drop(void);
+
 /* The next mapping of f into *m: 1, or 0 at the end. */
 int maps_next(FILE *f, struct maps_line *m);
 

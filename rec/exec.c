@@ -69,6 +69,8 @@ void record_exec(struct user_regs_struct *regs)
 	uint64_t stack_top = 0;
 	int have_interp = 0;
 	snprintf(mpath, sizeof mpath, "/proc/%d/maps", cur->p.pid);
+	/* Read once for here and count_exec's scan below (29 us a read). */
+	maps_keep(cur->p.pid);
 	FILE *f = maps_open(cur->p.pid);
 	if (!f)
 		die(EXIT_TRACE, "%s: %s", mpath, strerror(errno));
@@ -112,6 +114,7 @@ void record_exec(struct user_regs_struct *regs)
 			       "(arch_prctl ARCH_SET_CPUID): %s; the trace %s ends before it",
 			       path, strerror(errno), R.dir);
 	count_exec(&cur->p, cur->tgid, cur->p.pid, path);
+	maps_drop();
 }
 
 /* At the first syscall after an exec, the dynamic loader (or a static
