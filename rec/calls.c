@@ -266,7 +266,7 @@ void syscall_exit(void)
 		save_mem(cur->emu_out[i][0], cur->emu_out[i][0] + cur->emu_out[i][1]);
 	if (e->class == C_CLONE && ret > 0)
 		clone_item(nr, a, ret);
-	emit_writes(nr, a, ret);
+	emit_writes(nr, a, ret, cur->out);
 	memfile_opened(cur->p.pid, nr, ret);
 	mem_written(nr, a, ret);
 	if (e->class == C_EXECVE && ret == 0) {

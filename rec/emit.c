@@ -75,13 +75,10 @@ int out_call(long nr, const uint64_t a[6])
  * memory by length and hash only (IT_EMITSUM: replay reads them where
  * the program has them again), bytes it took from a file whole
  * (IT_EMIT). */
-void emit_writes(long nr, const uint64_t a[6], int64_t ret)
+void emit_writes(long nr, const uint64_t a[6], int64_t ret, int k)
 {
 	int in, offp, out = out_arg(nr, &in, &offp);
-	if (out < 0 || ret <= 0)
-		return;
-	int k = out_kind(a[out]);
-	if (!k)
+	if (out < 0 || ret <= 0 || !k)
 		return;
 	uint8_t *buf = xmalloc(ret);
 	ssize_t n = cap_sent(&cur->p, nr, a, buf, ret);

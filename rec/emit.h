@@ -11,8 +11,9 @@ int out_kind(uint64_t fd);
 /* 1 or 2 when the call cur enters sends data to rec's stdout or stderr. */
 int out_call(long nr, const uint64_t a[6]);
 
-/* Bytes a write-family call sent to rec's stdout or stderr, kept so that
- * replay can print them again. */
-void emit_writes(long nr, const uint64_t a[6], int64_t ret);
+/* Bytes a write-family call sent to rec's stdout or stderr (k, as
+ * out_call said at its entry: the file the kernel writes to is the one
+ * the descriptor named then), kept so that replay can print them again. */
+void emit_writes(long nr, const uint64_t a[6], int64_t ret, int k);
 
 #endif
