@@ -115,10 +115,6 @@ static int first_of_process(int i)
 	return 1;
 }
 
-/* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
- * not MAP_ANONYMOUS): the file into the store, or emulated by replay
- * when mapped shared and writable (emu_map). Anything but a regular file
- * (or /dev/zero) stops the recording. */
 /* The loader maps a library with several mmaps of one descriptor in a
  * row (four for libc): what the first of them found out about the
  * descriptor (three calls on its /proc link, 8 us) serves the next while
@@ -130,8 +126,8 @@ static struct {
 	pid_t pid;
 	int fd;
 	uint64_t event;	/* R.event after the last one's record */
-	int ok, wr;	/* a regular file; open for writing */
-	struct stat st;
+	int wr;		/* open for writing (a regular file's) */
+	struct stat st;	/* zeros where stat failed */
 	char path[4096];
 } last;
 
@@ -147,21 +143,24 @@ static void fd_file(int fd, const char *src)
 	last.event = R.event;
 	if (stat(src, &last.st) < 0)
 		memset(&last.st, 0, sizeof last.st);
-	last.ok = S_ISREG(last.st.st_mode);
-	if (!last.ok)
+	if (!S_ISREG(last.st.st_mode))
 		return;
 	ssize_t n = readlink(src, last.path, sizeof last.path - 1);
 	last.path[n > 0 ? n : 0] = 0;
 	last.wr = fd_writable(src);
 }
 
+/* cur mapped the file open at descriptor a[4] (an mmap's arguments a,
+ * not MAP_ANONYMOUS): the file into the store, or emulated by replay
+ * when mapped shared and writable (emu_map). Anything but a regular file
+ * (or /dev/zero) stops the recording. */
 void file_mapped(const uint64_t a[6])
 {
 	char src[64];
 	snprintf(src, sizeof src, "/proc/%d/fd/%d", cur->p.pid, (int)a[4]);
 	fd_file((int)a[4], src);
 	struct stat fst = last.st;
-	if (last.ok) {
+	if (S_ISREG(fst.st_mode)) {
 		const char *path = last.path;
 		int wr = last.wr, fresh = !emu_is(fst.st_dev, fst.st_ino);
 		if (emu_map(&cur->p, a, &fst, wr)) {
