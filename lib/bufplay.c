@@ -28,16 +28,28 @@ static int fits(const struct engine *e, const struct trace_rec *r, uint32_t tid)
 	    (e->limit && r->event >= e->limit))
 		return 0;
 	const struct sys_entry *s = sys_lookup(get16(r->p));
-	/* One that failed with inputs may name bytes the program cannot
-	 * read (a PROT_NONE page, EFAULT), which the library would fault
-	 * on comparing them: it goes traced, where the engine reads them
-	 * through ptrace. */
-	if ((int64_t)get64(r->p + 56) < 0)
-		for (uint32_t off = 64; off + 8 <= r->size; off += 8 + get32(r->p + off + 4))
-			if (get16(r->p + off) == IT_ARG)
-				return 0;
+	if (!s)
+		return 0;
+	/* The library compares the call's inputs in the program's memory,
+	 * where they must be readable, or it faults: a path is (the library
+	 * read it itself, at a call that got another answer than EFAULT),
+	 * and so is as much of a buffer as the kernel read. rec saves more
+	 * of a write that came back short (through /proc/PID/mem, which
+	 * reads a PROT_NONE page): such a call goes traced, where the
+	 * engine reads its inputs through ptrace. */
+	int64_t ret = (int64_t)get64(r->p + 56);
+	for (uint32_t off = 64; off + 8 <= r->size; off += 8 + get32(r->p + off + 4)) {
+		uint16_t argi = get16(r->p + off + 2);
+		uint32_t len = get32(r->p + off + 4);
+		if (get16(r->p + off) != IT_ARG)
+			continue;
+		if (argi >= 6 || len < 8)
+			return 0;
+		if (sys_kind(s->arg[argi]) == A_STR ? ret == -EFAULT : ret < (int64_t)(len - 8))
+			return 0;
+	}
 	/* rt_sigaction that only asks changes nothing replay must do. */
-	return s && (s->class == C_EMU || (get16(r->p) == SYS_rt_sigaction && get64(r->p + 16) == 0));
+	return s->class == C_EMU || (get16(r->p) == SYS_rt_sigaction && get64(r->p + 16) == 0);
 }
 
 static int add(const struct trace_rec *r)

@@ -123,6 +123,21 @@ test_expect_success 'reads of 300000 bytes: the fifth traced; one of 1000000 int
 		300000,\"buffered\":true 300000 1000000,\"buffered\":true >want &&
 	test_cmp_bytes want reads
 '
+# A compiler's search of its include paths and realpath's readlinks fail
+# in thousands: the library answers those at replay too (until stop 51
+# each stopped, as anything failed with an input did: 8,695 stops of the
+# 13-file make's replay). Counted by replay's waits, under strace.
+command -v strace >/dev/null 2>&1 && test_set_prereq STRACE
+test_expect_success STRACE 'failed lookups: buffered, answered in the process at replay' '
+	differs_natively "$T/bufcalls" lookups &&
+	rec_replay_cmp "$T/bufcalls" lookups &&
+	grep -qx "4000 failed, clocks [0-9a-f]*" rec.out &&
+	run_tool tdump --json "$trace" >look.json &&
+	test $(grep "\"errno\":\"E" look.json | grep -c "\"buffered\":true") -ge 4000 &&
+	run_tool strace -o waits -e trace=wait4 replay "$trace" >look.out &&
+	test_cmp_bytes rec.out look.out &&
+	test $(grep -c "^wait4(" waits) -lt 1000
+'
 # rec's stdout on /dev/null: a write to it is still the program's output,
 # which replay prints, so it is never buffered (a separate open of
 # /dev/null may be).

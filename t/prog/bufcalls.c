@@ -10,8 +10,11 @@
  * writes the kernel takes in part (the buffer runs into a hole) or not
  * at all (EFAULT), whose input rec reads at its stop; logfill: reads of
  * a file of random bytes, five of 300000 bytes and one of 1000000, with
- * no other call between, then a sum of the bytes.
- * Usage: bufcalls [sig|fork|threads|rdrand|reuse|short|logfill] */
+ * no other call between, then a sum of the bytes; lookups: 1000 each of
+ * stat, access, open of missing files and readlink of a regular file,
+ * which fail (as a compiler's search paths and realpath do), with the
+ * clock between.
+ * Usage: bufcalls [sig|fork|threads|rdrand|reuse|short|logfill|lookups] */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -170,6 +173,30 @@ static int logfill(void)
 	return 0;
 }
 
+static int lookups(void)
+{
+	int fd = open("here.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return perror("here.tmp"), 1;
+	close(fd);
+	uint64_t h = 1469598103934665603ull;
+	int failed = 0;
+	for (int i = 0; i < 1000; i++) {
+		char name[32], link[64];
+		struct stat st;
+		struct timespec ts;
+		snprintf(name, sizeof name, "no-such-%d", i);
+		failed += stat(name, &st) < 0;
+		failed += access(name, R_OK) < 0;
+		failed += open(name, O_RDONLY) < 0;
+		failed += readlink("here.tmp", link, sizeof link) < 0;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		h = (h ^ (uint64_t)ts.tv_nsec) * 1099511628211ull;
+	}
+	printf("%d failed, clocks %016llx\n", failed, (unsigned long long)h);
+	return 0;
+}
+
 static volatile sig_atomic_t ticks;
 
 static void on_alarm(int sig)
@@ -227,6 +254,8 @@ int main(int argc, char **argv)
 		return short_writes();
 	if (!strcmp(mode, "logfill"))
 		return logfill();
+	if (!strcmp(mode, "lookups"))
+		return lookups();
 	if (!strcmp(mode, "rdrand")) {
 		unsigned long long v = 0;
 		__asm__ volatile("1: rdrand %0; jnc 1b" : "=r"(v));
