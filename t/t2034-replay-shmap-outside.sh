@@ -20,12 +20,18 @@ test_expect_success 'dd in the recorded tree writes into the mapped file' '
 test_expect_success 'record while this script writes into the mapped file' '
 	rec_prog "$T/shmap-outside" "$scratch/shared.file" &
 	p=$! &&
-	until test -e "$scratch/shared.file.ready"; do sleep 0.01; done &&
+	i=0 &&
+	until test -e "$scratch/shared.file.ready"; do
+		i=$((i + 1)) && test $i -le $((REWIND_TIMEOUT * 100)) || return 1
+		sleep 0.01
+	done &&
 	# Written while it sleeps (not between a call and its look: rec
 	# notices a change from outside at a system call, and replay makes
-	# it there).
-	pid=$(pgrep -x shmap-outside) &&
-	until grep -q nanosleep /proc/$pid/wchan; do sleep 0.01; done &&
+	# it there). Its own file names it: the first test'"'"'s may still be
+	# ending (a grep of a pid gone looped for ever).
+	pid=$(pgrep -xf "$T/shmap-outside $scratch/shared.file") &&
+	test $(echo $pid | wc -w) = 1 &&
+	wait_for /proc/$pid/wchan nanosleep &&
 	printf "out%05d" $$ | dd of="$scratch/shared.file" conv=notrunc 2>/dev/null &&
 	wait $p &&
 	trace=$(ls -d "$scratch"/trace.* | tail -n 1) &&
