@@ -89,9 +89,9 @@ void int3_sync(struct timeline *t, const struct stopset *s, uint64_t rip)
 static void int3_scrub_new(struct timeline *t)
 {
 	struct engine *e = &t->e;
-	for (; t->seen < e->ntasks; t->seen++) {
-		struct eng_task *k = &e->tasks[t->seen];
-		if (k->rtgid == t->pid || k->rtid != k->rtgid || t->seen == e->ti)
+	for (int j = 0; j < e->ntasks && t->seen < e->made; j++) {
+		struct eng_task *k = &e->tasks[j];
+		if (k->born < t->seen || k->rtgid == t->pid || k->rtid != k->rtgid || j == e->ti)
 			continue;
 		for (int i = 0; i < t->ins.n; i++) {
 			uint8_t b;
@@ -99,6 +99,7 @@ static void int3_scrub_new(struct timeline *t)
 				pt_write(&k->p, t->ins.addr[i], &t->ins.saved[i], 1);
 		}
 	}
+	t->seen = e->made;
 }
 
 void int3_recheck(struct timeline *t)

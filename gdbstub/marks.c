@@ -103,7 +103,7 @@ void mark_restore(struct timeline *t, int i)
 	eng_restore(&t->e, &t->marks[i].snap);
 	watch_reset(&t->w);
 	t->ins.n = 0;	/* checkpoints are made without int3s */
-	t->seen = t->e.ntasks;
+	t->seen = t->e.made;
 	eng_ready(&t->e);
 	if (tl_mine(t))
 		t->ran = t->e.tasks[t->e.ti].rtid;

@@ -29,7 +29,7 @@ void tl_open(struct timeline *t, const char *dir, uint64_t ev)
 	 * unless REWIND_NO_REEXEC=1 asks for the states to be set. */
 	t->reexec = !env_flag("REWIND_NO_REEXEC");
 	t->ran = t->e.tasks[t->e.ti].rtid;	/* from a checkpoint: its event's thread */
-	t->seen = t->e.ntasks;
+	t->seen = t->e.made;
 	snprintf(t->exe, sizeof t->exe, "%s", t->e.exe);
 	eng_ready(&t->e);
 	t->pass[0] = t->pass[1] = 0;

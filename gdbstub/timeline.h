@@ -93,7 +93,8 @@ struct timeline {
 	char exe[4200];
 	uint32_t ran;		/* the thread of the process that ran last */
 	uint32_t step_tid;	/* the thread tl_step and tl_rstep move (0: any) */
-	int seen;		/* threads and processes made so far */
+	int seen;		/* threads and processes made so far (the
+				   engine's made when last looked at) */
 	/* The preemptions of the debugged process replayed so far whose
 	 * stretches were set, not re-executed (tl_gaps): event, thread,
 	 * how (RM_SET or RM_GAVEUP), and the recorded rip. */

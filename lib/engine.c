@@ -92,16 +92,19 @@ static int replay_task_exit(struct engine *e, int final)
 	if (!eng_same_end(want, st))
 		eng_diverge(e, "expected thread %u to end with status 0x%x, got 0x%x", t->rtid, want, st);
 	e->status = want;
-	if (final)
+	if (final) {
 		e->done = 1;
-	else if (e->p.memfd >= 0) {
+		return ENG_EXIT;
+	}
+	if (e->p.memfd >= 0) {
 		/* Its /proc/TID/mem goes with it: a program that makes and
 		 * ends 80,000 threads one after another (LTP's keyctl02)
 		 * ran replay out of descriptors. */
 		close(e->p.memfd);
 		e->p.memfd = t->p.memfd = -1;
 	}
-	return final ? ENG_EXIT : ENG_EVENT;
+	eng_drop_gone(e);
+	return ENG_EVENT;
 }
 
 /* The current thread is at the delivery stop of a signal it is to
@@ -496,7 +499,7 @@ static int dispatch(struct engine *e, int k)
 	case TR_TASKEXIT:
 		if (e->cur.size < 8)
 			eng_bad_record(e, "short exit record");
-		if (k < 0 || e->ntasks > 1)
+		if (k < 0 || e->made > 1)
 			return replay_task_exit(e, e->cur.kind == TR_EXIT);
 		int want = (int)get32(e->cur.p);
 		eng_expect(e, k, PS_EXITED, "the program's exit");
@@ -729,7 +732,7 @@ int eng_resume(struct engine *e, int step)
 	}
 	if (!e->started || (kind != TR_SYSCALL && kind != TR_SIGNAL && kind != TR_RDTSC &&
 			    kind != TR_CPUID &&
-			    (kind != TR_EXIT || e->ntasks > 1 || killed) && !rerun)) {
+			    (kind != TR_EXIT || e->made > 1 || killed) && !rerun)) {
 		eng_load_next(e);
 		return dispatch(e, -1);	/* the first execve, or a kind without a stop */
 	}
@@ -854,7 +857,7 @@ void eng_close(struct engine *e)
 		free(e->tasks[i].entry);
 	free(e->tasks);
 	e->tasks = NULL;
-	e->ntasks = 0;
+	e->ntasks = e->made = e->kept = 0;
 }
 
 void eng_injected(struct engine *e, struct eng_task *k, const struct user_regs_struct *r)

@@ -33,6 +33,7 @@ struct eng_task {
 	 * alternate signal stack (stack_t: sp, flags, size; alt[1] 2,
 	 * SS_DISABLE, when none). */
 	uint64_t ctid, alt[3];
+	int born;		/* engine's made when it was added */
 	/* A vfork parent's registers as it went into the kernel (ET_KERNEL
 	 * and resumed: no stop to read them at). */
 	struct user_regs_struct kregs;
@@ -94,8 +95,12 @@ struct engine {
 	int (*fault)(void *arg, const siginfo_t *si);
 	void (*perform)(void *arg);
 	void *hook_arg;
-	struct eng_task *tasks;	/* every thread so far; tasks[0] is the first */
+	struct eng_task *tasks;	/* the threads not gone (and some that are,
+				   dropped in batches: eng_drop_gone) */
 	int ntasks, ti;		/* ti: the current one */
+	int made;		/* threads and processes made so far, gone
+				   ones too (each one's born numbers it) */
+	int kept;		/* ntasks after the last eng_drop_gone */
 	struct emufs fs;	/* the files mapped shared (IT_EMUFILE) */
 	/* Set by a caller that never looks at the tracee between events
 	 * (replay): runs of buffered calls (TRF_BUFFERED) before event

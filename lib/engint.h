@@ -62,6 +62,10 @@ void eng_switch_task(struct engine *e, int i);
 /* A new slot in e->tasks for thread rtid of process rtgid (recorded
  * ids), replayed by pid; returns its index. */
 int eng_add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid);
+/* Between events: drop the slots of gone threads (but the current one)
+ * once they are most of e->tasks, so that a program that makes and ends
+ * threads one after another costs replay what its live ones do. */
+void eng_drop_gone(struct engine *e);
 /* Wait for the next stop that matters, passing over signals sent from
  * outside the replay (a Ctrl-C aimed at the terminal's process group):
  * those happened in some other run, not in the recorded one. */

@@ -367,8 +367,11 @@ void eng_adopt(struct engine *e, struct eng_task *tasks, int n, int ti, const ui
 		free(e->tasks[i].entry);
 	free(e->tasks);
 	e->tasks = tasks;
-	e->ntasks = n;
+	e->ntasks = e->kept = e->made = n;
 	e->ti = ti;
+	for (int i = 0; i < n; i++)	/* born of a checkpoint on disk: 0 */
+		if (tasks[i].born >= e->made)
+			e->made = tasks[i].born + 1;
 	for (int i = 0; i < n; i++)
 		tasks[i].p.memfd = -1;
 	for (int j = 0; j < nprocs; j++) {

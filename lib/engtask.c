@@ -96,7 +96,39 @@ int eng_add_task(struct engine *e, uint32_t rtid, uint32_t rtgid, pid_t pid)
 	t->p.memfd = -1;
 	t->stop = PS_SIGNAL;
 	t->alt[1] = SS_DISABLE;
+	t->born = e->made++;
 	return e->ntasks++;
+}
+
+/* Every lookup of a thread, and each thread's end, walked e->tasks:
+ * LTP's keyctl02 (80,000 threads made and joined one after another)
+ * replayed in 163 s, 59x its native run, and held 4 KiB a thread ever
+ * made. Dropped each time they have doubled, the gone slots cost a walk
+ * of their own once. */
+void eng_drop_gone(struct engine *e)
+{
+	if (e->ntasks < 64 || e->ntasks < 2 * e->kept)
+		return;
+	eng_save_cur(e);
+	int n = 0, ti = 0;
+	for (int i = 0; i < e->ntasks; i++) {
+		struct eng_task *t = &e->tasks[i];
+		if (t->state == ET_GONE && i != e->ti) {
+			if (t->p.memfd >= 0)
+				close(t->p.memfd);
+			free(t->entry);
+			continue;
+		}
+		if (i == e->ti)
+			ti = n;
+		if (n != i)
+			e->tasks[n] = *t;
+		n++;
+	}
+	e->tasks = xrealloc(e->tasks, n * sizeof *e->tasks);
+	e->ntasks = e->kept = n;
+	e->ti = ti;
+	eng_load_cur(e);
 }
 
 /* The hang watch. Replay takes nothing from outside and runs one thread
@@ -214,7 +246,7 @@ int eng_wait_stop(struct engine *e, int *st)
 		}
 		int k = pt_classify(*st);
 		if (k == PS_EXITED) {
-			if (e->ntasks <= 1)
+			if (e->made <= 1)
 				e->done = 1;
 			else
 				cur_task(e)->state = ET_GONE;
