@@ -24,6 +24,7 @@ struct maps_query {
 #define MQ_WRITE 0x2
 #define MQ_EXEC 0x4
 #define MQ_SHARED 0x8
+#define MQ_COVERING_OR_NEXT 0x10
 
 /* The maps of one process, read once and given again (maps_keep). */
 static struct {
@@ -116,7 +117,7 @@ int maps_next(FILE *f, struct maps_line *m)
 
 /* maps_at by PROCMAP_QUERY: 1 or 0 as it, -1 when the kernel lacks it.
  * The mapping's name too when named is set. */
-static int query_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
+static int query_at(pid_t pid, uint64_t addr, struct maps_line *m, int named, int next)
 {
 	static int lacks = -1;
 	if (lacks < 0)
@@ -128,7 +129,8 @@ static int query_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct maps_query q = { .size = sizeof q, .query_addr = addr };
+	struct maps_query q = { .size = sizeof q, .query_addr = addr,
+				.query_flags = next ? MQ_COVERING_OR_NEXT : 0 };
 	m->name[0] = 0;
 	if (named) {
 		q.vma_name_addr = (uintptr_t)m->name;
@@ -160,9 +162,9 @@ static int query_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 	return 1;
 }
 
-static int find_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
+static int find_at(pid_t pid, uint64_t addr, struct maps_line *m, int named, int next)
 {
-	int k = query_at(pid, addr, m, named);
+	int k = query_at(pid, addr, m, named, next);
 	if (k >= 0)
 		return k;
 	FILE *f = maps_open(pid);
@@ -170,7 +172,7 @@ static int find_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 		return -1;
 	int found = 0;
 	while (!found && maps_next(f, m))
-		found = m->lo <= addr && addr < m->hi;
+		found = (next || m->lo <= addr) && addr < m->hi;
 	fclose(f);
 	if (found && !named)
 		m->name[0] = 0;
@@ -179,10 +181,15 @@ static int find_at(pid_t pid, uint64_t addr, struct maps_line *m, int named)
 
 int maps_at(pid_t pid, uint64_t addr, struct maps_line *m)
 {
-	return find_at(pid, addr, m, 0);
+	return find_at(pid, addr, m, 0, 0);
 }
 
 int maps_at_named(pid_t pid, uint64_t addr, struct maps_line *m)
 {
-	return find_at(pid, addr, m, 1);
+	return find_at(pid, addr, m, 1, 0);
+}
+
+int maps_from(pid_t pid, uint64_t addr, struct maps_line *m)
+{
+	return find_at(pid, addr, m, 1, 1);
 }

@@ -42,4 +42,8 @@ int maps_at(pid_t pid, uint64_t addr, struct maps_line *m);
  * (a file's path, "[vdso]", "[stack]"...). */
 int maps_at_named(pid_t pid, uint64_t addr, struct maps_line *m);
 
+/* maps_at_named of the mapping that holds addr or, if none does, of the
+ * first one above it: a walk over a range, a query a mapping. */
+int maps_from(pid_t pid, uint64_t addr, struct maps_line *m);
+
 #endif

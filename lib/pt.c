@@ -419,6 +419,19 @@ void pt_reopen_mem(struct pt_proc *p)
 		die(EXIT_TRACE, "%s: %s", path, strerror(errno));
 }
 
+void pt_share_mem(struct pt_proc *p, const struct pt_proc *same)
+{
+	if (same->memfd < 0) {
+		pt_reopen_mem(p);
+		return;
+	}
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = fcntl(same->memfd, F_DUPFD_CLOEXEC, 0);
+	if (p->memfd < 0)
+		die(EXIT_TRACE, "/proc/%d/mem: %s", p->pid, strerror(errno));
+}
+
 ssize_t pt_read(struct pt_proc *p, uint64_t addr, void *buf, size_t n)
 {
 	struct iovec l = { buf, n }, r = { (void *)addr, n };

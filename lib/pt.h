@@ -189,6 +189,9 @@ int pt_no_process(pid_t pid);
 int pt_dying(pid_t pid);
 /* Reopen /proc/PID/mem (after execve). */
 void pt_reopen_mem(struct pt_proc *p);
+/* p's memfd a copy of same's, a thread (or vfork child) of its memory,
+ * sparing /proc/PID/mem's open (pt_reopen_mem when same has none). */
+void pt_share_mem(struct pt_proc *p, const struct pt_proc *same);
 
 /* The syscall arguments in registers, in order. */
 void pt_args(const struct user_regs_struct *r, uint64_t a[6]);

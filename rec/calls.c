@@ -104,8 +104,11 @@ static void clone_item(long nr, const uint64_t *a, int64_t ret)
 	 * item names the thread as the records do (rec's view), and
 	 * says which id the new thread sees for itself. */
 	uint32_t child = cur->child ? (uint32_t)cur->child : (uint32_t)ret;
-	uint32_t ids[3] = { child, clone_flags(cur) & CLONE_THREAD ? (uint32_t)cur->tgid : child,
-			    self_id(child, ret) };
+	/* A thread is in its caller's pid namespace (the kernel refuses
+	 * one elsewhere), where ret names it. */
+	int thread = (clone_flags(cur) & CLONE_THREAD) != 0;
+	uint32_t ids[3] = { child, thread ? (uint32_t)cur->tgid : child,
+			    thread ? (uint32_t)ret : self_id(child, ret) };
 	tw_item(&R.w, IT_TASK, 0, ids, sizeof ids, NULL, 0);
 	/* The pidfd the kernel wrote: replay's gets another number,
 	 * having opened none of the program's files. */

@@ -236,7 +236,10 @@ void new_task(pid_t tid, struct task *parent, int thread)
 	t->parent = thread ? parent->parent : parent;
 	t->woke = thread;
 	t->vrun = thread ? parent->vrun : 0;
-	pt_reopen_mem(&t->p);
+	if (clone_flags(parent) & CLONE_VM)
+		pt_share_mem(&t->p, &parent->p);
+	else
+		pt_reopen_mem(&t->p);
 	if (!t->fresh)
 		ready(t);
 }
