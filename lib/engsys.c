@@ -505,6 +505,14 @@ static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 		pt_wait_zombie(e->p.pid);
 	else if (cur_task(e)->rtid != cur_task(e)->rtgid)
 		reap_exit(e);
+	else if (siblings(e))
+		/* A first thread that ends before its siblings stays a
+		 * zombie no wait reports until they end; its end (its id
+		 * cleared for a join, CLONE_CHILD_CLEARTID) is done once it
+		 * is one. Not waited for, a joiner answered next could run
+		 * first, find the id still set and wait again (rr's
+		 * main_thread_exit: 1 replay in 25 diverged). */
+		pt_wait_zombie(e->p.pid);
 }
 
 /* Answer call c from the trace (C_EMU, and a clone not performed). */
