@@ -500,19 +500,17 @@ static void finish_exit(struct engine *e, const struct trace_syscall *sc)
 	/* After exit_group the kernel has sent SIGKILL to the other threads
 	 * of its process, so none of them runs user code again: one that is
 	 * resumed to end (a thread that never ran, say) dies at once instead
-	 * of making a syscall the recording never saw. */
-	if (sc->nr == SYS_exit_group && siblings(e))
+	 * of making a syscall the recording never saw. A first thread that
+	 * ends before its siblings stays a zombie no wait reports until
+	 * they end; its end (its id cleared for a join, CLONE_CHILD_CLEARTID)
+	 * is done once it is one. Not waited for, a joiner answered next
+	 * could run first, find the id still set and wait again (rr's
+	 * main_thread_exit: 1 replay in 25 diverged). */
+	int first = cur_task(e)->rtid == cur_task(e)->rtgid;
+	if ((sc->nr == SYS_exit_group || first) && siblings(e))
 		pt_wait_zombie(e->p.pid);
-	else if (cur_task(e)->rtid != cur_task(e)->rtgid)
+	else if (!first)
 		reap_exit(e);
-	else if (siblings(e))
-		/* A first thread that ends before its siblings stays a
-		 * zombie no wait reports until they end; its end (its id
-		 * cleared for a join, CLONE_CHILD_CLEARTID) is done once it
-		 * is one. Not waited for, a joiner answered next could run
-		 * first, find the id still set and wait again (rr's
-		 * main_thread_exit: 1 replay in 25 diverged). */
-		pt_wait_zombie(e->p.pid);
 }
 
 /* Answer call c from the trace (C_EMU, and a clone not performed). */
